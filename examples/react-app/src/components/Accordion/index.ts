@@ -1,0 +1,3 @@
+export { Accordion, default } from './Accordion';
+export { AccordionItem } from './AccordionItem';
+export type { AccordionSection } from './Accordion';

@@ -1,0 +1,1 @@
+export { Countdown, formatTime, default } from './Countdown';

@@ -1,0 +1,2 @@
+export { Counter, default } from './Counter';
+export type { CounterProps } from './Counter';

@@ -1,0 +1,1 @@
+export { LoginForm, default } from './LoginForm';

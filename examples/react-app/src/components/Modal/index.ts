@@ -1,0 +1,1 @@
+export { Modal, default } from './Modal';

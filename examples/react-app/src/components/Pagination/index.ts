@@ -1,0 +1,1 @@
+export { Pagination, getPageItems, default } from './Pagination';

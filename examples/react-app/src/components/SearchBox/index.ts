@@ -1,0 +1,1 @@
+export { SearchBox, default } from './SearchBox';

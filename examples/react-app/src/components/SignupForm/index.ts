@@ -1,0 +1,2 @@
+export { SignupForm, default } from './SignupForm';
+export { validateSignup } from './validation';

@@ -1,0 +1,1 @@
+export { ThemeToggle, default } from './ThemeToggle';

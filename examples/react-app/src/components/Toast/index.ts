@@ -1,0 +1,1 @@
+export { Toast, default } from './Toast';

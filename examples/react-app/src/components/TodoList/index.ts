@@ -1,0 +1,2 @@
+export { TodoList, default } from './TodoList';
+export { TodoItem } from './TodoItem';

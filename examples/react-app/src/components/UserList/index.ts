@@ -1,0 +1,2 @@
+export { UserList, default } from './UserList';
+export { UserListItem } from './UserListItem';

@@ -1,0 +1,1 @@
+export { UserMenu, default } from './UserMenu';
