@@ -1,0 +1,360 @@
+"""testmend's configuration: one pydantic model, read from layered sources.
+
+Sources, lowest precedence first: built-in defaults, ``testmend.config.json`` at the project
+root, the environment (``TESTMEND_*``, ``OPENAI_BASE_URL``), then editor settings (LSP
+``initializationOptions`` / ``workspace/configuration``). Keys are camelCase in every source.
+
+The API key is only ever read from an environment variable (``model.apiKeyEnv``, by default
+``OPENAI_API_KEY``): a key written into a file or a settings object is refused, so that it never
+ends up committed or echoed back.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+)
+from pydantic.alias_generators import to_camel
+
+CONFIG_FILE_NAME = "testmend.config.json"
+ENV_PREFIX = "TESTMEND_"
+
+Tier = Literal["nano", "mini", "full"]
+AgentName = Literal["research", "planning", "migrate", "lint", "typescript"]
+Command = list[str]
+
+
+class ConfigError(ValueError):
+    """A bad configuration value; the message names the source, the key and what is accepted."""
+
+    def __init__(self, message: str, *, key: str | None = None, source: str | None = None):
+        super().__init__(message)
+        self.key = key
+        self.source = source
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="forbid",
+        frozen=True,
+    )
+
+
+def _split_command(value: object) -> object:
+    """Accept a command as a list of arguments or as one shell-like string."""
+    if isinstance(value, str):
+        try:
+            parts = shlex.split(value)
+        except ValueError as exc:
+            raise ValueError(f"cannot parse the command {value!r}: {exc}") from exc
+        if not parts:
+            raise ValueError("a command cannot be empty")
+        return parts
+    if isinstance(value, list) and not value:
+        raise ValueError("a command cannot be empty")
+    return value
+
+
+class Commands(_Section):
+    """Command prefixes for the project's own tools. ``None`` means: detect from the project.
+
+    testmend appends its own flags and the file to each prefix (for jest: ``--json
+    --outputFile … --testLocationInResults --runTestsByPath FILE``), so a prefix such as
+    ``["yarn", "jest"]`` works.
+    """
+
+    test: Command | None = None
+    lint: Command | None = None
+    lint_fix: Command | None = None
+    typecheck: Command | None = None
+
+    _split = field_validator("test", "lint", "lint_fix", "typecheck", mode="before")(_split_command)
+
+
+class ModelTiers(_Section):
+    """Model names for each tier, as the endpoint knows them."""
+
+    nano: str | None = None
+    mini: str | None = None
+    full: str | None = None
+
+
+class AgentTiers(_Section):
+    """Which tier each agent uses."""
+
+    research: Tier = "mini"
+    planning: Tier = "full"
+    migrate: Tier = "full"
+    lint: Tier = "mini"
+    typescript: Tier = "mini"
+
+
+class ModelConfig(_Section):
+    base_url: str | None = None
+    api_key_env: str = Field("OPENAI_API_KEY", pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    tiers: ModelTiers = ModelTiers()
+    agents: AgentTiers = AgentTiers()
+    timeout_seconds: float = Field(120.0, gt=0, le=3600)
+    max_retries: int = Field(2, ge=0, le=10)
+    streaming: bool = False
+    """Ask the endpoint for server-sent events instead of one response body."""
+    offline: bool = False
+    """Force the deterministic tier even when a model is configured."""
+
+    # Filled from the environment only (see load_config); never serialised.
+    api_key: SecretStr | None = Field(None, exclude=True, repr=False)
+
+    @field_validator("base_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("http://", "https://")):
+            raise ValueError("must be an http:// or https:// URL")
+        return value
+
+    def model_for(self, agent: AgentName) -> str | None:
+        """The model name an agent should use, falling back to the nearest configured tier."""
+        order: dict[Tier, tuple[Tier, ...]] = {
+            "nano": ("nano", "mini", "full"),
+            "mini": ("mini", "full", "nano"),
+            "full": ("full", "mini", "nano"),
+        }
+        for tier in order[getattr(self.agents, agent)]:
+            name: str | None = getattr(self.tiers, tier)
+            if name:
+                return name
+        return None
+
+    @property
+    def configured(self) -> bool:
+        """True when a run would call a model (not offline, a model named, a key or endpoint)."""
+        has_model = any((self.tiers.nano, self.tiers.mini, self.tiers.full))
+        has_credentials = self.api_key is not None or self.base_url is not None
+        return not self.offline and has_model and has_credentials
+
+
+class RetryLimits(_Section):
+    max_attempts_per_error: int = Field(5, ge=1, le=100)
+    max_total_attempts: int = Field(15, ge=1, le=1000)
+
+
+class Timeouts(_Section):
+    """Seconds before a command's whole process group is killed."""
+
+    test: float = Field(120.0, gt=0, le=3600)
+    lint: float = Field(60.0, gt=0, le=3600)
+    typecheck: float = Field(180.0, gt=0, le=3600)
+
+
+class Config(_Section):
+    project_root: Path
+    commands: Commands = Commands()
+    model: ModelConfig = ModelConfig()
+    retry: RetryLimits = RetryLimits()
+    timeouts: Timeouts = Timeouts()
+    max_concurrent_runs: int = Field(2, ge=1, le=32)
+
+    def redacted(self) -> dict[str, Any]:
+        """A JSON-able view for logs and ``doctor``: no secret, whether one is set."""
+        data = self.model_dump(mode="json", by_alias=True)
+        data["model"]["apiKeySet"] = self.model.api_key is not None
+        return data
+
+
+# --- loading -------------------------------------------------------------------------------
+
+_SECRET_KEYS = {"apiKey", "api_key", "openaiApiKey"}
+
+
+def _deep_merge(base: dict[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in overlay.items():
+        if isinstance(value, Mapping) and isinstance(merged.get(key), dict):
+            merged[key] = _deep_merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _flatten_keys(data: Mapping[str, Any], prefix: str = "") -> list[str]:
+    keys = []
+    for key, value in data.items():
+        dotted = f"{prefix}{key}"
+        keys.append(dotted)
+        if isinstance(value, Mapping):
+            keys.extend(_flatten_keys(value, dotted + "."))
+    return keys
+
+
+def _refuse_secrets(data: Mapping[str, Any], source: str, prefix: str = "") -> None:
+    for key, value in data.items():
+        if key in _SECRET_KEYS:
+            dotted = f"{prefix}{key}"
+            raise ConfigError(
+                f"{source}: {dotted}: API keys are not read from {source}; set the "
+                "OPENAI_API_KEY environment variable (or the variable named by "
+                "model.apiKeyEnv) instead",
+                key=dotted,
+                source=source,
+            )
+        if isinstance(value, Mapping):
+            _refuse_secrets(value, source, f"{prefix}{key}.")
+
+
+def _camel_path(env_suffix: str) -> list[str]:
+    return [to_camel(part.lower()) for part in env_suffix.split("__")]
+
+
+def _parse_env_value(raw: str) -> Any:
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError:
+        return raw
+
+
+def environment_layer(environ: Mapping[str, str]) -> dict[str, Any]:
+    """``TESTMEND_SECTION__KEY=value`` (JSON or plain string) and ``OPENAI_BASE_URL``."""
+    layer: dict[str, Any] = {}
+    if environ.get("OPENAI_BASE_URL"):
+        layer = _deep_merge(layer, {"model": {"baseUrl": environ["OPENAI_BASE_URL"]}})
+    for name, raw in environ.items():
+        if not name.startswith(ENV_PREFIX) or name == "TESTMEND_WORKSPACES_DIR":
+            continue
+        path = _camel_path(name[len(ENV_PREFIX) :])
+        if not all(path):
+            continue
+        nested: Any = _parse_env_value(raw)
+        for part in reversed(path):
+            nested = {part: nested}
+        layer = _deep_merge(layer, nested)
+    return layer
+
+
+def read_config_file(project_root: Path) -> dict[str, Any]:
+    path = project_root / CONFIG_FILE_NAME
+    if not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ConfigError(
+            f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}",
+            source=str(path),
+        ) from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot be read: {exc}", source=str(path)) from exc
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: must hold a JSON object", source=str(path))
+    return data
+
+
+def _accepted_keys(model: type[BaseModel]) -> list[str]:
+    return sorted(
+        (field.alias or name) for name, field in model.model_fields.items() if not field.exclude
+    )
+
+
+def _section_at(loc: tuple[int | str, ...]) -> type[BaseModel]:
+    """The pydantic model that owns the key at ``loc`` (for 'accepted keys' hints)."""
+    model: type[BaseModel] = Config
+    for part in loc[:-1]:
+        field = next(
+            (f for n, f in model.model_fields.items() if part in (n, f.alias)),
+            None,
+        )
+        annotation = getattr(field, "annotation", None)
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            model = annotation
+        else:
+            break
+    return model
+
+
+def _describe(error: Mapping[str, Any]) -> str:
+    loc = tuple(error["loc"])
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        accepted = ", ".join(_accepted_keys(_section_at(loc)))
+        return f"unknown key; accepted keys here: {accepted}"
+    message = str(error["msg"])
+    if message.startswith("Value error, "):
+        message = message[len("Value error, ") :]
+    return f"{message}; got {error['input']!r}"
+
+
+def _format_validation_error(exc: ValidationError, provenance: Mapping[str, str]) -> ConfigError:
+    first = exc.errors()[0]
+    dotted = ".".join(str(part) for part in first["loc"])
+    source = "defaults"
+    for candidate in (dotted, *(dotted.rsplit(".", n)[0] for n in range(1, dotted.count(".") + 1))):
+        if candidate in provenance:
+            source = provenance[candidate]
+            break
+    message = f"{source}: {dotted}: {_describe(first)}"
+    others = len(exc.errors()) - 1
+    if others:
+        message += f" (and {others} more problem{'s' if others > 1 else ''})"
+    return ConfigError(message, key=dotted, source=source)
+
+
+def load_config(
+    project_root: Path,
+    *,
+    editor_settings: Mapping[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Config:
+    """Build the configuration for a project from every source; raise ConfigError on bad input."""
+    environ = os.environ if environ is None else environ
+    root = Path(project_root).expanduser().resolve()
+    file_source = str(root / CONFIG_FILE_NAME)
+    layers: list[tuple[str, Mapping[str, Any]]] = [
+        (file_source, read_config_file(root)),
+        ("environment", environment_layer(environ)),
+        ("editor settings", editor_settings or {}),
+    ]
+    merged: dict[str, Any] = {}
+    provenance: dict[str, str] = {}
+    for source, layer in layers:
+        if not isinstance(layer, Mapping):
+            raise ConfigError(f"{source}: must be an object of settings", source=source)
+        _refuse_secrets(layer, source)
+        if "projectRoot" in layer or "project_root" in layer:
+            raise ConfigError(
+                f"{source}: projectRoot: set by testmend from the workspace, not configurable",
+                key="projectRoot",
+                source=source,
+            )
+        merged = _deep_merge(merged, layer)
+        provenance.update(dict.fromkeys(_flatten_keys(layer), source))
+    try:
+        config = Config.model_validate({**merged, "projectRoot": root})
+    except ValidationError as exc:
+        raise _format_validation_error(exc, provenance) from None
+    key = environ.get(config.model.api_key_env)
+    if key:
+        model = config.model.model_copy(update={"api_key": SecretStr(key)})
+        config = config.model_copy(update={"model": model})
+    return config
+
+
+def find_project_root(start: Path) -> Path:
+    """The nearest directory at or above ``start`` holding a package.json (else ``start``)."""
+    start = Path(start).expanduser().resolve()
+    here = start if start.is_dir() else start.parent
+    for candidate in (here, *here.parents):
+        if (candidate / "package.json").is_file():
+            return candidate
+    return here
