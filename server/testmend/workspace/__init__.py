@@ -1,0 +1,35 @@
+"""The shadow workspace and the one path-resolution function (see DESIGN.md, ``workspace/``)."""
+
+from .paths import PathEscapeError, is_within, resolve_in_root, split_relative, to_relative
+from .shadow import (
+    COPY_SKIP_DIRS,
+    GIT_TIMEOUT_SECONDS,
+    WORKSPACES_DIR_ENV,
+    ShadowWorkspace,
+    ShadowWorkspaceCancelled,
+    ShadowWorkspaceError,
+    WorkspaceKind,
+    collect_stale_workspaces,
+    create_shadow_workspace,
+    create_shadow_workspace_async,
+    default_workspaces_dir,
+)
+
+__all__ = [
+    "COPY_SKIP_DIRS",
+    "GIT_TIMEOUT_SECONDS",
+    "WORKSPACES_DIR_ENV",
+    "PathEscapeError",
+    "ShadowWorkspace",
+    "ShadowWorkspaceCancelled",
+    "ShadowWorkspaceError",
+    "WorkspaceKind",
+    "collect_stale_workspaces",
+    "create_shadow_workspace",
+    "create_shadow_workspace_async",
+    "default_workspaces_dir",
+    "is_within",
+    "resolve_in_root",
+    "split_relative",
+    "to_relative",
+]
