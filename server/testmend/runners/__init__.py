@@ -1,0 +1,49 @@
+"""The project's own jest, eslint and tsc, run on one file with typed results."""
+
+from .detect import ResolvedCommands, detect_package_manager, find_bin, resolve_commands
+from .errors import (
+    BrokenTsconfigError,
+    MissingBinaryError,
+    MissingNodeModulesError,
+    NoTestsFoundError,
+    RunnerError,
+    RunnerTimeoutError,
+    ToolCrashedError,
+)
+from .models import (
+    LintFixResult,
+    LintMessage,
+    LintResult,
+    Position,
+    SuiteError,
+    TestCase,
+    TestRunResult,
+    TypecheckResult,
+    TypeDiagnostic,
+)
+from .runner import ProjectRunners, tool_environment
+
+__all__ = [
+    "BrokenTsconfigError",
+    "LintFixResult",
+    "LintMessage",
+    "LintResult",
+    "MissingBinaryError",
+    "MissingNodeModulesError",
+    "NoTestsFoundError",
+    "Position",
+    "ProjectRunners",
+    "ResolvedCommands",
+    "RunnerError",
+    "RunnerTimeoutError",
+    "SuiteError",
+    "TestCase",
+    "TestRunResult",
+    "ToolCrashedError",
+    "TypeDiagnostic",
+    "TypecheckResult",
+    "detect_package_manager",
+    "find_bin",
+    "resolve_commands",
+    "tool_environment",
+]

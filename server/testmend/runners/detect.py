@@ -1,0 +1,162 @@
+"""Find the project's package manager and its jest / eslint / tsc commands.
+
+Configured commands win; otherwise binaries are looked up in ``node_modules/.bin`` of the project
+and of its ancestors up to the repository root (hoisted monorepo installs).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from ..config import Config
+
+PackageManager = Literal["npm", "yarn", "pnpm", "bun"]
+ToolName = Literal["test", "lint", "lintFix", "typecheck"]
+
+_LOCKFILES: tuple[tuple[str, PackageManager], ...] = (
+    ("pnpm-lock.yaml", "pnpm"),
+    ("yarn.lock", "yarn"),
+    ("bun.lockb", "bun"),
+    ("bun.lock", "bun"),
+    ("package-lock.json", "npm"),
+    ("npm-shrinkwrap.json", "npm"),
+)
+_INSTALL: dict[PackageManager, str] = {
+    "npm": "npm ci",
+    "yarn": "yarn install --frozen-lockfile",
+    "pnpm": "pnpm install --frozen-lockfile",
+    "bun": "bun install --frozen-lockfile",
+}
+
+
+def read_package_json(root: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((root / "package.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _ancestors_within_repo(root: Path) -> list[Path]:
+    """``root`` and its parents up to (and including) the directory that holds ``.git``."""
+    chain = [root]
+    if (root / ".git").exists():
+        return chain
+    for parent in root.parents:
+        chain.append(parent)
+        if (parent / ".git").exists():
+            return chain
+    # Not in a repository: only the project itself, never unrelated parent directories.
+    return [root]
+
+
+def detect_package_manager(root: Path) -> tuple[PackageManager, str]:
+    """The package manager and why we think so (``packageManager`` field or a lockfile)."""
+    declared = read_package_json(root).get("packageManager")
+    if isinstance(declared, str):
+        name = declared.split("@", 1)[0]
+        if name in _INSTALL:
+            return name, f'package.json "packageManager": "{declared}"'
+    for directory in _ancestors_within_repo(root):
+        for lockfile, manager in _LOCKFILES:
+            if (directory / lockfile).is_file():
+                return manager, str((directory / lockfile).relative_to(root.parent))
+    return "npm", "no lockfile found (assuming npm)"
+
+
+def install_command(manager: PackageManager) -> str:
+    return _INSTALL[manager]
+
+
+def node_modules_dir(root: Path) -> Path | None:
+    for directory in _ancestors_within_repo(root):
+        if (directory / "node_modules").is_dir():
+            return directory / "node_modules"
+    return None
+
+
+def needs_node_modules(root: Path) -> bool:
+    pkg = read_package_json(root)
+    return bool(pkg.get("dependencies") or pkg.get("devDependencies"))
+
+
+def find_bin(root: Path, name: str) -> str | None:
+    """``node_modules/.bin/NAME`` relative to the project when it is there, else absolute."""
+    for directory in _ancestors_within_repo(root):
+        candidate = directory / "node_modules" / ".bin" / name
+        if candidate.exists():
+            if directory == root:
+                return f"node_modules/.bin/{name}"
+            return str(candidate)
+    return None
+
+
+@dataclass(frozen=True)
+class ResolvedCommands:
+    """The command prefix for each tool, or None when the tool is not available."""
+
+    test: list[str] | None
+    lint: list[str] | None
+    lint_fix: list[str] | None
+    typecheck: list[str] | None
+    origin: dict[str, str] = field(default_factory=dict)
+    """For each tool: 'configured', 'detected' or why it is missing."""
+
+
+def _tsconfig(root: Path) -> str | None:
+    for name in ("tsconfig.json", "tsconfig.test.json"):
+        if (root / name).is_file():
+            return name
+    return None
+
+
+def resolve_commands(config: Config, root: Path | None = None) -> ResolvedCommands:
+    root = (root or config.project_root).resolve()
+    configured = config.commands
+    origin: dict[str, str] = {}
+
+    test = configured.test
+    if test is not None:
+        origin["test"] = "configured"
+    elif jest := find_bin(root, "jest"):
+        test, origin["test"] = [jest], "detected"
+    elif (
+        (scripts := read_package_json(root).get("scripts"))
+        and "react-scripts test"
+        in str(scripts.get("test", "") if isinstance(scripts, dict) else "")
+        and (cra := find_bin(root, "react-scripts"))
+    ):
+        test, origin["test"] = [cra, "test", "--watchAll=false"], "detected (react-scripts)"
+    else:
+        origin["test"] = "jest not found in node_modules/.bin"
+
+    lint = configured.lint
+    if lint is not None:
+        origin["lint"] = "configured"
+    elif eslint := find_bin(root, "eslint"):
+        lint, origin["lint"] = [eslint], "detected"
+    else:
+        origin["lint"] = "eslint not found in node_modules/.bin"
+
+    lint_fix = configured.lint_fix
+    if lint_fix is not None:
+        origin["lintFix"] = "configured"
+    elif lint is not None:
+        lint_fix, origin["lintFix"] = [*lint, "--fix"], "lint command with --fix"
+    else:
+        origin["lintFix"] = "no lint command"
+
+    typecheck = configured.typecheck
+    if typecheck is not None:
+        origin["typecheck"] = "configured"
+    elif (tsconfig := _tsconfig(root)) and (tsc := find_bin(root, "tsc")):
+        typecheck, origin["typecheck"] = [tsc, "--noEmit", "-p", tsconfig], "detected"
+    elif _tsconfig(root) is None:
+        origin["typecheck"] = "no tsconfig.json (JavaScript project: no type check)"
+    else:
+        origin["typecheck"] = "tsc not found in node_modules/.bin"
+
+    return ResolvedCommands(test, lint, lint_fix, typecheck, origin)

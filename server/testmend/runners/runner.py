@@ -1,0 +1,220 @@
+"""Run the project's test, lint, lint-fix and typecheck commands on one file."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from ..config import Config
+from ..workspace.paths import resolve_in_root, to_relative
+from .detect import (
+    ResolvedCommands,
+    detect_package_manager,
+    install_command,
+    needs_node_modules,
+    node_modules_dir,
+    resolve_commands,
+)
+from .errors import MissingBinaryError, MissingNodeModulesError, ToolCrashedError
+from .models import LintFixResult, LintMessage, LintResult, TestRunResult, TypecheckResult
+from .parsing import (
+    eslint_failure_summary,
+    parse_eslint_report,
+    parse_jest_report,
+    parse_tsc_output,
+    raise_for_broken_config,
+    read_jest_output_file,
+    tail,
+)
+from .process import Completed, run_command
+
+# Variables every tool run gets: no colour codes in messages (RTL's DOM dumps included), no
+# watch mode, no interactive prompts.
+_TOOL_ENV = {"CI": "true", "COLORS": "false", "FORCE_COLOR": "0", "NO_COLOR": "1"}
+
+
+def tool_environment(config: Config, base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment for the project's tools: the model API key is removed."""
+    env = dict(os.environ if base is None else base)
+    env.pop(config.model.api_key_env, None)
+    env.pop("OPENAI_API_KEY", None)
+    env.update(_TOOL_ENV)
+    return env
+
+
+class ProjectRunners:
+    """The project's own tools, run in ``cwd`` (the project root or a shadow workspace of it).
+
+    Files are given relative to ``cwd`` and go through the one path-resolution function, so
+    nothing outside the project can be named. Results are filtered to that file.
+    """
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        cwd: Path | None = None,
+        commands: ResolvedCommands | None = None,
+        env: Mapping[str, str] | None = None,
+    ):
+        self.config = config
+        self.cwd = Path(cwd or config.project_root).resolve()
+        self.commands = commands or resolve_commands(config, config.project_root)
+        self.env = tool_environment(config, env)
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _argv(self, prefix: list[str] | None, tool: str, setting: str) -> list[str]:
+        if not prefix:
+            self._check_node_modules()
+            raise MissingBinaryError(
+                tool, tool, self.cwd, reason=self.commands.origin.get(setting, "is not configured")
+            )
+        first = prefix[0]
+        if "/" in first and not os.path.isabs(first):
+            first = str(self.cwd / first)
+            if not os.path.exists(first):
+                self._check_node_modules()
+                raise MissingBinaryError(tool, prefix[0], self.cwd)
+        return [first, *prefix[1:]]
+
+    def _check_node_modules(self) -> None:
+        if needs_node_modules(self.config.project_root) and node_modules_dir(self.cwd) is None:
+            manager, _ = detect_package_manager(self.config.project_root)
+            raise MissingNodeModulesError(self.config.project_root, install_command(manager))
+
+    def _target(self, file: str) -> tuple[Path, str]:
+        path = resolve_in_root(self.cwd, file)
+        if not path.is_file():
+            raise FileNotFoundError(f"{file}: no such file in {self.cwd}")
+        return path, to_relative(self.cwd, path)
+
+    async def _run(
+        self,
+        argv: list[str],
+        tool: str,
+        timeout: float,
+        extra_env: Mapping[str, str] | None = None,
+    ) -> Completed:
+        self._check_node_modules()
+        env = {**self.env, **extra_env} if extra_env else self.env
+        return await run_command(argv, cwd=self.cwd, env=env, timeout=timeout, tool=tool)
+
+    # -- tools -----------------------------------------------------------------------------
+
+    async def run_tests(
+        self,
+        file: str,
+        *,
+        extra_args: Sequence[str] = (),
+        extra_env: Mapping[str, str] | None = None,
+    ) -> TestRunResult:
+        """jest on one file: per-test status, failure messages and positions.
+
+        ``extra_args`` go before the file (e.g. ``--config`` of a wrapper config that adds a
+        setup file); ``extra_env`` is added to the tools' environment for this run only.
+        """
+        abs_file, rel = self._target(file)
+        base = self._argv(self.commands.test, "jest", "test")
+        with tempfile.TemporaryDirectory(prefix="testmend-jest-") as tmp:
+            report_path = Path(tmp) / "report.json"
+            argv = [
+                *base,
+                "--json",
+                f"--outputFile={report_path}",
+                "--testLocationInResults",
+                "--ci",
+                "--coverage=false",
+                *extra_args,
+                "--runTestsByPath",
+                str(abs_file),
+            ]
+            done = await self._run(argv, "jest", self.config.timeouts.test, extra_env)
+            output = done.stdout + done.stderr
+            report = read_jest_output_file(report_path, output, done.returncode)
+        tests, suite_error = parse_jest_report(report, abs_file, rel, output)
+        return TestRunResult(
+            file=rel,
+            exit_code=done.returncode,
+            tests=tests,
+            suite_error=suite_error,
+            duration_s=done.duration_s,
+        )
+
+    async def _eslint(
+        self, prefix: list[str] | None, setting: str, abs_file: Path
+    ) -> tuple[list[LintMessage], bool, float]:
+        base = self._argv(prefix, "eslint", setting)
+        with tempfile.TemporaryDirectory(prefix="testmend-eslint-") as tmp:
+            report_path = Path(tmp) / "report.json"
+            argv = [*base, "--format", "json", "--output-file", str(report_path), str(abs_file)]
+            done = await self._run(argv, "eslint", self.config.timeouts.lint)
+            if done.returncode not in (0, 1):
+                raise ToolCrashedError(
+                    "eslint",
+                    f"eslint failed: {eslint_failure_summary(done.stderr, done.stdout)}",
+                    "check the project's eslint configuration (run eslint on the file by hand)",
+                    output=tail(done.stderr + done.stdout),
+                )
+            try:
+                report = json.loads(report_path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                raise ToolCrashedError(
+                    "eslint", "eslint wrote no readable report", output=tail(done.stderr)
+                ) from None
+        messages, ignored = parse_eslint_report(report, abs_file)
+        return messages, ignored, done.duration_s
+
+    async def lint(self, file: str) -> LintResult:
+        abs_file, rel = self._target(file)
+        messages, ignored, duration = await self._eslint(self.commands.lint, "lint", abs_file)
+        return LintResult(file=rel, messages=messages, ignored=ignored, duration_s=duration)
+
+    async def lint_fix(self, file: str) -> LintFixResult:
+        """eslint --fix in place (in ``cwd``); the messages are those that remain."""
+        abs_file, rel = self._target(file)
+        before = abs_file.read_bytes()
+        messages, ignored, duration = await self._eslint(
+            self.commands.lint_fix, "lintFix", abs_file
+        )
+        return LintFixResult(
+            file=rel,
+            messages=messages,
+            ignored=ignored,
+            duration_s=duration,
+            changed=abs_file.read_bytes() != before,
+        )
+
+    async def typecheck(self, file: str) -> TypecheckResult:
+        """tsc over the project (it cannot check one file with the project's settings),
+        reporting the diagnostics of ``file`` and a count of the rest."""
+        abs_file, rel = self._target(file)
+        base = self._argv(self.commands.typecheck, "tsc", "typecheck")
+        argv = base if "--pretty" in base else [*base, "--pretty", "false"]
+        done = await self._run(argv, "tsc", self.config.timeouts.typecheck)
+        output = done.stdout + done.stderr
+        diagnostics = parse_tsc_output(output, self.cwd)
+        raise_for_broken_config(diagnostics, output)
+        if done.returncode != 0 and not diagnostics:
+            raise ToolCrashedError(
+                "tsc", f"tsc exited with status {done.returncode}", output=tail(output)
+            )
+        target = os.path.realpath(abs_file)
+        mine = [
+            d.model_copy(update={"file": rel})
+            for d in diagnostics
+            if os.path.realpath(d.file) == target
+        ]
+        others = sum(
+            d.category == "error" and os.path.realpath(d.file) != target for d in diagnostics
+        )
+        return TypecheckResult(
+            file=rel,
+            exit_code=done.returncode,
+            diagnostics=mine,
+            other_files_error_count=others,
+            duration_s=done.duration_s,
+        )

@@ -1,0 +1,366 @@
+"""The runners against the example app's real jest, eslint and tsc."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from testmend.config import CONFIG_FILE_NAME, load_config
+from testmend.runners import (
+    BrokenTsconfigError,
+    MissingBinaryError,
+    MissingNodeModulesError,
+    NoTestsFoundError,
+    ProjectRunners,
+    RunnerTimeoutError,
+    ToolCrashedError,
+    resolve_commands,
+)
+from testmend.workspace.paths import PathEscapeError
+
+PASSING_TEST = "src/components/Counter/Counter.test.tsx"
+
+
+def runners_for(root: Path, **settings: object) -> ProjectRunners:
+    return ProjectRunners(load_config(root, environ={}, editor_settings=settings))
+
+
+def write(root: Path, relative: str, content: str) -> str:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(content).lstrip(), encoding="utf-8")
+    return relative
+
+
+# --- jest -------------------------------------------------------------------------------------
+
+
+async def test_passing_file(example_copy: Path) -> None:
+    result = await runners_for(example_copy).run_tests(PASSING_TEST)
+    assert result.file == PASSING_TEST
+    assert result.success
+    assert result.exit_code == 0
+    assert result.suite_error is None
+    assert result.passed_count == len(result.tests) >= 3
+    first = result.tests[0]
+    assert first.ancestors and first.title and first.full_name.endswith(first.title)
+    assert first.location is not None and first.location.line > 1
+
+
+async def test_failing_test_has_message_and_line(example_copy: Path) -> None:
+    relative = write(
+        example_copy,
+        "src/Failing.test.tsx",
+        """
+        describe('maths', () => {
+          it('adds', () => {
+            expect(1 + 1).toBe(2);
+          });
+
+          it('is wrong about subtraction', () => {
+            const result = 5 - 3;
+            expect(result).toBe(3);
+          });
+
+          it.skip('is skipped', () => {});
+          it.todo('is planned');
+        });
+        """,
+    )
+    result = await runners_for(example_copy).run_tests(relative)
+    assert not result.success
+    assert result.exit_code == 1
+    assert (result.passed_count, result.failed_count, result.skipped_count) == (1, 1, 2)
+    [failing] = result.failing()
+    assert failing.full_name == "maths is wrong about subtraction"
+    assert failing.location is not None and failing.location.line == 6
+    assert failing.failure_location is not None and failing.failure_location.line == 8
+    message = failing.failure_messages[0]
+    assert "Expected: 3" in message and "Received: 2" in message
+    assert "\x1b[" not in message  # no colour codes reach the agent
+
+
+async def test_rtl_dom_dump_has_no_colour_codes(example_copy: Path) -> None:
+    relative = write(
+        example_copy,
+        "src/Dom.test.tsx",
+        """
+        import { render, screen } from '@testing-library/react';
+
+        it('looks for a missing button', () => {
+          render(<p>hello</p>);
+          screen.getByRole('button');
+        });
+        """,
+    )
+    result = await runners_for(example_copy).run_tests(relative)
+    [failing] = result.failing()
+    message = failing.failure_messages[0]
+    assert "Unable to find an accessible element with the role" in message
+    assert "<p>" in message and "\x1b[" not in message
+
+
+async def test_syntax_error_is_a_suite_error_with_position(example_copy: Path) -> None:
+    relative = write(
+        example_copy,
+        "src/Broken.test.tsx",
+        """
+        describe('broken', () => {
+          it('never runs', () => {
+            const x = ;
+          });
+        });
+        """,
+    )
+    result = await runners_for(example_copy).run_tests(relative)
+    assert not result.success
+    assert result.tests == []
+    assert result.suite_error is not None
+    assert "SyntaxError" in result.suite_error.message
+    assert result.suite_error.location is not None
+    assert result.suite_error.location.line == 3
+
+
+async def test_file_without_tests_is_a_suite_error(example_copy: Path) -> None:
+    relative = write(example_copy, "src/Empty.test.tsx", "export const nothing = 1;\n")
+    result = await runners_for(example_copy).run_tests(relative)
+    assert not result.success
+    assert result.suite_error is not None
+    assert "must contain at least one test" in result.suite_error.message
+
+
+async def test_no_tests_found(example_copy: Path) -> None:
+    # jest.config.js has roots: ['<rootDir>/src'], so a test outside src is not a test to jest.
+    relative = write(example_copy, "scripts/outside.test.ts", "it('x', () => {});\n")
+    with pytest.raises(NoTestsFoundError) as caught:
+        await runners_for(example_copy).run_tests(relative)
+    assert "scripts/outside.test.ts" in caught.value.message
+    assert "testMatch" in caught.value.hint
+
+
+def _processes_mentioning(marker: str) -> list[str]:
+    listing = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True, check=True)
+    return [line for line in listing.stdout.splitlines() if marker in line and "ps -eo" not in line]
+
+
+async def test_hanging_test_is_killed_at_the_timeout(example_copy: Path) -> None:
+    relative = write(
+        example_copy,
+        "src/HangsForever.test.ts",
+        """
+        it('spins', () => {
+          // A synchronous loop: jest's own per-test timeout cannot interrupt it.
+          for (;;) {}
+        });
+        """,
+    )
+    runners = runners_for(example_copy, timeouts={"test": 6})
+    with pytest.raises(RunnerTimeoutError) as caught:
+        await runners.run_tests(relative)
+    assert "did not finish within 6 s" in caught.value.message
+    assert "timeouts.test" in caught.value.hint
+    # The whole process group is gone: no jest (or jest worker) still runs the file.
+    for _ in range(20):
+        if not _processes_mentioning(str(example_copy)):
+            break
+        await asyncio.sleep(0.1)
+    assert _processes_mentioning(str(example_copy)) == []
+
+
+async def test_cancelling_a_run_kills_jest(example_copy: Path) -> None:
+    relative = write(example_copy, "src/Spin.test.ts", "it('spins', () => { for (;;) {} });\n")
+    task = asyncio.create_task(runners_for(example_copy).run_tests(relative))
+    for _ in range(100):
+        await asyncio.sleep(0.1)
+        if _processes_mentioning(str(example_copy)):
+            break
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert _processes_mentioning(str(example_copy)) == []
+
+
+# --- eslint -----------------------------------------------------------------------------------
+
+
+async def test_lint_clean_file(example_copy: Path) -> None:
+    result = await runners_for(example_copy).lint(PASSING_TEST)
+    assert result.clean
+    assert result.error_count == result.warning_count == 0
+
+
+LINT_PROBLEMS = """
+/* eslint prefer-const: "error", eqeqeq: "error" */
+export function compare(a: number, b: number): boolean {
+  let same = a == b;
+  return same;
+}
+"""
+
+
+async def test_lint_reports_rules_positions_and_fixability(example_copy: Path) -> None:
+    relative = write(example_copy, "src/lintProblems.ts", LINT_PROBLEMS)
+    result = await runners_for(example_copy).lint(relative)
+    by_rule = {m.rule: m for m in result.messages}
+    assert set(by_rule) == {"prefer-const", "eqeqeq"}
+    assert by_rule["prefer-const"].fixable and by_rule["prefer-const"].severity == "error"
+    assert (by_rule["prefer-const"].line, by_rule["prefer-const"].column) == (3, 7)
+    assert not by_rule["eqeqeq"].fixable
+    assert by_rule["eqeqeq"].line == 3
+    assert result.fixable_count == 1
+    # Linting reads only: the file is unchanged.
+    assert (example_copy / relative).read_text().startswith("/* eslint")
+    assert "let same" in (example_copy / relative).read_text()
+
+
+async def test_lint_fix_repairs_what_it_can(example_copy: Path) -> None:
+    relative = write(example_copy, "src/lintProblems.ts", LINT_PROBLEMS)
+    result = await runners_for(example_copy).lint_fix(relative)
+    assert result.changed
+    assert [m.rule for m in result.messages] == ["eqeqeq"]  # not auto-fixable: left for the agent
+    assert "const same = a == b;" in (example_copy / relative).read_text()
+
+
+async def test_lint_fix_on_clean_file_changes_nothing(example_copy: Path) -> None:
+    before = (example_copy / PASSING_TEST).read_bytes()
+    result = await runners_for(example_copy).lint_fix(PASSING_TEST)
+    assert not result.changed and result.clean
+    assert (example_copy / PASSING_TEST).read_bytes() == before
+
+
+async def test_lint_parse_error_is_fatal_message(example_copy: Path) -> None:
+    relative = write(example_copy, "src/Broken.test.tsx", "const x = ;\n")
+    result = await runners_for(example_copy).lint(relative)
+    assert result.parse_error is not None
+    assert result.parse_error.fatal and result.parse_error.rule is None
+    assert result.parse_error.message.startswith("Parsing error")
+    assert result.parse_error.line == 1
+
+
+async def test_lint_crash_is_a_clear_error(example_copy: Path) -> None:
+    (example_copy / "eslint.config.js").write_text(
+        "module.exports = [{ files: ['**/*.tsx'], rules: { 'no-such-rule': 'error' } }];\n"
+    )
+    with pytest.raises(ToolCrashedError) as caught:
+        await runners_for(example_copy).lint(PASSING_TEST)
+    assert caught.value.tool == "eslint"
+    assert "no-such-rule" in caught.value.message
+
+
+async def test_ignored_file_is_reported_as_ignored(example_copy: Path) -> None:
+    config = (example_copy / "eslint.config.js").read_text()
+    ignoring = config.replace("ignores: [", "ignores: ['src/ignored.ts', ", 1)
+    assert ignoring != config
+    (example_copy / "eslint.config.js").write_text(ignoring)
+    relative = write(example_copy, "src/ignored.ts", "export const a = 1;\n")
+    result = await runners_for(example_copy).lint(relative)
+    assert result.ignored and not result.clean and result.messages == []
+
+
+# --- tsc --------------------------------------------------------------------------------------
+
+
+async def test_typecheck_clean(example_copy: Path) -> None:
+    result = await runners_for(example_copy).typecheck(PASSING_TEST)
+    assert result.clean and result.exit_code == 0
+    assert result.diagnostics == [] and result.other_files_error_count == 0
+
+
+async def test_type_error_with_code_and_position(example_copy: Path) -> None:
+    relative = write(
+        example_copy,
+        "src/typed.test.ts",
+        """
+        it('types', () => {
+          const count: number = 'three';
+          expect(count).toBeDefined();
+        });
+        """,
+    )
+    write(example_copy, "src/elsewhere.ts", "export const flag: boolean = 1;\n")
+    result = await runners_for(example_copy).typecheck(relative)
+    assert not result.clean
+    [diagnostic] = result.diagnostics
+    assert diagnostic.file == relative
+    assert (diagnostic.code, diagnostic.line, diagnostic.column) == ("TS2322", 2, 9)
+    assert "not assignable to type 'number'" in diagnostic.message
+    assert result.other_files_error_count == 1  # the error in elsewhere.ts is counted, not listed
+
+
+async def test_broken_tsconfig(example_copy: Path) -> None:
+    tsconfig = json.loads((example_copy / "tsconfig.json").read_text())
+    tsconfig["compilerOptions"]["notAnOption"] = True
+    (example_copy / "tsconfig.json").write_text(json.dumps(tsconfig))
+    with pytest.raises(BrokenTsconfigError) as caught:
+        await runners_for(example_copy).typecheck(PASSING_TEST)
+    assert "TS5023" in caught.value.message and "notAnOption" in caught.value.message
+
+
+# --- environment and errors -----------------------------------------------------------------
+
+
+async def test_missing_node_modules(example_copy: Path) -> None:
+    (example_copy / "node_modules").unlink()
+    with pytest.raises(MissingNodeModulesError) as caught:
+        await runners_for(example_copy).run_tests(PASSING_TEST)
+    assert "npm ci" in caught.value.hint
+
+
+async def test_missing_configured_binary(example_copy: Path) -> None:
+    runners = runners_for(example_copy, commands={"test": "node_modules/.bin/vitest"})
+    with pytest.raises(MissingBinaryError) as caught:
+        await runners.run_tests(PASSING_TEST)
+    assert "node_modules/.bin/vitest" in caught.value.message
+    runners = runners_for(example_copy, commands={"lint": "/nonexistent/eslint"})
+    with pytest.raises(MissingBinaryError, match="/nonexistent/eslint"):
+        await runners.lint(PASSING_TEST)
+
+
+async def test_unconfigured_tool_says_why(tmp_path: Path) -> None:
+    (tmp_path / "package.json").write_text("{}")
+    (tmp_path / "a.test.js").write_text("it('x', () => {});\n")
+    with pytest.raises(MissingBinaryError, match="jest not found in node_modules/.bin"):
+        await runners_for(tmp_path).run_tests("a.test.js")
+
+
+async def test_paths_outside_the_project_are_refused(example_copy: Path) -> None:
+    runners = runners_for(example_copy)
+    with pytest.raises(PathEscapeError):
+        await runners.run_tests("../outside.test.ts")
+    with pytest.raises(PathEscapeError):
+        await runners.lint("/etc/passwd")
+    with pytest.raises(FileNotFoundError):
+        await runners.typecheck("src/missing.test.ts")
+
+
+async def test_configured_commands_run_in_the_given_directory(example_copy: Path) -> None:
+    (example_copy / CONFIG_FILE_NAME).write_text(
+        json.dumps({"commands": {"test": ["node", "node_modules/jest/bin/jest.js"]}})
+    )
+    config = load_config(example_copy, environ={})
+    assert resolve_commands(config).origin["test"] == "configured"
+    result = await ProjectRunners(config).run_tests(PASSING_TEST)
+    assert result.success
+
+
+async def test_model_key_does_not_reach_the_tools(example_copy: Path) -> None:
+    relative = write(
+        example_copy,
+        "src/Env.test.ts",
+        """
+        it('sees no key', () => {
+          expect(process.env.OPENAI_API_KEY).toBeUndefined();
+          expect(process.env.COLORS).toBe('false');
+        });
+        """,
+    )
+    config = load_config(example_copy, environ={})
+    env = {**os.environ, "OPENAI_API_KEY": "sk-should-not-leak"}
+    result = await ProjectRunners(config, env=env).run_tests(relative)
+    assert result.success, result.failing()
