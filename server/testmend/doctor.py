@@ -1,0 +1,356 @@
+"""``testmend doctor``: what testmend finds in a project, what is missing, and how to fix it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from .config import CONFIG_FILE_NAME, Config, ConfigError, find_project_root, load_config
+from .runners.detect import (
+    ResolvedCommands,
+    detect_package_manager,
+    install_command,
+    needs_node_modules,
+    node_modules_dir,
+    read_package_json,
+    resolve_commands,
+)
+from .runners.errors import RunnerError
+from .runners.process import run_command
+from .runners.runner import tool_environment
+
+Status = Literal["ok", "warning", "missing", "info"]
+
+# Which @testing-library/react major works with which React major.
+_RTL_FOR_REACT = {"16": "12", "17": "12", "18": "16", "19": "16"}
+_ENZYME_IMPORT = re.compile(rb"""from\s+['"]enzyme['"]|require\(\s*['"]enzyme['"]\s*\)""")
+_TEST_NAME = re.compile(r"\.(test|spec)\.[cm]?[jt]sx?$")
+_SKIP_DIRS = {"node_modules", ".git", ".testmend", "coverage", "dist", "build", ".next"}
+
+
+class Check(BaseModel):
+    name: str
+    status: Status
+    detail: str
+    fix: str | None = None
+    blocking: bool = False
+    """Without this, no migration can run."""
+
+
+class DoctorReport(BaseModel):
+    project_root: str
+    checks: list[Check]
+
+    @property
+    def ready(self) -> bool:
+        return not any(c.blocking for c in self.checks)
+
+
+def _installed_version(root: Path, package: str) -> str | None:
+    modules = node_modules_dir(root)
+    if modules is None:
+        return None
+    try:
+        data = json.loads((modules / package / "package.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    version = data.get("version") if isinstance(data, dict) else None
+    return version if isinstance(version, str) else None
+
+
+def _declared(pkg: Mapping[str, Any], name: str) -> str | None:
+    for section in ("dependencies", "devDependencies", "peerDependencies"):
+        deps = pkg.get(section)
+        if isinstance(deps, dict) and isinstance(deps.get(name), str):
+            return str(deps[name])
+    return None
+
+
+def enzyme_test_files(root: Path, limit: int = 100_000) -> list[Path]:
+    """Test files that import Enzyme (a fast byte scan, not a parse)."""
+    found: list[Path] = []
+    seen = 0
+    for directory, subdirs, files in os.walk(root):
+        subdirs[:] = [d for d in subdirs if d not in _SKIP_DIRS and not d.startswith(".")]
+        for name in files:
+            seen += 1
+            if seen > limit:
+                return found
+            if _TEST_NAME.search(name):
+                path = Path(directory, name)
+                try:
+                    if _ENZYME_IMPORT.search(path.read_bytes()):
+                        found.append(path)
+                except OSError:
+                    continue
+    return sorted(found)
+
+
+async def _version(argv: list[str], cwd: Path, env: Mapping[str, str], tool: str) -> str:
+    done = await run_command([*argv, "--version"], cwd=cwd, env=env, timeout=30, tool=tool)
+    text = (done.stdout or done.stderr).strip().splitlines()
+    if done.returncode != 0 or not text:
+        raise RunnerError(tool, f"`{' '.join(argv)} --version` exited with {done.returncode}")
+    return text[0].removeprefix("Version ").strip()
+
+
+async def _tool_checks(
+    config: Config, commands: ResolvedCommands, root: Path, install: str
+) -> list[Check]:
+    env = tool_environment(config)
+    specs = [
+        ("jest", "test", commands.test, True, "npm install --save-dev jest"),
+        ("eslint", "lint", commands.lint, False, "npm install --save-dev eslint"),
+        ("tsc", "typecheck", commands.typecheck, False, "npm install --save-dev typescript"),
+    ]
+
+    async def one(tool: str, setting: str, argv: list[str] | None, needed: bool, how: str) -> Check:
+        origin = commands.origin.get(setting, "")
+        if argv is None:
+            if tool == "tsc" and origin.startswith("no tsconfig"):
+                return Check(name=tool, status="info", detail=origin)
+            return Check(
+                name=tool,
+                status="missing" if needed else "warning",
+                detail=origin or "not found",
+                fix=f"`{how}` or set commands.{setting} in {CONFIG_FILE_NAME}"
+                + ("" if needed else f" (without it the {setting} step is skipped)"),
+                blocking=needed,
+            )
+        resolved = argv
+        if "/" in argv[0] and not os.path.isabs(argv[0]):
+            resolved = [str(root / argv[0]), *argv[1:]]
+        try:
+            version = await _version(resolved, root, env, tool)
+        except RunnerError as exc:
+            return Check(
+                name=tool,
+                status="missing" if needed else "warning",
+                detail=f"{' '.join(argv)}: {exc.message}",
+                fix=f"`{install}` in {root}",
+                blocking=needed,
+            )
+        return Check(name=tool, status="ok", detail=f"{version}  ({' '.join(argv)}; {origin})")
+
+    return list(await asyncio.gather(*(one(*spec) for spec in specs)))
+
+
+def _model_check(config: Config) -> Check:
+    model = config.model
+    names = {
+        t: getattr(model.tiers, t) for t in ("nano", "mini", "full") if getattr(model.tiers, t)
+    }
+    if model.offline:
+        return Check(name="model", status="info", detail="offline (model.offline is set)")
+    if model.configured:
+        where = model.base_url or "api.openai.com"
+        key = "key set" if model.api_key else f"no key in ${model.api_key_env}"
+        tiers = ", ".join(f"{t}={n}" for t, n in names.items())
+        return Check(name="model", status="ok", detail=f"{tiers} at {where} ({key})")
+    detail = "no model configured: runs use the deterministic codemod tier only"
+    if names and not (model.api_key or model.base_url):
+        detail = f"models named but ${model.api_key_env} is not set: runs are offline"
+    return Check(
+        name="model",
+        status="info",
+        detail=detail,
+        fix="for agent-assisted runs set model.tiers.full (and .mini) in "
+        f"{CONFIG_FILE_NAME} and export {model.api_key_env} (or OPENAI_BASE_URL for a local "
+        "OpenAI-compatible endpoint)",
+    )
+
+
+def _workspace_check(root: Path) -> Check:
+    git = shutil.which("git")
+    if git:
+        probe = subprocess.run(
+            [git, "-C", str(root), "rev-parse", "--show-toplevel"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+        has_head = subprocess.run(
+            [git, "-C", str(root), "rev-parse", "--verify", "-q", "HEAD"],
+            capture_output=True,
+            timeout=10,
+            check=False,
+        )
+        if probe.returncode == 0 and has_head.returncode == 0:
+            return Check(
+                name="workspace",
+                status="ok",
+                detail=f"git worktree of HEAD (repository {probe.stdout.strip()})",
+            )
+    return Check(
+        name="workspace",
+        status="info",
+        detail="not a git repository with commits: runs work in a filtered copy",
+    )
+
+
+def run_doctor(
+    path: Path,
+    *,
+    editor_settings: Mapping[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> DoctorReport:
+    root = find_project_root(path)
+    checks: list[Check] = []
+    pkg_file = root / "package.json"
+    if not Path(path).exists():
+        checks.append(
+            Check(name="project", status="missing", detail=f"{path} does not exist", blocking=True)
+        )
+        return DoctorReport(project_root=str(root), checks=checks)
+    if not pkg_file.is_file():
+        checks.append(
+            Check(
+                name="project",
+                status="missing",
+                detail=f"no package.json at or above {path}",
+                fix="run testmend on a JavaScript/TypeScript project (a folder with package.json)",
+                blocking=True,
+            )
+        )
+        return DoctorReport(project_root=str(root), checks=checks)
+    pkg = read_package_json(root)
+    react = _installed_version(root, "react") or _declared(pkg, "react")
+    checks.append(
+        Check(
+            name="project",
+            status="ok",
+            detail=f"{pkg.get('name', root.name)} (react {react or 'not found'})",
+        )
+    )
+
+    try:
+        config = load_config(root, editor_settings=editor_settings, environ=environ)
+    except ConfigError as exc:
+        checks.append(
+            Check(
+                name="config",
+                status="missing",
+                detail=str(exc),
+                fix="correct that value",
+                blocking=True,
+            )
+        )
+        return DoctorReport(project_root=str(root), checks=checks)
+    config_file = root / CONFIG_FILE_NAME
+    checks.append(
+        Check(
+            name="config",
+            status="ok",
+            detail=str(config_file)
+            if config_file.is_file()
+            else f"no {CONFIG_FILE_NAME} (defaults)",
+        )
+    )
+
+    manager, why = detect_package_manager(root)
+    install = install_command(manager)
+    checks.append(Check(name="package manager", status="ok", detail=f"{manager} ({why})"))
+
+    node = shutil.which("node")
+    if node is None:
+        checks.append(
+            Check(
+                name="node",
+                status="missing",
+                detail="node is not on PATH",
+                fix="install Node.js (18 or newer) and make sure `node` is on PATH",
+                blocking=True,
+            )
+        )
+    else:
+        version = subprocess.run(
+            [node, "--version"], capture_output=True, text=True, timeout=10, check=False
+        ).stdout.strip()
+        checks.append(Check(name="node", status="ok", detail=f"{version} ({node})"))
+
+    modules = node_modules_dir(root)
+    if modules is None and needs_node_modules(root):
+        checks.append(
+            Check(
+                name="node_modules",
+                status="missing",
+                detail=f"not installed in {root}",
+                fix=f"run `{install}` in {root}",
+                blocking=True,
+            )
+        )
+    else:
+        checks.append(
+            Check(
+                name="node_modules", status="ok", detail=str(modules) if modules else "none needed"
+            )
+        )
+
+    commands = resolve_commands(config, root)
+    if node is not None:
+        checks.extend(asyncio.run(_tool_checks(config, commands, root, install)))
+
+    rtl = _installed_version(root, "@testing-library/react")
+    react_major = (react or "").lstrip("^~>=< ").split(".", 1)[0]
+    wanted = _RTL_FOR_REACT.get(react_major, "16")
+    if rtl:
+        checks.append(
+            Check(name="testing library", status="ok", detail=f"@testing-library/react {rtl}")
+        )
+    else:
+        checks.append(
+            Check(
+                name="testing library",
+                status="missing",
+                detail="@testing-library/react is not installed: migrated tests cannot run",
+                fix=f"`npm install --save-dev @testing-library/react@{wanted} "
+                "@testing-library/jest-dom @testing-library/user-event`"
+                + (
+                    f" (React {react_major} needs @testing-library/react {wanted})"
+                    if react_major
+                    else ""
+                ),
+                blocking=True,
+            )
+        )
+    enzyme_files = enzyme_test_files(root)
+    checks.append(
+        Check(
+            name="enzyme tests",
+            status="ok" if enzyme_files else "info",
+            detail=f"{len(enzyme_files)} test file(s) import Enzyme"
+            + ("" if enzyme_files else ": nothing to migrate"),
+        )
+    )
+    checks.append(_model_check(config))
+    checks.append(_workspace_check(root))
+    return DoctorReport(project_root=str(root), checks=checks)
+
+
+_MARKS = {"ok": "✓", "warning": "!", "missing": "✗", "info": "·"}
+
+
+def render_report(report: DoctorReport) -> str:
+    width = max(len(c.name) for c in report.checks) + 2
+    lines = [f"testmend doctor — {report.project_root}", ""]
+    for check in report.checks:
+        lines.append(f"  {_MARKS[check.status]} {check.name.ljust(width)}{check.detail}")
+        if check.fix:
+            lines.append(f"    {' ' * width}fix: {check.fix}")
+    lines.append("")
+    if report.ready:
+        lines.append("Ready: a migration can run.")
+    else:
+        blocking = ", ".join(c.name for c in report.checks if c.blocking)
+        lines.append(f"Not ready: fix {blocking} first.")
+    return "\n".join(lines)

@@ -1,0 +1,119 @@
+"""`testmend doctor` on the example app and on projects that lack something."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from testmend.cli import main
+from testmend.doctor import enzyme_test_files, render_report, run_doctor
+
+from .conftest import EXAMPLE_APP
+
+
+def checks_by_name(report_json: dict[str, object]) -> dict[str, dict[str, object]]:
+    return {c["name"]: c for c in report_json["checks"]}  # type: ignore[index,union-attr]
+
+
+def test_example_app_is_ready(example_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["doctor", str(example_copy), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0 and report["ready"] is True
+    checks = checks_by_name(report)
+    assert checks["project"]["detail"].startswith("testmend-example-react-app (react 17.")
+    assert checks["package manager"]["detail"].startswith("npm (")
+    assert checks["jest"]["status"] == "ok" and checks["jest"]["detail"].startswith("29.")
+    assert checks["eslint"]["status"] == "ok" and checks["eslint"]["detail"].startswith("v9.")
+    assert checks["tsc"]["status"] == "ok" and checks["tsc"]["detail"].startswith("5.9")
+    assert checks["testing library"]["detail"] == "@testing-library/react 12.1.5"
+    enzyme_count = len(enzyme_test_files(example_copy))
+    assert enzyme_count >= 8
+    assert checks["enzyme tests"]["detail"].startswith(f"{enzyme_count} test file(s)")
+    # Not a git repository (a temp copy): runs will use a filtered copy.
+    assert "filtered copy" in checks["workspace"]["detail"]
+
+
+def test_human_output_lists_fixes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "package.json").write_text(
+        json.dumps({"name": "bare", "devDependencies": {"react": "^18.2.0", "jest": "^29"}})
+    )
+    code = main(["doctor", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "✗ node_modules" in out and "fix: run `npm ci` in" in out
+    assert "@testing-library/react@16" in out  # the right major for React 18
+    assert out.rstrip().endswith("first.")
+    assert "Not ready: fix node_modules, jest, testing library first." in out
+
+
+def test_no_package_json(tmp_path: Path) -> None:
+    report = run_doctor(tmp_path)
+    assert not report.ready
+    assert "no package.json" in report.checks[0].detail
+    missing = run_doctor(tmp_path / "nope")
+    assert not missing.ready and "does not exist" in missing.checks[0].detail
+
+
+def test_bad_config_blocks_with_its_message(example_copy: Path) -> None:
+    (example_copy / "testmend.config.json").write_text(json.dumps({"retry": {"max": 1}}))
+    report = run_doctor(example_copy)
+    assert not report.ready
+    config_check = next(c for c in report.checks if c.name == "config")
+    assert "retry.max: unknown key" in config_check.detail
+
+
+def test_project_without_testing_library(tmp_path: Path) -> None:
+    """A project with jest installed but not RTL: the migrated tests could not run."""
+    (tmp_path / "package.json").write_text(
+        json.dumps({"name": "old", "dependencies": {"react": "^17.0.2"}})
+    )
+    (tmp_path / "yarn.lock").write_text("")
+    modules = tmp_path / "node_modules"
+    (modules / ".bin").mkdir(parents=True)
+    for package in ("jest", "react"):
+        (modules / package).symlink_to(EXAMPLE_APP / "node_modules" / package)
+    (modules / ".bin" / "jest").symlink_to("../jest/bin/jest.js")
+    report = run_doctor(tmp_path, environ={})
+    checks = {c.name: c for c in report.checks}
+    assert checks["package manager"].detail == "yarn (" + tmp_path.name + "/yarn.lock)"
+    assert checks["jest"].status == "ok"
+    assert checks["eslint"].status == "warning" and not checks["eslint"].blocking
+    assert checks["tsc"].status == "info"  # no tsconfig: a JavaScript project
+    assert checks["testing library"].blocking
+    assert "@testing-library/react@12" in (checks["testing library"].fix or "")
+    assert "React 17 needs" in (checks["testing library"].fix or "")
+    assert checks["enzyme tests"].detail.endswith("nothing to migrate")
+    assert not report.ready
+
+
+def test_model_reported_without_the_key(example_copy: Path) -> None:
+    secret = "sk-never-print-this"
+    (example_copy / "testmend.config.json").write_text(
+        json.dumps({"model": {"tiers": {"full": "gpt-4.1"}}})
+    )
+    environ = {**os.environ, "OPENAI_API_KEY": secret}
+    report = run_doctor(example_copy, environ=environ)
+    model = next(c for c in report.checks if c.name == "model")
+    assert model.status == "ok" and "full=gpt-4.1" in model.detail and "key set" in model.detail
+    rendered = render_report(report) + report.model_dump_json()
+    assert secret not in rendered
+
+    named_only = run_doctor(example_copy, environ={"PATH": os.environ["PATH"]})
+    model = next(c for c in named_only.checks if c.name == "model")
+    assert "OPENAI_API_KEY is not set" in model.detail
+
+
+def test_console_script_runs_doctor_on_the_git_checkout() -> None:
+    """The installed `testmend` entry point, on the bundled example inside this repository."""
+    testmend = Path(sys.executable).with_name("testmend")
+    done = subprocess.run(
+        [str(testmend), "doctor", str(EXAMPLE_APP)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Ready: a migration can run." in done.stdout
+    assert "git worktree of HEAD" in done.stdout
