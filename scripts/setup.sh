@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs everything testmend's development and tests need on a fresh machine:
+# uv (pinned), the Python environment from uv.lock, and the example app's node_modules.
+# Idempotent: steps that are already up to date are skipped.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+UV_VERSION=0.13.9
+EXAMPLE_APP=examples/react-app
+
+need() { command -v "$1" >/dev/null 2>&1 || { echo "setup: $1 is required ($2)" >&2; exit 1; }; }
+need python3 "Python 3.11 or newer"
+need node "Node.js 20"
+need npm "npm (comes with Node.js)"
+need git "git"
+
+if ! command -v uv >/dev/null 2>&1 || [ "$(uv --version | cut -d' ' -f2)" != "$UV_VERSION" ]; then
+  echo "setup: installing uv $UV_VERSION"
+  python3 -m pip install --quiet "uv==$UV_VERSION"
+fi
+
+echo "setup: Python environment (.venv) from uv.lock"
+uv sync --frozen --quiet
+
+# npm ci wipes node_modules; skip it when the installed tree matches the lockfile.
+lock_hash=$(sha256sum "$EXAMPLE_APP/package-lock.json" | cut -d' ' -f1)
+stamp="$EXAMPLE_APP/node_modules/.testmend-lock-sha256"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$lock_hash" ]; then
+  echo "setup: npm ci in $EXAMPLE_APP"
+  (cd "$EXAMPLE_APP" && npm ci --no-audit --no-fund --loglevel=error)
+  echo "$lock_hash" > "$stamp"
+fi

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Sets everything up (scripts/setup.sh) and runs the checks: ruff, mypy, and the test suite
+# against real jest/eslint/tsc, with a coverage gate on server/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+./scripts/setup.sh
+
+echo "test: ruff"
+.venv/bin/ruff check server tests benchmarks
+.venv/bin/ruff format --check server tests benchmarks
+echo "test: mypy"
+.venv/bin/mypy
+echo "test: pytest"
+.venv/bin/pytest --cov --cov-report=term --cov-fail-under=90 "$@"
