@@ -67,7 +67,14 @@ async def main() -> None:
         ),
         (
             "eslint",
-            [str(bin_dir / "eslint"), "--format", "json", "--output-file", str(tmp / "e.json"), target],
+            [
+                str(bin_dir / "eslint"),
+                "--format",
+                "json",
+                "--output-file",
+                str(tmp / "e.json"),
+                target,
+            ],
             lambda: runners.lint(args.file),
         ),
         (

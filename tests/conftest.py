@@ -21,7 +21,9 @@ def example_app_installed() -> bool:
 def example_copy(tmp_path: Path) -> Iterator[Path]:
     """A private copy of the example app (sources copied, node_modules linked)."""
     if not example_app_installed():
-        pytest.fail("examples/react-app/node_modules is missing: run `npm ci` in examples/react-app")
+        pytest.fail(
+            "examples/react-app/node_modules is missing: run `npm ci` in examples/react-app"
+        )
     target = tmp_path / "react-app"
     shutil.copytree(EXAMPLE_APP, target, ignore=_COPY_IGNORE, symlinks=True)
     (target / "node_modules").symlink_to(EXAMPLE_APP / "node_modules", target_is_directory=True)

@@ -171,7 +171,9 @@ def test_api_key_env_name_is_configurable(tmp_path: Path) -> None:
 
 def test_offline_wins_over_a_configured_model(tmp_path: Path) -> None:
     environ = {"OPENAI_API_KEY": "k", "TESTMEND_MODEL__OFFLINE": "true"}
-    config = load_config(tmp_path, environ=environ, editor_settings={"model": {"tiers": {"full": "m"}}})
+    config = load_config(
+        tmp_path, environ=environ, editor_settings={"model": {"tiers": {"full": "m"}}}
+    )
     assert config.model.offline
     assert not config.model.configured
 

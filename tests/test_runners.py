@@ -325,7 +325,7 @@ async def test_missing_configured_binary(example_copy: Path) -> None:
 async def test_unconfigured_tool_says_why(tmp_path: Path) -> None:
     (tmp_path / "package.json").write_text("{}")
     (tmp_path / "a.test.js").write_text("it('x', () => {});\n")
-    with pytest.raises(MissingBinaryError, match="jest not found in node_modules/.bin"):
+    with pytest.raises(MissingBinaryError, match=r"jest not found in node_modules/\.bin"):
         await runners_for(tmp_path).run_tests("a.test.js")
 
 
