@@ -1,0 +1,203 @@
+"""Run the original Enzyme test once with a recording setup file (see ``capture_setup.js``).
+
+The run happens in a directory the caller owns (a shadow workspace root); this module writes
+two temporary files there (a wrapper jest config and the setup file) and removes them again.
+The wrapper config loads the project's own configuration and appends the setup file to its
+``setupFilesAfterEnv`` (the jest CLI option would replace the project's list).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+import time
+import uuid
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ..project._config import JEST_CONFIG_NAMES
+from ..runners import ProjectRunners, RunnerError
+from ..workspace.paths import resolve_in_root
+from .models import DomCapture, FindRecord
+
+_CONFIG_NAMES = JEST_CONFIG_NAMES
+
+_EXPORT_DEFAULT = (
+    "export default async () => extend(typeof base === 'function' ? await base() : base);\n"
+)
+_WRAPPER_BODY = """
+const path = require('path');
+const DIR = {dir};
+const SETUP = {setup};
+function extend(cfg) {{
+  const c = Object.assign({{}}, cfg || {{}});
+  c.rootDir = c.rootDir ? path.resolve(DIR, c.rootDir) : DIR;
+  if (Array.isArray(c.projects) && c.projects.length) {{
+    c.projects = c.projects.map((p) =>
+      typeof p === 'object' && p !== null
+        ? Object.assign({{}}, p, {{
+            rootDir: p.rootDir ? path.resolve(c.rootDir, p.rootDir) : c.rootDir,
+            setupFilesAfterEnv: [...(p.setupFilesAfterEnv || []), SETUP],
+          }})
+        : p,
+    );
+  }}
+  c.setupFilesAfterEnv = [...(c.setupFilesAfterEnv || []), SETUP];
+  return c;
+}}
+"""
+
+
+def _js(value: str) -> str:
+    return json.dumps(value)
+
+
+def find_jest_config(root: Path) -> tuple[Path | None, dict[str, Any] | None]:
+    """The project's jest config file, or the ``jest`` key of package.json."""
+    for name in _CONFIG_NAMES:
+        if (root / name).is_file():
+            return root / name, None
+    try:
+        package = json.loads((root / "package.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        package = {}
+    jest = package.get("jest") if isinstance(package, dict) else None
+    return None, jest if isinstance(jest, dict) else {}
+
+
+def _is_esm_package(root: Path) -> bool:
+    try:
+        package = json.loads((root / "package.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(package, dict) and package.get("type") == "module"
+
+
+def write_wrapper_config(root: Path, setup_file: Path, token: str) -> Path:
+    """Write a jest config next to the project's that adds ``setup_file``; return its path."""
+    config, inline = find_jest_config(root)
+    head = _WRAPPER_BODY.format(dir=_js(str(root)), setup=_js(str(setup_file)))
+    suffix = config.suffix if config else ".json"
+    if config is None or suffix == ".json":
+        data = inline if config is None else json.loads(config.read_text(encoding="utf-8"))
+        target = root / f".testmend-capture-{token}.config.cjs"
+        target.write_text(
+            head + f"module.exports = extend({json.dumps(data)});\n", encoding="utf-8"
+        )
+        return target
+    if suffix in (".ts", ".mts", ".cts"):
+        target = root / f".testmend-capture-{token}.config.ts"
+        body = head.replace("const path = require('path');", "import * as path from 'path';")
+        target.write_text(
+            f"// @ts-nocheck\n{body}import base from {_js('./' + config.stem)};\n"
+            + _EXPORT_DEFAULT,
+            encoding="utf-8",
+        )
+        return target
+    if suffix == ".mjs" or (suffix == ".js" and _is_esm_package(root)):
+        target = root / f".testmend-capture-{token}.config.mjs"
+        body = head.replace("const path = require('path');", "import path from 'path';")
+        target.write_text(
+            f"{body}import base from {_js('./' + config.name)};\n" + _EXPORT_DEFAULT,
+            encoding="utf-8",
+        )
+        return target
+    target = root / f".testmend-capture-{token}.config.cjs"
+    target.write_text(
+        head
+        + f"const loaded = require({_js('./' + config.name)});\n"
+        + "const base = loaded && loaded.__esModule ? loaded.default : loaded;\n"
+        + "module.exports = async () => extend(typeof base === 'function' ? await base() : "
+        + "await base);\n",
+        encoding="utf-8",
+    )
+    return target
+
+
+def setup_script() -> str:
+    return resources.files(__package__).joinpath("capture_setup.js").read_text(encoding="utf-8")
+
+
+def parse_capture(file: str, data: Any) -> DomCapture:
+    """Turn the setup file's JSON into a :class:`DomCapture` (tolerant of partial data)."""
+    if not isinstance(data, dict):
+        return DomCapture(file=file, error="the capture wrote no readable data")
+    records = []
+    for raw in data.get("records") or []:
+        try:
+            records.append(FindRecord.model_validate(raw))
+        except ValueError:
+            continue
+    html = {str(k): str(v) for k, v in (data.get("html") or {}).items()}
+    warnings = [str(w) for w in data.get("errors") or []]
+    return DomCapture(file=file, records=records, html_by_test=html, warnings=warnings)
+
+
+async def capture_dom(
+    runners: ProjectRunners,
+    test_file: str,
+    *,
+    workspace_root: Path,
+    test_id_attribute: str = "data-testid",
+) -> DomCapture:
+    """Run ``test_file`` (project-relative) once in ``workspace_root`` with the recording
+    setup file and return what it saw.
+
+    ``runners`` is re-targeted to ``workspace_root`` if it runs elsewhere. Never
+    raises for a failing, crashing or hanging test: the error is in :attr:`DomCapture.error`
+    and the records captured until then are kept.
+    """
+    root = Path(workspace_root).resolve()
+    if runners.cwd != root:
+        runners = ProjectRunners(runners.config, cwd=root, commands=runners.commands)
+    abs_test = resolve_in_root(root, test_file)
+    token = uuid.uuid4().hex[:10]
+    setup = root / f".testmend-capture-{token}.setup.js"
+    started = time.perf_counter()
+    wrapper: Path | None = None
+    with tempfile.TemporaryDirectory(prefix="testmend-capture-") as tmp:
+        out = Path(tmp) / "capture.json"
+        error: str | None = None
+        passed = failed = 0
+        try:
+            setup.write_text(setup_script(), encoding="utf-8")
+            wrapper = write_wrapper_config(root, setup, token)
+            result = await runners.run_tests(
+                test_file,
+                extra_args=["--config", str(wrapper)],
+                extra_env={
+                    "TESTMEND_CAPTURE_OUT": str(out),
+                    "TESTMEND_CAPTURE_TEST_FILE": str(abs_test),
+                    "TESTMEND_CAPTURE_TEST_ID": test_id_attribute,
+                },
+            )
+            passed, failed = result.passed_count, result.failed_count
+            if result.suite_error is not None:
+                error = f"the test file did not run: {result.suite_error.message[:2000]}"
+            elif failed:
+                error = f"{failed} test(s) failed in the original run"
+        except (RunnerError, OSError, ValueError) as exc:
+            error = str(exc) or type(exc).__name__
+        finally:
+            for path in (setup, wrapper):
+                if path is not None:
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(path)
+        try:
+            data: Any = json.loads(out.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = None
+    capture = parse_capture(test_file, data)
+    if data is None and error is None:
+        error = "the capture setup file wrote nothing (is this an Enzyme test run by jest?)"
+    return capture.model_copy(
+        update={
+            "error": error,
+            "tests_passed": passed,
+            "tests_failed": failed,
+            "duration_s": round(time.perf_counter() - started, 3),
+        }
+    )

@@ -1,0 +1,410 @@
+/* testmend DOM capture: injected into one jest run of an Enzyme test (setupFilesAfterEnv).
+ *
+ * For every enzyme find(...) call made from the test file it records the call site (line and
+ * column from a stack trace), the host DOM elements matched and, for them, Testing Library
+ * queries that return exactly those elements (verified by running them). It also records the
+ * last rendered HTML of each test. The JSON is rewritten after every test, so a run that
+ * crashes or times out still leaves what it captured. Nothing here changes what the test does.
+ */
+/* eslint-disable */
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+
+const OUT = process.env.TESTMEND_CAPTURE_OUT;
+const TEST_FILE = process.env.TESTMEND_CAPTURE_TEST_FILE || '';
+const TEST_ID_ATTRIBUTE = process.env.TESTMEND_CAPTURE_TEST_ID || 'data-testid';
+const MAX_RECORDS = 5000;
+const MAX_HTML = 20000;
+
+const state = { records: [], html: {}, errors: [] };
+
+function tryRequire(name, fromPaths) {
+  try {
+    return require(require.resolve(name, fromPaths ? { paths: fromPaths } : undefined));
+  } catch (e) {
+    return null;
+  }
+}
+
+function note(message) {
+  if (state.errors.length < 50) state.errors.push(String(message));
+}
+
+const enzyme = tryRequire('enzyme');
+let dom = tryRequire('@testing-library/dom');
+if (!dom) {
+  try {
+    const rtl = require.resolve('@testing-library/react');
+    dom = tryRequire('@testing-library/dom', [path.dirname(rtl)]);
+  } catch (e) {
+    dom = null;
+  }
+}
+let accessibleName = null;
+if (dom) {
+  try {
+    const domPath = require.resolve('@testing-library/dom');
+    const api = tryRequire('dom-accessibility-api', [path.dirname(domPath)]);
+    accessibleName = api && api.computeAccessibleName;
+  } catch (e) {
+    accessibleName = null;
+  }
+}
+if (!enzyme) note('enzyme could not be loaded');
+if (!dom) note('@testing-library/dom could not be loaded: no query suggestions');
+
+function flush() {
+  if (!OUT) return;
+  try {
+    fs.writeFileSync(OUT, JSON.stringify(state));
+  } catch (e) {
+    // nothing to do: the capture is best effort
+  }
+}
+
+function currentTest() {
+  try {
+    return expect.getState().currentTestName || null;
+  } catch (e) {
+    return null;
+  }
+}
+
+const testFileReal = TEST_FILE ? safeRealpath(TEST_FILE) : '';
+function safeRealpath(p) {
+  try {
+    return fs.realpathSync(p);
+  } catch (e) {
+    return p;
+  }
+}
+
+function callSite() {
+  const stack = String(new Error().stack || '').split('\n');
+  for (const line of stack) {
+    const m = /\(?((?:[A-Za-z]:)?[^():]+):(\d+):(\d+)\)?\s*$/.exec(line.trim());
+    if (!m) continue;
+    const file = m[1].replace(/^at\s+/, '');
+    if (file === TEST_FILE || file === testFileReal || safeRealpath(file) === testFileReal) {
+      return { line: Number(m[2]), column: Number(m[3]) };
+    }
+  }
+  return null;
+}
+
+function describeSelector(selector) {
+  if (typeof selector === 'string') return selector;
+  if (typeof selector === 'function') return selector.displayName || selector.name || '<function>';
+  try {
+    return JSON.stringify(selector);
+  } catch (e) {
+    return String(selector);
+  }
+}
+
+function normalize(text) {
+  return String(text || '').replace(/\s+/g, ' ').trim();
+}
+
+function ownText(el) {
+  return normalize(
+    Array.from(el.childNodes)
+      .filter((n) => n.nodeType === 3)
+      .map((n) => n.textContent)
+      .join(''),
+  );
+}
+
+function describeElement(el) {
+  const attrs = {};
+  for (const a of Array.from(el.attributes || [])) {
+    if (a.name === 'class' || a.name === 'style') continue;
+    attrs[a.name] = a.value.slice(0, 200);
+  }
+  return {
+    tag: el.tagName.toLowerCase(),
+    attributes: attrs,
+    classes: Array.from(el.classList || []),
+    text: normalize(el.textContent).slice(0, 200),
+  };
+}
+
+const METHODS = ['Role', 'LabelText', 'PlaceholderText', 'Text', 'DisplayValue', 'AltText', 'Title', 'TestId'];
+
+function exactArgs(method, el, suggestion) {
+  // Suggestions use case-insensitive regular expressions; tests read better (and are
+  // stricter) with the exact strings, which are verified below like everything else.
+  const args = suggestion.queryArgs;
+  if (method === 'Role') {
+    const options = {};
+    const name = accessibleName ? normalize(accessibleName(el)) : '';
+    if (name) options.name = name;
+    if (args[1] && args[1].hidden) options.hidden = true;
+    return Object.keys(options).length ? [args[0], options] : [args[0]];
+  }
+  if (method === 'Text') return [ownText(el)];
+  if (method === 'DisplayValue') return [normalize(el.value)];
+  if (method === 'PlaceholderText') return [el.getAttribute('placeholder')];
+  if (method === 'AltText') return [el.getAttribute('alt')];
+  if (method === 'Title') return [el.getAttribute('title')];
+  if (method === 'TestId') return [el.getAttribute(TEST_ID_ATTRIBUTE)];
+  if (method === 'LabelText') {
+    const labels = Array.from(el.labels || []).map((l) => normalize(l.textContent));
+    const aria = el.getAttribute('aria-label');
+    if (labels.length) return [labels.join(' ')];
+    if (aria) return [normalize(aria)];
+  }
+  return null;
+}
+
+function sameList(a, b) {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function revive(value) {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    if (typeof value.$regex === 'string') return new RegExp(value.$regex, value.flags || '');
+    const out = {};
+    for (const [k, v] of Object.entries(value)) out[k] = revive(v);
+    return out;
+  }
+  return value;
+}
+
+function runQuery(scope, method, args) {
+  try {
+    return Array.from(dom[`queryAllBy${method}`](scope, ...args.map(revive)));
+  } catch (e) {
+    return null;
+  }
+}
+
+function candidates(el) {
+  const out = [];
+  for (const method of METHODS) {
+    let s;
+    try {
+      s = dom.getSuggestedQuery(el, 'get', method);
+    } catch (e) {
+      s = undefined;
+    }
+    if (!s) continue;
+    if (method === 'Role' && s.queryArgs[0] === 'generic') continue;
+    const exact = exactArgs(method, el, s);
+    if (exact && exact.every((x) => x !== null && x !== '')) out.push({ method, args: exact });
+    if (method === 'Role' && exact && exact[1] && exact[1].name) {
+      out.push({ method, args: [exact[0]] }); // the role alone, when it is unique
+    }
+  }
+  return out;
+}
+
+function scopeOf(el) {
+  if (el.isConnected && el.ownerDocument) return el.ownerDocument.body;
+  let top = el;
+  while (top.parentNode) top = top.parentNode;
+  return top;
+}
+
+function queriesFor(elements) {
+  // Queries (get for one element, getAll for several) returning exactly `elements`, in
+  // Testing Library's order of preference.
+  if (!dom || elements.length === 0) return [];
+  const scope = scopeOf(elements[0]);
+  if (elements.some((e) => scopeOf(e) !== scope)) return [];
+  const out = [];
+  const list = candidates(elements[0]);
+  if (elements.length > 1 && accessibleName) {
+    // Several elements: the shared role, narrowed by the common start of their names.
+    const first = list.find((c) => c.method === 'Role');
+    if (first) {
+      const names = elements.map((e) => normalize(accessibleName(e)));
+      let prefix = names[0];
+      for (const n of names) {
+        while (prefix && !n.startsWith(prefix)) prefix = prefix.slice(0, -1);
+      }
+      if (prefix.trim().length >= 3) {
+        const source = '^' + prefix.replace(/[.*+\-?^${}()|[\]\\\/]/g, '\\$&');
+        list.unshift({ method: 'Role', args: [first.args[0], { name: { $regex: source, flags: '' } }] });
+      }
+    }
+  }
+  for (const c of list) {
+    const found = runQuery(scope, c.method, c.args);
+    if (found && sameList(found, elements)) out.push({ method: c.method, args: c.args, all: elements.length > 1 });
+  }
+  return out;
+}
+
+function hostElements(wrapper, isShallow) {
+  const elements = [];
+  if (isShallow) return elements;
+  for (let i = 0; i < wrapper.length; i += 1) {
+    let node = null;
+    try {
+      node = wrapper.at(i).getDOMNode();
+    } catch (e) {
+      node = null;
+    }
+    if (node && node.nodeType === 1 && !elements.includes(node)) elements.push(node);
+  }
+  return elements;
+}
+
+function shallowElements(wrapper, root) {
+  // Shallow renders have no DOM: render the root's HTML into a detached container and find
+  // the matched nodes in it by their HTML (the k-th node with the same markup).
+  if (typeof document === 'undefined') return [];
+  let container;
+  try {
+    const html = root.html();
+    if (!html) return [];
+    container = document.createElement('div');
+    container.innerHTML = html;
+  } catch (e) {
+    return [];
+  }
+  const all = Array.from(container.querySelectorAll('*'));
+  const used = new Set();
+  const elements = [];
+  for (let i = 0; i < wrapper.length; i += 1) {
+    let html;
+    try {
+      html = wrapper.at(i).html();
+    } catch (e) {
+      return [];
+    }
+    if (!html) return [];
+    const match = all.find((el) => !used.has(el) && el.outerHTML === html);
+    if (!match) return [];
+    used.add(match);
+    elements.push(match);
+  }
+  return elements;
+}
+
+function cssFor(elements) {
+  // A CSS selector matching exactly `elements` (used for component selectors when no
+  // Testing Library query fits): an id, or the tag with the classes they share.
+  if (elements.length === 0) return null;
+  const scope = scopeOf(elements[0]);
+  const tries = [];
+  if (elements.length === 1 && elements[0].id) tries.push(`#${CSS.escape(elements[0].id)}`);
+  const tag = elements[0].tagName.toLowerCase();
+  if (elements.every((e) => e.tagName.toLowerCase() === tag)) {
+    const shared = Array.from(elements[0].classList).filter((c) => elements.every((e) => e.classList.contains(c)));
+    for (const c of shared) tries.push(`${tag}.${CSS.escape(c)}`);
+    if (shared.length > 1) tries.push(`${tag}.${shared.map((c) => CSS.escape(c)).join('.')}`);
+  }
+  for (const sel of tries) {
+    try {
+      if (sameList(Array.from(scope.querySelectorAll(sel)), elements)) return sel;
+    } catch (e) {
+      // invalid selector
+    }
+  }
+  return null;
+}
+
+function record(self, selector, result, isShallow) {
+  if (state.records.length >= MAX_RECORDS) return;
+  const site = callSite();
+  if (!site) return;
+  const test = currentTest();
+  const entry = {
+    line: site.line,
+    column: site.column,
+    selector: describeSelector(selector),
+    test,
+    count: result.length,
+    shallow: isShallow,
+    elements: [],
+    queries: [],
+    element_queries: [],
+    css: null,
+  };
+  try {
+    let root = null;
+    try {
+      root = self.root();
+    } catch (e) {
+      root = null;
+    }
+    const elements = isShallow ? (root ? shallowElements(result, root) : []) : hostElements(result, false);
+    entry.elements = elements.slice(0, 20).map(describeElement);
+    entry.queries = queriesFor(elements);
+    entry.css = typeof CSS !== 'undefined' && CSS.escape ? cssFor(elements) : null;
+    entry.element_queries = elements.slice(0, 20).map((el) => queriesFor([el]));
+    if (root && test) {
+      try {
+        const html = root.html();
+        if (html !== null && html !== undefined) state.html[test] = String(html).slice(0, MAX_HTML);
+      } catch (e) {
+        // unmounted or empty render
+      }
+    }
+  } catch (e) {
+    note(`capture failed at ${site.line}:${site.column}: ${e && e.message}`);
+  }
+  state.records.push(entry);
+}
+
+function patch(Wrapper, isShallow) {
+  if (!Wrapper || !Wrapper.prototype || Wrapper.prototype.__testmendPatched) return;
+  const original = Wrapper.prototype.find;
+  Wrapper.prototype.__testmendPatched = true;
+  Wrapper.prototype.find = function find(selector) {
+    const result = original.apply(this, arguments);
+    try {
+      record(this, selector, result, isShallow);
+    } catch (e) {
+      note(e && e.message);
+    }
+    return result;
+  };
+}
+
+if (enzyme) {
+  patch(enzyme.ReactWrapper, false);
+  patch(enzyme.ShallowWrapper, true);
+}
+
+// Full renders are attached to document.body, as Testing Library's are: accessible names
+// that refer to other elements (aria-labelledby, <label for>) only resolve in a document.
+const attached = [];
+if (enzyme && typeof document !== 'undefined' && typeof enzyme.mount === 'function') {
+  const originalMount = enzyme.mount;
+  try {
+    enzyme.mount = function mount(node, options) {
+      if (options && (options.attachTo || options.hydrateIn)) return originalMount.apply(this, arguments);
+      const container = document.createElement('div');
+      document.body.appendChild(container);
+      const wrapper = originalMount.call(this, node, Object.assign({}, options || {}, { attachTo: container }));
+      attached.push({ wrapper, container });
+      return wrapper;
+    };
+  } catch (e) {
+    note('could not attach full renders to the document');
+  }
+}
+
+afterEach(() => {
+  for (const { wrapper, container } of attached.splice(0)) {
+    try {
+      wrapper.detach();
+    } catch (e) {
+      // already unmounted by the test
+    }
+    try {
+      container.remove();
+    } catch (e) {
+      // gone
+    }
+  }
+});
+
+afterEach(() => flush());
+afterAll(() => flush());
+flush();

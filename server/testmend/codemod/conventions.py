@@ -1,0 +1,253 @@
+"""Find the project's testing conventions: its render helper, Enzyme helpers, jest-dom setup,
+user-event and Testing Library versions (the "research" the codemod needs)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from .models import CodemodOptions, EventStyle, HelperMapping, RenderHelper
+
+_SKIP_DIRS = {"node_modules", ".git", "coverage", "dist", "build", ".testmend", ".next", "out"}
+_SOURCE_EXT = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs")
+_TEST_RE = re.compile(r"(\.(test|spec)\.[cm]?[jt]sx?$)|(/__tests__/)")
+_RTL_IMPORT = re.compile(
+    r"""from\s+['"]@testing-library/react['"]|require\(\s*['"]@testing-library/react['"]"""
+)
+_ENZYME_IMPORT = re.compile(r"""from\s+['"]enzyme['"]|require\(\s*['"]enzyme['"]\s*\)""")
+_IMPORT_SPEC = re.compile(r"""(?:from\s+|require\(\s*)['"]([^'"]+)['"]""")
+_EXPORT_FUNCTION = re.compile(
+    r"export\s+(?:async\s+)?function\s+([A-Za-z_$][\w$]*)|export\s+const\s+([A-Za-z_$][\w$]*)\s*="
+)
+_EXPORT_LIST = re.compile(r"export\s*\{([^}]*)\}(?!\s*from)")
+_MAX_FILES = 5000
+
+
+def _iter_sources(root: Path) -> list[Path]:
+    found: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if d not in _SKIP_DIRS and not d.startswith(".")]
+        for name in filenames:
+            if name.endswith(_SOURCE_EXT) and not name.endswith(".d.ts"):
+                found.append(Path(dirpath) / name)
+                if len(found) >= _MAX_FILES:
+                    return found
+    return found
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+def _package_version(root: Path, name: str) -> int | None:
+    for base in (root, *root.parents):
+        meta = base / "node_modules" / name / "package.json"
+        if meta.is_file():
+            try:
+                version = str(json.loads(_read(meta)).get("version", ""))
+            except ValueError:
+                return None
+            match = re.match(r"(\d+)", version)
+            return int(match.group(1)) if match else None
+    package = _package_json(root)
+    for section in ("dependencies", "devDependencies", "peerDependencies"):
+        spec = (package.get(section) or {}).get(name)
+        if isinstance(spec, str):
+            match = re.search(r"(\d+)", spec)
+            return int(match.group(1)) if match else None
+    return None
+
+
+def _package_json(root: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(_read(root / "package.json") or "{}")
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _exports(text: str) -> list[str]:
+    names: list[str] = []
+    for match in _EXPORT_FUNCTION.finditer(text):
+        names.append(match.group(1) or match.group(2))
+    for match in _EXPORT_LIST.finditer(text):
+        for part in match.group(1).split(","):
+            part = part.strip()
+            if not part:
+                continue
+            names.append(part.split(" as ")[-1].strip())
+    return list(dict.fromkeys(names))
+
+
+def _module_path_key(path: Path) -> str:
+    """Path without extension (and without a trailing /index), for matching specifiers."""
+    stem = path.with_suffix("")
+    if stem.name == "index":
+        stem = stem.parent
+    return stem.as_posix()
+
+
+def _resolve_specifier(
+    spec: str, importer: Path, root: Path, aliases: list[tuple[str, str]]
+) -> str:
+    if spec.startswith("."):
+        return (importer.parent / spec).resolve().as_posix()
+    for prefix, target in aliases:
+        if spec.startswith(prefix):
+            return (root / target / spec[len(prefix) :]).resolve().as_posix()
+    return spec
+
+
+def _aliases(root: Path) -> list[tuple[str, str]]:
+    """Import aliases from tsconfig/jsconfig ``paths`` (``@/*`` → ``src/*``)."""
+    aliases: list[tuple[str, str]] = []
+    for name in ("tsconfig.json", "jsconfig.json"):
+        text = _read(root / name)
+        if not text:
+            continue
+        text = re.sub(r"^\s*//.*$", "", text, flags=re.M)
+        try:
+            data = json.loads(re.sub(r",(\s*[}\]])", r"\1", text))
+        except ValueError:
+            continue
+        options = data.get("compilerOptions") or {}
+        base = options.get("baseUrl", ".")
+        for key, targets in (options.get("paths") or {}).items():
+            if key.endswith("/*") and targets and str(targets[0]).endswith("/*"):
+                aliases.append((key[:-1], os.path.normpath(os.path.join(base, targets[0][:-1]))))
+    return aliases
+
+
+def _preferred_specifier(module: Path, root: Path, importers: Counter[str]) -> str:
+    """The non-relative specifier tests already use for ``module`` (else a root-relative hint)."""
+    for spec, _count in importers.most_common():
+        if not spec.startswith("."):
+            return spec
+    return "./" + module.relative_to(root).with_suffix("").as_posix()
+
+
+def _jest_setup_files(root: Path) -> list[Path]:
+    files: list[Path] = []
+    texts = [
+        _read(root / n)
+        for n in (
+            "jest.config.js",
+            "jest.config.ts",
+            "jest.config.cjs",
+            "jest.config.mjs",
+            "jest.config.json",
+        )
+    ]
+    package = _package_json(root)
+    if isinstance(package.get("jest"), dict):
+        texts.append(json.dumps(package["jest"]))
+    for text in texts:
+        for block in re.findall(r"setupFilesAfterEnv['\"]?\s*:\s*\[([^\]]*)\]", text):
+            for spec in re.findall(r"['\"]([^'\"]+)['\"]", block):
+                spec = spec.replace("<rootDir>", str(root))
+                path = Path(spec) if os.path.isabs(spec) else root / spec
+                if path.is_file():
+                    files.append(path)
+                elif not spec.startswith("."):
+                    files.append(Path(spec))  # a package, e.g. @testing-library/jest-dom
+    return files
+
+
+def _jest_dom_global(root: Path) -> bool:
+    for path in _jest_setup_files(root):
+        if "jest-dom" in str(path) or "jest-dom" in _read(path):
+            return True
+    return False
+
+
+def detect_conventions(
+    project_root: Path, *, event_style: EventStyle | None = None
+) -> CodemodOptions:
+    """Look at the project once: render helper, Enzyme helpers and their RTL counterparts,
+    global jest-dom, user-event and Testing Library versions."""
+    root = Path(project_root).resolve()
+    aliases = _aliases(root)
+    sources = _iter_sources(root)
+    texts = {path: _read(path) for path in sources}
+
+    # Which specifier each test file uses for each module it imports.
+    importers: dict[str, Counter[str]] = {}
+    for path, text in texts.items():
+        if not _TEST_RE.search(path.as_posix()):
+            continue
+        for spec in _IMPORT_SPEC.findall(text):
+            resolved = _resolve_specifier(spec, path, root, aliases)
+            importers.setdefault(resolved, Counter())[spec] += 1
+
+    render_helper: RenderHelper | None = None
+    enzyme_helpers: list[tuple[Path, list[str], str]] = []
+    best_score = -1
+    for path, text in texts.items():
+        posix = path.as_posix()
+        if _TEST_RE.search(posix):
+            continue
+        exports = _exports(text)
+        key = _module_path_key(path)
+        if _RTL_IMPORT.search(text) or re.search(
+            r"export\s*\*\s*from\s*['\"]@testing-library/react['\"]", text
+        ):
+            renders = [n for n in exports if n.lower().startswith("render") or n == "customRender"]
+            reexports = bool(
+                re.search(r"export\s*\*\s*from\s*['\"]@testing-library/react['\"]", text)
+            )
+            used = sum(importers.get(key, Counter()).values())
+            score = used * 10 + reexports * 5 + len(renders) + ("test-utils" in posix.lower()) * 3
+            if renders and score > best_score:
+                best_score = score
+                custom = [n for n in renders if n != "render"]
+                render_name = "render" if "render" in renders or reexports else custom[0]
+                render_helper = RenderHelper(
+                    module=_preferred_specifier(path, root, importers.get(key, Counter())),
+                    path=path.relative_to(root).as_posix(),
+                    render_name=render_name,
+                    custom_render_names=custom,
+                    reexports_rtl=reexports,
+                )
+        elif _ENZYME_IMPORT.search(text) and exports:
+            helpers = [n for n in exports if re.match(r"(mount|shallow|render)", n)]
+            spec = _preferred_specifier(path, root, importers.get(key, Counter()))
+            enzyme_helpers.append((path, helpers, spec))
+
+    mappings: list[HelperMapping] = []
+    if render_helper is not None:
+        for _path, helpers, spec in enzyme_helpers:
+            for name in helpers:
+                rest = re.sub(r"^(mount|shallow|render)", "", name)
+                target = next(
+                    (c for c in (f"render{rest}",) if c in render_helper.custom_render_names), None
+                )
+                if target is None and len(render_helper.custom_render_names) == 1 and rest:
+                    target = render_helper.custom_render_names[0]
+                if target is None:
+                    continue
+                mappings.append(
+                    HelperMapping(
+                        enzyme_name=name,
+                        enzyme_module=spec,
+                        render_name=target,
+                        render_module=render_helper.module,
+                    )
+                )
+    user_event = _package_version(root, "@testing-library/user-event")
+    return CodemodOptions(
+        render_helper=render_helper,
+        helper_mappings=mappings,
+        enzyme_helper_modules=sorted({spec for _p, _h, spec in enzyme_helpers}),
+        jest_dom_global=_jest_dom_global(root),
+        user_event_installed=user_event is not None,
+        user_event_major=user_event,
+        rtl_major=_package_version(root, "@testing-library/react"),
+        event_style=event_style or "fireEvent",
+    )

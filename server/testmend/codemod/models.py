@@ -1,0 +1,185 @@
+"""Typed inputs and outputs of the deterministic Enzyme → Testing Library tier."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+EventStyle = Literal["fireEvent", "userEvent"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+# --- conventions ------------------------------------------------------------------------------
+
+
+class HelperMapping(_Model):
+    """An Enzyme render helper of the project and the Testing Library helper that replaces it."""
+
+    enzyme_name: str
+    """e.g. ``mountWithProviders``."""
+    enzyme_module: str | None = None
+    """The module specifier tests import the Enzyme helper from, e.g. ``@/enzyme-test-utils``."""
+    render_name: str
+    """e.g. ``renderWithProviders``."""
+    render_module: str
+    """The module specifier tests import the render helper from, e.g. ``@/test-utils``."""
+    options: Literal["pass-through", "drop"] = "pass-through"
+    """How the helper's second argument translates: the same option names, or not at all."""
+
+
+class RenderHelper(_Model):
+    """The project's own Testing Library module (a ``test-utils`` file)."""
+
+    module: str
+    """The specifier tests use, e.g. ``@/test-utils`` or ``../../test-utils``-style relative
+    paths are computed per test file from ``path``."""
+    path: str | None = None
+    """Project-relative path of the module file (used to compute relative specifiers)."""
+    render_name: str = "render"
+    """The render function to use for a plain ``mount``/``shallow``."""
+    custom_render_names: list[str] = []
+    """Every render function the module exports (``renderWithProviders``, ...)."""
+    reexports_rtl: bool = False
+    """The module re-exports ``@testing-library/react`` (screen, fireEvent, ... come from it)."""
+
+
+class CodemodOptions(_Model):
+    """What the codemod needs to know about the project (see :func:`detect_conventions`)."""
+
+    render_helper: RenderHelper | None = None
+    helper_mappings: list[HelperMapping] = []
+    enzyme_helper_modules: list[str] = []
+    """Specifiers of the project's Enzyme helper modules (their imports are Enzyme imports)."""
+    jest_dom_global: bool = False
+    """``@testing-library/jest-dom`` is loaded by a setupFilesAfterEnv file."""
+    user_event_installed: bool = False
+    user_event_major: int | None = None
+    rtl_major: int | None = None
+    """Major version of @testing-library/react (12: no renderHook; 13+: renderHook exported)."""
+    event_style: EventStyle = "fireEvent"
+    """``userEvent``: clicks and typing become awaited user-event calls (needs user-event)."""
+    test_id_attribute: str = "data-testid"
+    rtl_module: str = "@testing-library/react"
+
+
+# --- DOM capture ------------------------------------------------------------------------------
+
+
+class CapturedQuery(_Model):
+    """A Testing Library query verified (during the capture run) to return exactly the
+    matched elements: ``<variant>By<method>(...args)``; ``all`` for several elements."""
+
+    method: str
+    args: list[Any]
+    all: bool = False
+
+
+class CapturedElement(_Model):
+    tag: str
+    attributes: dict[str, str] = {}
+    classes: list[str] = []
+    text: str = ""
+
+
+class FindRecord(_Model):
+    """One execution of ``find(selector)`` at a call site of the test file."""
+
+    line: int
+    column: int
+    selector: str
+    test: str | None = None
+    count: int
+    shallow: bool = False
+    elements: list[CapturedElement] = []
+    queries: list[CapturedQuery] = []
+    """Verified queries for the whole match (preferred first)."""
+    element_queries: list[list[CapturedQuery]] = []
+    """Verified queries for each matched element (first 20)."""
+    css: str | None = None
+    """A CSS selector verified to match exactly the same elements (for component selectors)."""
+
+
+class DomCapture(_Model):
+    """What one run of the original Enzyme test showed (see ``capture_dom``)."""
+
+    file: str
+    records: list[FindRecord] = []
+    html_by_test: dict[str, str] = {}
+    """The last HTML each test rendered (seen at its last ``find``)."""
+    tests_passed: int = 0
+    tests_failed: int = 0
+    error: str | None = None
+    """Why the run did not complete cleanly (suite error, timeout, tool problem)."""
+    warnings: list[str] = []
+    duration_s: float = 0.0
+
+
+# --- conversion result ------------------------------------------------------------------------
+
+NoteKind = Literal[
+    "untranslated",  # left for a person or the agent; the test fails until resolved
+    "fallback",  # translated with a CSS selector (container.querySelector): works, not idiomatic
+    "removed",  # Enzyme-only code dropped (update(), adapter setup, ...)
+    "review",  # translated, worth a look (snapshots re-recorded, options dropped)
+]
+
+
+class Note(_Model):
+    line: int
+    """1-based line in the converted content."""
+    kind: NoteKind
+    message: str
+    test: str | None = None
+    """Full name of the test the note belongs to, if any."""
+
+
+class TestInfo(_Model):
+    __test__ = False
+
+    name: str
+    """Full name: describe titles and the test title joined by spaces (as jest reports it)."""
+    line: int
+    status: Literal["converted", "partial", "unchanged"]
+    """``partial``: some statements were left with ``// testmend:`` comments (the test fails
+    on purpose until they are resolved)."""
+    untranslated: list[str] = []
+
+
+class CodemodResult(_Model):
+    content: str
+    notes: list[Note] = []
+    tests_before: int
+    tests_after: int
+    test_names_before: list[str] = []
+    test_names_after: list[str] = []
+    tests: list[TestInfo] = []
+    enzyme_free: bool
+    changed: bool
+    dom_queries_used: int = 0
+    """How many queries came from the DOM capture."""
+    error: str | None = None
+    """Set when the file could not be converted (syntax errors, not an Enzyme test)."""
+
+    @property
+    def untranslated_count(self) -> int:
+        return sum(n.kind == "untranslated" for n in self.notes)
+
+
+__all__ = [
+    "CapturedElement",
+    "CapturedQuery",
+    "CodemodOptions",
+    "CodemodResult",
+    "DomCapture",
+    "EventStyle",
+    "FindRecord",
+    "HelperMapping",
+    "Note",
+    "NoteKind",
+    "RenderHelper",
+    "TestInfo",
+]

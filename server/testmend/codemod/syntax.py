@@ -1,0 +1,196 @@
+"""tree-sitter helpers: parsing by file type, node utilities, JS literals, byte-range edits."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+
+import tree_sitter
+import tree_sitter_javascript
+import tree_sitter_typescript
+
+Node = tree_sitter.Node
+
+
+@cache
+def _language(kind: str) -> tree_sitter.Language:
+    if kind == "tsx":
+        return tree_sitter.Language(tree_sitter_typescript.language_tsx())
+    if kind == "ts":
+        return tree_sitter.Language(tree_sitter_typescript.language_typescript())
+    return tree_sitter.Language(tree_sitter_javascript.language())
+
+
+def language_kind(path: str) -> str:
+    lower = path.lower()
+    if lower.endswith((".tsx",)):
+        return "tsx"
+    if lower.endswith((".ts", ".mts", ".cts")):
+        return "ts"
+    return "js"
+
+
+def parse(source: bytes, path: str) -> tree_sitter.Tree:
+    return tree_sitter.Parser(_language(language_kind(path))).parse(source)
+
+
+def text(node: Node | None) -> str:
+    if node is None or node.text is None:
+        return ""
+    return node.text.decode("utf-8")
+
+
+def walk(node: Node) -> Iterator[Node]:
+    """Every node under ``node`` (itself included), in source order."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(current.children))
+
+
+def unwrap(node: Node | None) -> Node | None:
+    """Skip parentheses, TypeScript ``!``, ``as`` and ``satisfies`` around an expression."""
+    while node is not None and node.type in (
+        "parenthesized_expression",
+        "non_null_expression",
+        "as_expression",
+        "satisfies_expression",
+        "type_assertion",
+    ):
+        named = [c for c in node.named_children if c.type != "comment"]
+        if not named:
+            return None
+        node = named[-1] if node.type == "type_assertion" else named[0]
+    return node
+
+
+def args_of(call: Node) -> list[Node]:
+    arguments = call.child_by_field_name("arguments")
+    if arguments is None:
+        return []
+    return [c for c in arguments.named_children if c.type != "comment"]
+
+
+def string_value(node: Node | None) -> str | None:
+    """The value of a string literal (or a template literal without substitutions)."""
+    node = unwrap(node)
+    if node is None:
+        return None
+    raw = text(node)
+    if node.type == "string":
+        body = raw[1:-1]
+        if "\\" not in body:
+            return body
+        try:
+            quoted = body.replace('"', '\\"') if raw[0] == "'" else body
+            value = json.loads('"' + quoted.replace("\\'", "'") + '"')
+            return str(value)
+        except ValueError:
+            return None
+    if node.type == "template_string" and not any(
+        c.type == "template_substitution" for c in node.children
+    ):
+        return raw[1:-1]
+    return None
+
+
+def js_string(value: str) -> str:
+    """A single-quoted JS string literal."""
+    escaped = value.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n")
+    return f"'{escaped}'"
+
+
+def js_value(value: object) -> str:
+    """JSON-ish value → JS source (single-quoted strings, bare keys when possible)."""
+    if isinstance(value, str):
+        return js_string(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, int | float):
+        return json.dumps(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(js_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        if set(value) == {"$regex", "flags"}:
+            return "/" + str(value["$regex"]).replace("/", "\\/") + "/" + str(value["flags"])
+        parts = []
+        for key, item in value.items():
+            name = key if re.fullmatch(r"[A-Za-z_$][\w$]*", key) else js_string(key)
+            parts.append(f"{name}: {js_value(item)}")
+        return "{ " + ", ".join(parts) + " }"
+    return json.dumps(value)
+
+
+def regex_escape(value: str) -> str:
+    return re.sub(r"[.*+?^${}()|[\]\\/]", lambda m: "\\" + m.group(0), value)
+
+
+def line_indent(source: bytes, offset: int) -> str:
+    start = source.rfind(b"\n", 0, offset) + 1
+    match = re.match(rb"[ \t]*", source[start:offset])
+    return match.group(0).decode() if match else ""
+
+
+def line_start(source: bytes, offset: int) -> int:
+    return source.rfind(b"\n", 0, offset) + 1
+
+
+@dataclass
+class Edit:
+    start: int
+    end: int
+    text: str
+    notes: list[tuple[int, str, str]] = field(default_factory=list)
+    """(offset in ``text``, kind, message) of the notes this edit carries."""
+
+
+def apply_edits(
+    source: bytes, edits: list[Edit]
+) -> tuple[str, list[tuple[int, str, str]], Callable[[int], int]]:
+    """Apply non-overlapping edits; return the text and notes with their output line (1-based).
+
+    Overlapping edits: an edit inside a larger one is dropped (the larger one wins).
+    """
+    ordered = sorted(edits, key=lambda e: (e.start, -(e.end - e.start)))
+    kept: list[Edit] = []
+    for edit in ordered:
+        if kept and edit.start < kept[-1].end:
+            if edit.start == edit.end == kept[-1].start:
+                kept.append(edit)  # insertion at the start of a replacement
+            continue
+        kept.append(edit)
+    out: list[bytes] = []
+    notes: list[tuple[int, str, str]] = []
+    cursor = 0
+    length = 0
+    for edit in kept:
+        chunk = source[cursor : edit.start]
+        out.append(chunk)
+        length += len(chunk)
+        encoded = edit.text.encode("utf-8")
+        for offset, kind, message in edit.notes:
+            prefix = b"".join(out) + encoded[: len(edit.text[:offset].encode("utf-8"))]
+            notes.append((prefix.count(b"\n") + 1, kind, message))
+        out.append(encoded)
+        length += len(encoded)
+        cursor = max(cursor, edit.end)
+    out.append(source[cursor:])
+    spans = [(e.start, e.end, len(e.text.encode("utf-8"))) for e in kept]
+
+    def mapper(offset: int) -> int:
+        """The output offset of a source offset (edits before it shift it)."""
+        shift = 0
+        for start, end, size in spans:
+            if (end <= offset and start < end) or (start == end and start < offset):
+                shift += size - (end - start)
+            elif start <= offset < end:
+                return start + shift
+        return offset + shift
+
+    return b"".join(out).decode("utf-8"), notes, mapper

@@ -1,0 +1,189 @@
+"""DOM capture and converted files under the example app's real jest (slower)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from testmend.codemod import capture_dom, convert_enzyme_test, detect_conventions
+from testmend.codemod.capture import find_jest_config, write_wrapper_config
+from testmend.codemod.offline import migrate_offline
+from testmend.config import load_config
+from testmend.runners import ProjectRunners
+
+pytestmark = pytest.mark.node
+
+
+def runners_for(root: Path) -> ProjectRunners:
+    return ProjectRunners(load_config(root, environ={}), cwd=root)
+
+
+def leftovers(root: Path) -> list[str]:
+    return [p.name for p in root.iterdir() if p.name.startswith(".testmend-capture")]
+
+
+async def test_capture_records_queries_and_html(app_copy: Path) -> None:
+    file = "src/components/Countdown/Countdown.test.tsx"
+    capture = await capture_dom(runners_for(app_copy), file, workspace_root=app_copy)
+    assert capture.error is None, capture.error
+    assert capture.tests_passed == 7
+    assert leftovers(app_copy) == []
+    toggle = [r for r in capture.records if r.selector == "#countdown-toggle" and r.count == 1]
+    assert toggle and toggle[0].queries[0].method == "Role"
+    assert toggle[0].queries[0].args[0] == "button"
+    assert toggle[0].elements[0].tag == "button"
+    first = capture.records[0]
+    assert (first.line, first.column) == (30, 20)  # the `find` of line 30
+    assert first.test == "Countdown counts down once per second"
+    assert "countdown__time" in capture.html_by_test[first.test]
+
+
+async def test_capture_of_shallow_renders(app_copy: Path) -> None:
+    file = "src/components/Pagination/Pagination.test.tsx"
+    capture = await capture_dom(runners_for(app_copy), file, workspace_root=app_copy)
+    pages = next(r for r in capture.records if r.selector == "button.pagination__page")
+    assert pages.shallow and pages.count == 5
+    assert pages.queries and pages.queries[0].all
+    assert [q[0].args[1] for q in pages.element_queries][:2] == [
+        {"name": "Page 1"},
+        {"name": "Page 2"},
+    ]
+
+
+async def test_capture_keeps_records_of_a_failing_test(app_copy: Path) -> None:
+    file = "src/Broken.test.tsx"
+    (app_copy / file).write_text(
+        textwrap.dedent(
+            """
+        import { mount } from 'enzyme';
+
+        it('fails after a find', () => {
+          const wrapper = mount(<button type="button">Go</button>);
+          expect(wrapper.find('button').text()).toBe('Go');
+          throw new Error('boom');
+        });
+        """
+        )
+    )
+    try:
+        capture = await capture_dom(runners_for(app_copy), file, workspace_root=app_copy)
+    finally:
+        (app_copy / file).unlink()
+    assert capture.error and "failed" in capture.error
+    assert capture.records and capture.records[0].queries[0].args == ["button", {"name": "Go"}]
+    assert leftovers(app_copy) == []
+
+
+async def test_capture_of_a_file_that_does_not_compile(app_copy: Path) -> None:
+    file = "src/Syntax.test.tsx"
+    (app_copy / file).write_text("import { mount } from 'enzyme';\nit('x', () => {\n")
+    try:
+        capture = await capture_dom(runners_for(app_copy), file, workspace_root=app_copy)
+    finally:
+        (app_copy / file).unlink()
+    assert capture.error and capture.records == []
+    assert leftovers(app_copy) == []
+
+
+def test_wrapper_configs(tmp_path: Path) -> None:
+    (tmp_path / "package.json").write_text('{"jest": {"testEnvironment": "jsdom"}}')
+    assert find_jest_config(tmp_path) == (None, {"testEnvironment": "jsdom"})
+    wrapper = write_wrapper_config(tmp_path, tmp_path / "setup.js", "t1")
+    assert wrapper.suffix == ".cjs" and '"testEnvironment": "jsdom"' in wrapper.read_text()
+    (tmp_path / "jest.config.ts").write_text("export default {};\n")
+    wrapper = write_wrapper_config(tmp_path, tmp_path / "setup.js", "t2")
+    assert wrapper.suffix == ".ts" and 'import base from "./jest.config"' in wrapper.read_text()
+    (tmp_path / "jest.config.ts").unlink()
+    (tmp_path / "jest.config.mjs").write_text("export default {};\n")
+    wrapper = write_wrapper_config(tmp_path, tmp_path / "setup.js", "t3")
+    assert wrapper.suffix == ".mjs"
+    (tmp_path / "jest.config.mjs").unlink()
+    (tmp_path / "jest.config.json").write_text('{"roots": ["src"]}')
+    wrapper = write_wrapper_config(tmp_path, tmp_path / "setup.js", "t4")
+    assert '"roots": ["src"]' in wrapper.read_text()
+
+
+# A suite in styles the example app does not use: JS-like helpers, chained finds, lists,
+# filter, describe.each, beforeAll, require-free TS with exists()/length checks.
+OWN_SUITE = """
+import { mount, ReactWrapper } from 'enzyme';
+import { TodoList } from './TodoList';
+
+const todos = [
+  { id: 1, text: 'Write plan', completed: true },
+  { id: 2, text: 'Migrate', completed: false },
+];
+
+describe.each([['Chores'], ['Work']])('TodoList titled %s', (title) => {
+  let wrapper: ReactWrapper;
+
+  beforeEach(() => {
+    wrapper = mount(<TodoList initialTodos={todos} title={title} />);
+  });
+
+  it('shows the title and items', () => {
+    expect(wrapper.find('h2').text()).toBe(title);
+    expect(wrapper.find('li')).toHaveLength(2);
+    expect(wrapper.find('li').filter('.completed')).toHaveLength(1);
+    expect(wrapper.find('ul').children().length).toBe(2);
+  });
+
+  it('removes the first item', () => {
+    wrapper.find('button.remove').at(0).simulate('click');
+    expect(wrapper.find('li').length).toBe(1);
+    expect(wrapper.find('label.text').first().text()).toEqual('Migrate');
+  });
+
+  it('adds an item', () => {
+    wrapper.find('#new-todo').simulate('change', { target: { value: 'Ship' } });
+    wrapper.find('form').simulate('submit');
+    expect(wrapper.find('li').last().text()).toContain('Ship');
+    expect(wrapper.find('.empty').exists()).toBe(false);
+  });
+});
+"""
+
+
+async def test_own_suite_converts_and_passes(app_copy: Path) -> None:
+    file = "src/components/TodoList/Own.test.tsx"
+    (app_copy / file).write_text(OWN_SUITE.lstrip())
+    runners = runners_for(app_copy)
+    try:
+        capture = await capture_dom(runners, file, workspace_root=app_copy)
+        assert capture.error is None, capture.error
+        options = detect_conventions(app_copy)
+        result = convert_enzyme_test(OWN_SUITE.lstrip(), path=file, options=options, dom=capture)
+        assert result.enzyme_free and result.untranslated_count == 0
+        assert result.test_names_before == result.test_names_after
+        (app_copy / file).write_text(result.content)
+        run = await runners.run_tests(file)
+    finally:
+        (app_copy / file).unlink()
+    assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error
+    assert run.passed_count == 6
+
+
+async def test_migrate_offline_on_example_file(app_copy: Path) -> None:
+    file = "src/components/Pagination/Pagination.test.tsx"
+    original = (app_copy / file).read_text()
+    snapshot = app_copy / "src/components/Pagination/__snapshots__/Pagination.test.tsx.snap"
+    snapshot_text = snapshot.read_text()
+    try:
+        result = await migrate_offline(
+            load_config(app_copy, environ={}),
+            file,
+            workspace_root=app_copy,
+            options=detect_conventions(app_copy),
+        )
+    finally:
+        (app_copy / file).write_text(original)
+        snapshot.write_text(snapshot_text)
+    assert result.fully_passing, result.errors
+    assert result.passed == result.total == 7
+    assert result.snapshots_rewritten == [
+        "src/components/Pagination/__snapshots__/Pagination.test.tsx.snap"
+    ]
+    assert result.codemod.enzyme_free and result.typecheck and result.typecheck.clean
+    assert result.capture is not None and result.capture.records

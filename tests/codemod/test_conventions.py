@@ -1,0 +1,92 @@
+"""detect_conventions on the example app and on small hand-made projects (no jest)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from testmend.codemod import detect_conventions
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE_APP = REPO_ROOT / "examples" / "react-app"
+
+
+def test_example_app_conventions() -> None:
+    options = detect_conventions(EXAMPLE_APP)
+    assert options.render_helper is not None
+    assert options.render_helper.module == "@/test-utils"
+    assert options.render_helper.reexports_rtl
+    assert "renderWithProviders" in options.render_helper.custom_render_names
+    [mapping] = options.helper_mappings
+    assert (mapping.enzyme_name, mapping.render_name) == (
+        "mountWithProviders",
+        "renderWithProviders",
+    )
+    assert mapping.enzyme_module == "@/enzyme-test-utils"
+    assert options.enzyme_helper_modules == ["@/enzyme-test-utils"]
+    assert options.jest_dom_global
+    assert options.user_event_installed and options.user_event_major == 14
+    assert options.rtl_major == 12
+
+
+def write(root: Path, relative: str, content: str) -> None:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(content, encoding="utf-8")
+
+
+def test_bare_project(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "package.json",
+        json.dumps(
+            {
+                "devDependencies": {"@testing-library/react": "^14.0.0", "enzyme": "^3"},
+                "jest": {"setupFilesAfterEnv": ["<rootDir>/jest.setup.js"]},
+            }
+        ),
+    )
+    write(tmp_path, "jest.setup.js", "require('whatwg-fetch');\n")
+    write(tmp_path, "src/A.test.js", "import { mount } from 'enzyme';\n")
+    options = detect_conventions(tmp_path, event_style="userEvent")
+    assert options.render_helper is None
+    assert options.helper_mappings == []
+    assert not options.jest_dom_global
+    assert not options.user_event_installed
+    assert options.rtl_major == 14
+    assert options.event_style == "userEvent"
+
+
+def test_relative_helpers_and_jest_dom_package(tmp_path: Path) -> None:
+    write(tmp_path, "package.json", json.dumps({"name": "x"}))
+    write(
+        tmp_path,
+        "jest.config.js",
+        "module.exports = { setupFilesAfterEnv: ['@testing-library/jest-dom'] };\n",
+    )
+    write(
+        tmp_path,
+        "src/testing/utils.js",
+        "import { render } from '@testing-library/react';\n"
+        "export function renderWithStore(ui, { store } = {}) { return render(ui); }\n",
+    )
+    write(
+        tmp_path,
+        "src/testing/enzyme.js",
+        "import { mount } from 'enzyme';\n"
+        "export const mountWithStore = (ui, { store } = {}) => mount(ui);\n",
+    )
+    write(
+        tmp_path,
+        "src/a/A.test.js",
+        "import { mountWithStore } from '../testing/enzyme';\n"
+        "import { renderWithStore } from '../testing/utils';\n",
+    )
+    options = detect_conventions(tmp_path)
+    assert options.jest_dom_global
+    assert options.render_helper is not None
+    assert options.render_helper.module == "./src/testing/utils"
+    assert options.render_helper.render_name == "renderWithStore"
+    [mapping] = options.helper_mappings
+    assert mapping.render_name == "renderWithStore"
+    assert mapping.enzyme_module == "./src/testing/enzyme"

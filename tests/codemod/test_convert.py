@@ -1,0 +1,1011 @@
+"""The codemod, source in → source out (fast: no jest)."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from testmend.codemod import (
+    CapturedElement,
+    CapturedQuery,
+    CodemodOptions,
+    DomCapture,
+    FindRecord,
+    HelperMapping,
+    RenderHelper,
+    convert_enzyme_test,
+    is_enzyme_free,
+)
+from testmend.codemod.models import CodemodResult
+
+PLAIN = CodemodOptions(jest_dom_global=True)
+
+
+def convert(source: str, path: str = "src/X.test.tsx", **kwargs: object) -> CodemodResult:
+    options = kwargs.pop("options", PLAIN)
+    assert isinstance(options, CodemodOptions)
+    dom = kwargs.pop("dom", None)
+    assert dom is None or isinstance(dom, DomCapture)
+    return convert_enzyme_test(
+        textwrap.dedent(source).lstrip(), path=path, options=options, dom=dom
+    )
+
+
+def body(result: CodemodResult) -> str:
+    return result.content
+
+
+def test_imports_render_text_and_click() -> None:
+    result = convert(
+        """
+        import React from 'react';
+        import { mount } from 'enzyme';
+        import { Counter } from './Counter';
+
+        describe('Counter', () => {
+          it('counts', () => {
+            const wrapper = mount(<Counter />);
+            wrapper.find('button').at(0).simulate('click');
+            wrapper.update();
+            expect(wrapper.find('[data-testid="value"]').text()).toBe('1');
+          });
+        });
+        """
+    )
+    assert result.content == textwrap.dedent(
+        """\
+        import React from 'react';
+        import { fireEvent, render, screen } from '@testing-library/react';
+        import { Counter } from './Counter';
+
+        describe('Counter', () => {
+          it('counts', () => {
+            render(<Counter />);
+            fireEvent.click(screen.getAllByRole('button')[0]);
+            expect(screen.getByTestId('value')).toHaveTextContent(/^1$/);
+          });
+        });
+        """
+    )
+    assert result.enzyme_free and result.changed
+    assert result.tests_before == result.tests_after == 1
+    assert result.tests[0].status == "converted"
+    assert [n.kind for n in result.notes] == ["removed"]
+
+
+def test_commonjs_require_javascript_file() -> None:
+    result = convert(
+        """
+        const React = require('react');
+        const { shallow } = require('enzyme');
+        const Toggle = require('./Toggle');
+
+        test('toggles', () => {
+          const wrapper = shallow(<Toggle />);
+          wrapper.find('button').simulate('click');
+          expect(wrapper.find('.on').exists()).toBe(true);
+          expect(wrapper.find('.off').exists()).toBeFalsy();
+        });
+        """,
+        path="src/Toggle.test.js",
+    )
+    assert "require('@testing-library/react')" in result.content
+    assert "const { fireEvent, render, screen } = require('@testing-library/react');" in (
+        result.content
+    )
+    assert "fireEvent.click(screen.getByRole('button'));" in result.content
+    assert "expect(document.querySelector('.on')).toBeInTheDocument();" in result.content
+    assert "expect(document.querySelector('.off')).not.toBeInTheDocument();" in result.content
+    assert "!" not in result.content.split("test(")[1].split("(document")[0]
+    assert result.enzyme_free
+    assert any(n.kind == "fallback" for n in result.notes)
+
+
+def test_adapter_setup_and_to_json_snapshot() -> None:
+    result = convert(
+        """
+        import Enzyme, { shallow } from 'enzyme';
+        import Adapter from 'enzyme-adapter-react-16';
+        import toJson from 'enzyme-to-json';
+        import { Card } from './Card';
+
+        Enzyme.configure({ adapter: new Adapter() });
+
+        it('matches', () => {
+          const wrapper = shallow(<Card title="a" />);
+          expect(toJson(wrapper)).toMatchSnapshot();
+        });
+        """
+    )
+    content = result.content
+    assert "Adapter" not in content and "configure" not in content and "toJson" not in content
+    assert 'const { asFragment } = render(<Card title="a" />);' in content
+    assert "expect(asFragment()).toMatchSnapshot();" in content
+    assert any(n.kind == "review" for n in result.notes)
+    assert result.enzyme_free
+
+
+def test_inline_render_snapshot() -> None:
+    result = convert(
+        """
+        import { shallow } from 'enzyme';
+        import { Card } from './Card';
+
+        it('matches', () => {
+          expect(shallow(<Card />)).toMatchSnapshot();
+        });
+        """
+    )
+    assert "expect(render(<Card />).asFragment()).toMatchSnapshot();" in result.content
+
+
+def test_let_wrapper_in_before_each_with_set_props_and_unmount() -> None:
+    result = convert(
+        """
+        import { mount, ReactWrapper } from 'enzyme';
+        import { Badge, BadgeProps } from './Badge';
+
+        describe('Badge', () => {
+          let wrapper: ReactWrapper<BadgeProps>;
+
+          beforeEach(() => {
+            wrapper = mount(<Badge count={1} label="Inbox" />);
+          });
+
+          afterEach(() => {
+            wrapper.unmount();
+          });
+
+          it('updates', () => {
+            wrapper.setProps({ count: 2 });
+            wrapper.setProps({ label: undefined, tone: 'warn' });
+            expect(wrapper.find('.badge__count').text()).toContain('2');
+            wrapper.debug();
+          });
+        });
+        """
+    )
+    content = result.content
+    assert "let wrapper: RenderResult;" in content
+    assert "import { render, screen, type RenderResult } from '@testing-library/react';" in content
+    assert 'wrapper = render(<Badge count={1} label="Inbox" />);' in content
+    assert "afterEach" not in content
+    assert 'wrapper.rerender(<Badge count={2} label="Inbox" />);' in content
+    assert 'wrapper.rerender(<Badge count={2} tone="warn" />);' in content
+    assert "expect(document.querySelector('.badge__count')).toHaveTextContent('2');" in content
+    assert "screen.debug();" in content
+    assert "BadgeProps" not in content
+
+
+def test_unused_wrapper_variable_is_dropped() -> None:
+    result = convert(
+        """
+        import { mount, ReactWrapper } from 'enzyme';
+        import { Panel } from './Panel';
+
+        describe('Panel', () => {
+          let wrapper: ReactWrapper;
+
+          beforeEach(() => {
+            wrapper = mount(<Panel />);
+          });
+
+          it('shows the title', () => {
+            expect(wrapper.find('h2').text()).toBe('Title');
+          });
+        });
+        """
+    )
+    assert "let wrapper" not in result.content
+    assert "    render(<Panel />);" in result.content
+    assert "expect(screen.getByRole('heading', { level: 2 })).toHaveTextContent(/^Title$/);" in (
+        result.content
+    )
+
+
+def test_state_instance_and_set_state_are_left_with_notes_and_fail() -> None:
+    result = convert(
+        """
+        import { shallow } from 'enzyme';
+        import { Clock } from './Clock';
+
+        describe('Clock', () => {
+          it('ticks', () => {
+            const wrapper = shallow<Clock>(<Clock />);
+            const instance = wrapper.instance();
+            instance.tick();
+            wrapper.setState({ seconds: 3 });
+            expect(wrapper.state('seconds')).toBe(4);
+            expect(wrapper.find('.seconds').text()).toBe('4');
+          });
+
+          it('has a label', () => {
+            const wrapper = shallow(<Clock />);
+            expect(wrapper.find('label').text()).toBe('Time');
+          });
+        });
+        """
+    )
+    content = result.content
+    assert "// testmend: calls the component instance (instance())" in content
+    assert "// const instance = wrapper.instance();" in content
+    assert "// testmend: depends on code that was left untranslated above" in content
+    assert "// instance.tick();" in content
+    assert "// testmend: sets component state (setState())" in content
+    assert "// testmend: reads component state (state())" in content
+    assert content.count("throw new Error('testmend:") == 1
+    assert "expect(document.querySelector('.seconds')).toHaveTextContent(/^4$/);" in content
+    assert result.tests[0].status == "partial" and result.tests[1].status == "converted"
+    assert result.untranslated_count == 4
+    assert all(n.test == "Clock ticks" for n in result.notes if n.kind == "untranslated")
+    # The throw is the last statement of the test.
+    ticks = content.split("it('ticks'")[1].split("it('has a label'")[0]
+    assert ticks.strip().splitlines()[-2].strip().startswith("throw new Error(")
+
+
+def test_prop_has_class_and_props_object() -> None:
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { Menu } from './Menu';
+
+        it('reflects state in attributes', () => {
+          const wrapper = mount(<Menu />);
+          const trigger = wrapper.find('#trigger');
+          expect(trigger.prop('aria-expanded')).toBe(false);
+          expect(trigger.prop('disabled')).toBe(false);
+          expect(trigger.props().disabled).toBeFalsy();
+          expect(trigger.hasClass('menu__trigger')).toBe(true);
+          expect(wrapper.find('input').prop('value')).toEqual('x');
+          expect(wrapper.find('input').prop('checked')).toBe(true);
+          expect(wrapper.find('a').prop('href')).toBe('/home');
+          expect(wrapper.find('img').prop('alt')).toBeUndefined();
+          expect(wrapper.find('#trigger').props()).toEqual(
+            expect.objectContaining({ 'aria-label': 'Open', title: 'Open' }),
+          );
+          expect(wrapper.find('#trigger').prop('onClick')).toBeDefined();
+        });
+        """
+    )
+    content = result.content
+    assert "const trigger = document.querySelector('#trigger');" in content
+    assert "expect(trigger).toHaveAttribute('aria-expanded', 'false');" in content
+    assert "expect(trigger).toBeEnabled();" in content
+    assert content.count("expect(trigger).toBeEnabled();") == 2
+    assert "expect(trigger).toHaveClass('menu__trigger');" in content
+    assert "expect(document.querySelector('input')).toHaveValue('x');" in content
+    assert "expect(document.querySelector('input')).toBeChecked();" in content
+    assert "expect(document.querySelector('a')).toHaveAttribute('href', '/home');" in content
+    assert "expect(document.querySelector('img')).not.toHaveAttribute('alt');" in content
+    assert "expect(document.querySelector('#trigger')).toHaveAttribute('aria-label', 'Open');" in (
+        content
+    )
+    assert "\n  expect(document.querySelector('#trigger')).toHaveAttribute('title', 'Open');" in (
+        content
+    )
+    assert "reads the event handler prop onClick" in content
+
+
+def test_lists_length_first_last_and_map() -> None:
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { List } from './List';
+
+        it('lists', () => {
+          const wrapper = mount(<List />);
+          const items = wrapper.find('li');
+          expect(items).toHaveLength(3);
+          expect(items.first().text()).toBe('a');
+          expect(items.last().text()).toBe('c');
+          expect(wrapper.find('li').length).toBe(3);
+          expect(wrapper.find('.empty')).toHaveLength(0);
+          expect(wrapper.find('li').map((node) => node.text())).toEqual(['a', 'b', 'c']);
+          expect(wrapper.find('li').filter('.done')).toHaveLength(1);
+        });
+        """
+    )
+    content = result.content
+    assert "const items = screen.getAllByRole('listitem');" in content
+    assert "expect(items[0]).toHaveTextContent(/^a$/);" in content
+    assert "expect(items[items.length - 1]).toHaveTextContent(/^c$/);" in content
+    assert "expect(screen.getAllByRole('listitem')).toHaveLength(3);" in content
+    assert "expect(document.querySelectorAll('.empty')).toHaveLength(0);" in content
+    assert (
+        "expect(Array.from(screen.getAllByRole('listitem'), (node) => node.textContent))"
+        ".toEqual(['a', 'b', 'c']);" in content
+    )
+    assert (
+        "Array.from(screen.getAllByRole('listitem')).filter((element) => "
+        "element.matches('.done'))" in content
+    )
+
+
+def test_untranslatable_enzyme_apis() -> None:
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { Form, Field } from './Form';
+
+        it('has fields', () => {
+          const wrapper = mount(<Form />);
+          expect(wrapper.containsMatchingElement(<Field name="a" />)).toBe(true);
+          expect(wrapper.find(Field).prop('name')).toBe('a');
+          wrapper.find(Field).props().onChange('x');
+          expect(wrapper.find('input').filterWhere((n) => n.prop('value') === '')).toHaveLength(1);
+        });
+        """
+    )
+    content = result.content
+    assert "checks for a React element (containsMatchingElement())" in content
+    assert "selects the component Field" in content
+    assert "throw new Error('testmend:" in content
+    assert result.tests[0].status == "partial"
+    assert result.untranslated_count == 4
+
+
+def test_change_events_and_payloads() -> None:
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { Login } from './Login';
+
+        it('types', () => {
+          const wrapper = mount(<Login />);
+          wrapper.find('input[name="email"]').simulate('change', { target: { value: 'a@b.c' } });
+          wrapper.find('input[type="checkbox"]').simulate('change', { target: { checked: true } });
+          wrapper.find('form').simulate('submit', { preventDefault: jest.fn() });
+          wrapper.find('input').first().simulate('keydown', { key: 'Enter' });
+          wrapper.find('.row').simulate('mouseenter');
+        });
+        """
+    )
+    content = result.content
+    assert (
+        "fireEvent.change(document.querySelector('input[name=\"email\"]')!, "
+        "{ target: { value: 'a@b.c' } });" in content
+    )
+    assert "fireEvent.click(screen.getByRole('checkbox'));" in content
+    assert "fireEvent.submit(document.querySelector('form')!);" in content
+    assert "fireEvent.keyDown(document.querySelectorAll('input')[0], { key: 'Enter' });" in content
+    assert "fireEvent.mouseEnter(document.querySelector('.row')!);" in content
+
+
+def test_user_event_style() -> None:
+    options = CodemodOptions(
+        jest_dom_global=True,
+        event_style="userEvent",
+        user_event_installed=True,
+        user_event_major=14,
+    )
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { Search } from './Search';
+
+        it('searches', () => {
+          const wrapper = mount(<Search />);
+          wrapper.find('input').simulate('change', { target: { value: 'cats' } });
+          wrapper.find('button').simulate('click');
+          expect(wrapper.find('.results').exists()).toBe(true);
+        });
+        """,
+        options=options,
+    )
+    content = result.content
+    assert "import userEvent from '@testing-library/user-event';" in content
+    assert "it('searches', async () => {\n  const user = userEvent.setup();" in content
+    assert "await user.clear(document.querySelector('input')!);" in content
+    assert "\n  await user.type(document.querySelector('input')!, 'cats');" in content
+    assert "await user.click(screen.getByRole('button'));" in content
+
+
+def test_jest_dom_import_when_not_global() -> None:
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { A } from './A';
+
+        it('a', () => {
+          expect(mount(<A />).find('p').exists()).toBe(true);
+        });
+        """,
+        options=CodemodOptions(),
+    )
+    # An inline render cannot be queried: left for the agent.
+    assert "queries an inline render" in result.content
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { A } from './A';
+
+        it('a', () => {
+          const wrapper = mount(<A />);
+          expect(wrapper.find('p').exists()).toBe(true);
+        });
+        """,
+        options=CodemodOptions(),
+    )
+    assert result.content.startswith("import '@testing-library/jest-dom';\n")
+
+
+def test_project_render_helper_and_helper_mapping() -> None:
+    options = CodemodOptions(
+        jest_dom_global=True,
+        render_helper=RenderHelper(
+            module="@/test-utils",
+            path="src/test-utils.tsx",
+            render_name="render",
+            custom_render_names=["renderWithProviders"],
+            reexports_rtl=True,
+        ),
+        helper_mappings=[
+            HelperMapping(
+                enzyme_name="mountWithProviders",
+                enzyme_module="@/enzyme-test-utils",
+                render_name="renderWithProviders",
+                render_module="@/test-utils",
+            )
+        ],
+        enzyme_helper_modules=["@/enzyme-test-utils"],
+    )
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { mountWithProviders } from '@/enzyme-test-utils';
+        import { Nav } from './Nav';
+
+        it('renders with a user', () => {
+          const wrapper = mountWithProviders(<Nav />, { user: null });
+          expect(wrapper.find('nav').exists()).toBe(true);
+        });
+
+        it('renders plainly', () => {
+          const wrapper = mount(<Nav />, { attachTo: document.body });
+          expect(wrapper.find('nav').exists()).toBe(true);
+        });
+        """,
+        path="src/components/Nav/Nav.test.tsx",
+        options=options,
+    )
+    content = result.content
+    assert content.startswith("import { render, renderWithProviders, screen } from '@/test-utils';")
+    assert "renderWithProviders(<Nav />, { user: null });" in content
+    assert "dropped the mount() options { attachTo: document.body }" in content
+    assert "    render(<Nav />);" in content or "  render(<Nav />);" in content
+    assert result.enzyme_free
+    assert not is_enzyme_free("import { x } from '@/enzyme-test-utils';", "a.ts", options)
+
+
+def test_relative_render_helper_specifier() -> None:
+    options = CodemodOptions(
+        render_helper=RenderHelper(
+            module="./src/testing/render",
+            path="src/testing/render.tsx",
+            render_name="renderUi",
+            reexports_rtl=False,
+        ),
+    )
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { A } from './A';
+
+        it('a', () => {
+          mount(<A />);
+        });
+        """,
+        path="src/components/A/A.test.tsx",
+        options=options,
+    )
+    assert "import { renderUi } from '../../testing/render';" in result.content
+    assert "  renderUi(<A />);" in result.content
+
+
+def test_helper_function_with_wrapper_parameter() -> None:
+    result = convert(
+        """
+        import { mount, ReactWrapper } from 'enzyme';
+        import { Form } from './Form';
+
+        function fill(wrapper: ReactWrapper, selector: string, value: string) {
+          wrapper.find(selector).simulate('change', { target: { value } });
+        }
+
+        it('fills', () => {
+          const wrapper = mount(<Form />);
+          fill(wrapper, '#name', 'Ada');
+          expect(wrapper.find('#name').prop('value')).toBe('Ada');
+        });
+        """
+    )
+    content = result.content
+    assert "function fill(selector: string, value: string) {" in content
+    assert "fireEvent.change(document.querySelector(selector)!, { target: { value } });" in content
+    assert "  fill('#name', 'Ada');" in content
+    assert "ReactWrapper" not in content
+
+
+def test_helper_returning_wrapper_keeps_render_result() -> None:
+    result = convert(
+        """
+        import { mount, ReactWrapper } from 'enzyme';
+        import { act } from 'react-dom/test-utils';
+        import { Users } from './Users';
+
+        async function mountAndWait(element: JSX.Element): Promise<ReactWrapper> {
+          let wrapper: ReactWrapper | undefined;
+          await act(async () => {
+            wrapper = mount(element);
+          });
+          wrapper!.update();
+          return wrapper!;
+        }
+
+        it('refetches', async () => {
+          const wrapper = await mountAndWait(<Users />);
+          await act(async () => {
+            wrapper.setProps({ role: 'admin' });
+          });
+          expect(wrapper.find('li')).toHaveLength(1);
+        });
+
+        it('loads', async () => {
+          const wrapper = await mountAndWait(<Users />);
+          expect(wrapper.find('li')).toHaveLength(3);
+        });
+        """
+    )
+    content = result.content
+    assert "Promise<RenderResult>" in content
+    assert "let wrapper: RenderResult | undefined;" in content
+    assert "wrapper = render(element);" in content
+    assert "return wrapper!;" in content
+    assert 'wrapper.rerender(<Users role="admin" />);' in content
+    assert "  await mountAndWait(<Users />);\n  expect(screen.getAllByRole('listitem'))" in content
+
+
+def test_describe_each_before_all_and_chained_find() -> None:
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { Tabs } from './Tabs';
+
+        describe.each([['a'], ['b']])('Tabs %s', (name) => {
+          let wrapper;
+
+          beforeAll(() => {
+            wrapper = mount(<Tabs initial={name} />);
+          });
+
+          it('has a panel', () => {
+            expect(wrapper.find('.tabs').find('.panel').children()).toHaveLength(2);
+            expect(wrapper.find('.tabs .tab').at(1).hasClass('active')).toBe(false);
+          });
+
+          test.each([1, 2])('tab %i', (n) => {
+            expect(wrapper.find('.tab').exists()).toBe(true);
+          });
+        });
+        """,
+        path="src/Tabs.test.jsx",
+    )
+    content = result.content
+    assert result.tests_before == result.tests_after == 2
+    assert result.test_names_before == result.test_names_after
+    assert (
+        "expect(Array.from(document.querySelector('.tabs .panel').children)).toHaveLength(2);"
+        in (content)
+    )
+    assert (
+        "expect(document.querySelectorAll('.tabs .tab')[1]).not.toHaveClass('active');" in content
+    )
+    assert "expect(document.querySelector('.tab')).toBeInTheDocument();" in content
+    assert "let wrapper;" not in content
+
+
+def test_html_empty_render_and_root_text() -> None:
+    result = convert(
+        """
+        import { mount, shallow } from 'enzyme';
+        import { Maybe } from './Maybe';
+
+        it('renders nothing', () => {
+          const wrapper = mount(<Maybe show={false} />);
+          expect(wrapper.html()).toBeNull();
+          expect(wrapper.isEmptyRender()).toBe(true);
+          wrapper.setProps({ show: true });
+          expect(wrapper.text()).toContain('shown');
+          expect(wrapper.props().show).toBe(true);
+          expect(wrapper.find('p').html()).toContain('<b>');
+        });
+        """
+    )
+    content = result.content
+    assert "const { container, rerender } = render(<Maybe show={false} />);" in content
+    assert content.count("expect(container).toBeEmptyDOMElement();") == 2
+    assert "rerender(<Maybe show={true} />);" in content or "rerender(<Maybe show />);" in content
+    assert "expect(container).toHaveTextContent('shown');" in content
+    assert "// testmend: removed an assertion on the props the test itself passed" in content
+    assert "expect(screen.getByRole('paragraph').outerHTML).toContain('<b>');" in content or (
+        "expect(document.querySelector('p').outerHTML).toContain('<b>');" in content
+    )
+    assert "throw new Error" not in content
+
+
+def test_jest_enzyme_matchers() -> None:
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { A } from './A';
+
+        it('uses jest-enzyme', () => {
+          const wrapper = mount(<A />);
+          expect(wrapper.find('.x')).toExist();
+          expect(wrapper.find('.x')).toHaveText('hi');
+          expect(wrapper.find('.x')).toHaveClassName('on');
+          expect(wrapper.find('button')).toBeDisabled();
+          expect(wrapper.find('a')).toHaveProp('href', '/');
+        });
+        """
+    )
+    content = result.content
+    assert "expect(document.querySelector('.x')).toBeInTheDocument();" in content
+    assert "expect(document.querySelector('.x')).toHaveTextContent(/^hi$/);" in content
+    assert "expect(document.querySelector('.x')).toHaveClass('on');" in content
+    assert "expect(screen.getByRole('button')).toBeDisabled();" in content
+    assert "expect(document.querySelector('a')).toHaveAttribute('href', '/');" in content
+
+
+# --- DOM capture --------------------------------------------------------------------------------
+
+
+def _record(
+    line: int,
+    column: int,
+    selector: str,
+    test: str,
+    *queries: CapturedQuery,
+    count: int = 1,
+    css: str | None = None,
+    elements: list[CapturedElement] | None = None,
+) -> FindRecord:
+    return FindRecord(
+        line=line,
+        column=column,
+        selector=selector,
+        test=test,
+        count=count,
+        elements=elements or [CapturedElement(tag="div", text="x")] * count,
+        queries=list(queries),
+        css=css,
+    )
+
+
+def test_dom_capture_queries_replace_css_and_components() -> None:
+    source = """
+    import { mount } from 'enzyme';
+    import { Item, List } from './List';
+
+    describe('List', () => {
+      it('shows items', () => {
+        const wrapper = mount(<List />);
+        expect(wrapper.find('.title').text()).toBe('Groceries');
+        expect(wrapper.find(Item)).toHaveLength(2);
+        wrapper.find('.remove').first().simulate('click');
+        expect(wrapper.find(Item).exists()).toBe(false);
+        expect(wrapper.find('.wrapper')).toHaveLength(1);
+      });
+    });
+    """
+    role_heading = CapturedQuery(method="Role", args=["heading", {"name": "Groceries"}])
+    text_q = CapturedQuery(method="Text", args=["Groceries"])
+    items = CapturedQuery(method="Role", args=["listitem"], all=True)
+    remove = CapturedQuery(
+        method="Role", args=["button", {"name": {"$regex": "^Remove ", "flags": ""}}], all=True
+    )
+    name = "List shows items"
+    dom = DomCapture(
+        file="src/X.test.tsx",
+        records=[
+            _record(7, 24, ".title", name, role_heading, text_q),
+            _record(8, 24, "Item", name, items, count=2),
+            _record(9, 20, ".remove", name, remove, count=2),
+            _record(10, 24, "Item", name, count=0),
+            _record(11, 24, ".wrapper", name, count=1, css="div.wrapper"),
+        ],
+    )
+    result = convert(source, dom=dom)
+    content = result.content
+    assert (
+        "expect(screen.getByRole('heading', { name: 'Groceries' })).toHaveTextContent(" in content
+    )
+    assert "expect(screen.getAllByRole('listitem')).toHaveLength(2);" in content
+    assert "fireEvent.click(screen.getAllByRole('button', { name: /^Remove / })[0]);" in content
+    assert "expect(screen.queryAllByRole('listitem')).toHaveLength(0);" in content
+    assert "expect(document.querySelectorAll('.wrapper')).toHaveLength(1);" in content
+    assert result.dom_queries_used == 4
+
+
+def test_dom_capture_text_queries_become_presence_checks() -> None:
+    source = """
+    import { mount } from 'enzyme';
+    import { Status } from './Status';
+
+    it('says hello', () => {
+      const wrapper = mount(<Status />);
+      expect(wrapper.find('.message').text()).toBe('Hello  there');
+    });
+    """
+    dom = DomCapture(
+        file="x",
+        records=[
+            _record(
+                5, 22, ".message", "says hello", CapturedQuery(method="Text", args=["Hello there"])
+            )
+        ],
+    )
+    result = convert(source, dom=dom)
+    assert "expect(screen.getByText('Hello there')).toBeInTheDocument();" in result.content
+
+
+def test_dom_capture_component_css() -> None:
+    source = """
+    import { mount } from 'enzyme';
+    import { Row, Table } from './Table';
+
+    it('has rows', () => {
+      const wrapper = mount(<Table />);
+      expect(wrapper.find(Row)).toHaveLength(2);
+    });
+    """
+    dom = DomCapture(file="x", records=[_record(6, 18, "Row", "has rows", count=2, css="div.row")])
+    result = convert(source, dom=dom)
+    assert "expect(document.querySelectorAll('div.row')).toHaveLength(2);" in result.content
+    assert "stands for the component Row" in result.content
+    assert "Row" not in result.content.split("\n")[1]
+
+
+# --- errors and bookkeeping ----------------------------------------------------------------------
+
+
+def test_not_an_enzyme_file() -> None:
+    result = convert("import { render } from '@testing-library/react';\nit('a', () => {});\n")
+    assert result.error and "not an Enzyme test" in result.error
+    assert not result.changed and result.enzyme_free
+
+
+def test_syntax_error() -> None:
+    result = convert("import { mount } from 'enzyme';\nit('a', () => {\n")
+    assert result.error and "syntax" in result.error
+    assert result.content.startswith("import { mount }")
+
+
+@pytest.mark.parametrize("path", ["a.test.ts", "a.test.js", "a.test.jsx", "a.test.tsx"])
+def test_grammars(path: str) -> None:
+    source = (
+        "import { mount } from 'enzyme';\n"
+        "it('a', () => {\n  const w = mount(null);\n  w.find('.a').simulate('click');\n});\n"
+    )
+    result = convert_enzyme_test(source, path=path, options=PLAIN)
+    bang = "!" if path.endswith(("ts", "tsx")) else ""
+    assert f"fireEvent.click(document.querySelector('.a'){bang});" in result.content
+
+
+def test_untouched_code_stays_byte_identical() -> None:
+    source = textwrap.dedent(
+        """
+        import { mount } from 'enzyme';
+        import {   helper } from "./helper"; // spacing kept
+
+        const  weird = helper( 1,2 ) ;
+
+        it('a', () => {
+          expect(weird).toBe( 3 );
+          const w = mount(<div />);
+          expect(w.find('.a').exists()).toBe(true);
+        });
+        """
+    ).lstrip()
+    result = convert_enzyme_test(source, path="a.test.tsx", options=PLAIN)
+    for line in [
+        'import {   helper } from "./helper"; // spacing kept',
+        "const  weird = helper( 1,2 ) ;",
+        "  expect(weird).toBe( 3 );",
+    ]:
+        assert line in result.content
+
+
+# --- less common shapes -------------------------------------------------------------------------
+
+
+def test_values_outside_assertions() -> None:
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { A } from './A';
+
+        it('reads values', () => {
+          const wrapper = mount(<A />);
+          const label = wrapper.find('.label').text();
+          const count = wrapper.find('li').length;
+          const shown = wrapper.find('.x').exists();
+          const names = wrapper.find('li').map((li) => li.text());
+          const on = wrapper.find('.x').hasClass('on');
+          const node = wrapper.find('input').getDOMNode();
+          wrapper.find('input').getDOMNode().focus();
+          console.log(wrapper.debug());
+          expect([label, count, shown, names, on, node]).toBeTruthy();
+          expect(onPick).toHaveBeenCalledWith(wrapper.find('.pick').text());
+        });
+        """
+    )
+    content = result.content
+    assert "const label = document.querySelector('.label')!.textContent;" not in content
+    assert "const label = document.querySelector('.label').textContent;" in content
+    assert "const count = screen.queryAllByRole('listitem').length;" in content
+    assert "const shown = (document.querySelector('.x') !== null);" in content
+    assert "const names = Array.from(screen.getAllByRole('listitem'), (li) => li.textContent);" in (
+        content
+    )
+    assert "const on = document.querySelector('.x').classList.contains('on');" in content
+    assert "const node = document.querySelector('input');" in content
+    assert "document.querySelector('input').focus();" in content
+    assert "screen.debug();" in content
+    assert "toHaveBeenCalledWith(document.querySelector('.pick').textContent);" in content
+
+
+def test_object_selectors_closest_parent_child_at_and_is() -> None:
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { A } from './A';
+
+        it('navigates', () => {
+          const wrapper = mount(<A />);
+          expect(wrapper.find({ 'data-testid': 'row' }).exists()).toBe(true);
+          expect(wrapper.find({ className: 'a b', tabIndex: 0 }).exists()).toBe(true);
+          expect(wrapper.find('.cell').closest('tr').hasClass('sel')).toBe(true);
+          expect(wrapper.find('.cell').parent().hasClass('sel')).toBe(true);
+          expect(wrapper.find('ul').childAt(1).text()).toBe('b');
+          expect(wrapper.find('.cell').is('td')).toBe(true);
+          expect(wrapper.find({ onClick: handler }).exists()).toBe(true);
+          expect(wrapper.find('input').prop('placeholder')).toMatch(/name/);
+          expect(wrapper.find('input').prop('maxLength')).toBe(3);
+          expect(wrapper.find('input').prop('required')).toBe(true);
+          expect(wrapper.find('input').prop('data-x')).toBe(value);
+          expect(wrapper.find('input').props()['aria-label']).toBe('Name');
+        });
+        """
+    )
+    content = result.content
+    assert "expect(screen.getByTestId('row')).toBeInTheDocument();" in content
+    assert "document.querySelector('.a.b[tabindex=\"0\"]')" in content
+    assert "expect(document.querySelector('.cell').closest('tr')).toHaveClass('sel');" in content
+    assert "expect(document.querySelector('.cell').parentElement).toHaveClass('sel');" in content
+    assert "expect(screen.getByRole('list').children[1]).toHaveTextContent(/^b$/);" in content
+    assert "expect(document.querySelector('.cell').matches('td')).toBe(true);" in content
+    assert "selects by a prop value that is not a literal" in content
+    assert (
+        "expect(document.querySelector('input').getAttribute('placeholder')).toMatch(/name/);"
+        in (content)
+    )
+    assert "expect(document.querySelector('input')).toHaveAttribute('maxlength', '3');" in content
+    assert "expect(document.querySelector('input')).toHaveAttribute('required');" in content
+    assert "toHaveAttribute('data-x', String(value));" in content
+    assert (
+        "expect(document.querySelector('input')).toHaveAttribute('aria-label', 'Name');" in content
+    )
+
+
+def test_require_destructuring_namespace_and_expression_callbacks() -> None:
+    options = CodemodOptions(
+        jest_dom_global=True,
+        helper_mappings=[
+            HelperMapping(enzyme_name="mountIt", render_name="renderIt", render_module="./utils")
+        ],
+        enzyme_helper_modules=["./enzyme-utils"],
+    )
+    result = convert(
+        """
+        const enzyme = require('enzyme');
+        const toJson = require('enzyme-to-json');
+        const { mount: m } = require('enzyme');
+        const { mountIt } = require('./enzyme-utils');
+        const { A } = require('./A');
+
+        it('works', () => {
+          const wrapper = enzyme.mount(<A />);
+          const other = mountIt(<A />);
+          const third = m(<A />);
+          [1, 2].forEach(() => wrapper.find('button').simulate('click'));
+          expect(toJson(other)).toMatchSnapshot();
+          expect(third.find('p').exists()).toBe(true);
+          expect(wrapper.state('x')).toBe(1);
+        });
+        """,
+        path="src/a.test.js",
+        options=options,
+    )
+    content = result.content
+    assert "const { fireEvent, render, screen } = require('@testing-library/react');" in content
+    assert "const { renderIt } = require('./utils');" in content
+    assert "enzyme" not in content.split("it('works'")[0]
+    assert "[1, 2].forEach(() => { fireEvent.click(screen.getByRole('button')); });" in content
+    assert "const { asFragment } = renderIt(<A />);" in content
+    assert "// testmend: reads component state (state())" in content
+    assert not result.enzyme_free or "require('./enzyme-utils')" not in content
+
+
+def test_misc_untranslatable_shapes() -> None:
+    result = convert(
+        """
+        import { mount, shallow } from 'enzyme';
+        import { A } from './A';
+
+        it('is odd', () => {
+          const wrapper = mount(<A />);
+          const child = shallow(<A />).dive();
+          expect(wrapper.find('.a').name()).toBe('div');
+          wrapper.find('.a').prop('onClick')();
+          wrapper.find('.a').simulate(eventName);
+          wrapper.simulate('click');
+          wrapper.setProps(nextProps);
+          expect(wrapper.find('.a').prop('style')).toEqual({});
+          expect(wrapper.find('.a').prop('children')).toBe('x');
+          expect(wrapper).toEqual(expect.anything());
+          expect(wrapper.find('.a').props()).toEqual({ id: 'a' });
+          expect(wrapper.find('li').find('a')).toHaveLength(1);
+          if (wrapper.find('.a').exists()) {
+            wrapper.find('.a').simulate('click');
+          }
+        });
+        """
+    )
+    content = result.content
+    for message in [
+        "dives into a shallow-rendered child",
+        "reads the rendered component or tag name",
+        "uses the Enzyme wrapper in a way testmend cannot translate",
+        "simulate() with a computed event name",
+        "simulates an event on the root component",
+        "setProps() with a non-literal object",
+        "reads the style prop",
+        "reads the children prop",
+        "compares the Enzyme wrapper itself",
+        "compares all props of an element",
+        "find() inside a list of elements",
+    ]:
+        assert message in content, message
+    assert "fireEvent.click(document.querySelector('.a')!);" in content
+    assert result.tests[0].status == "partial"
+
+
+def test_snapshot_of_html_and_debug_and_child_snapshot() -> None:
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { A } from './A';
+
+        it('snaps', () => {
+          const wrapper = mount(<A />);
+          expect(wrapper.html()).toMatchSnapshot();
+          expect(wrapper.debug()).toMatchSnapshot();
+          expect(wrapper.find('.a')).toMatchSnapshot();
+          expect(wrapper.find('.a').length).toBeGreaterThan(0);
+          expect(wrapper.find('.a').text()).toEqual(expect.stringContaining('x'));
+          expect(wrapper.find('.a').isEmpty()).toBe(true);
+          expect(wrapper.find('li').at(0)).toHaveLength(1);
+          expect(wrapper.find('.b')).toBeTruthy();
+        });
+        """
+    )
+    content = result.content
+    assert content.count("expect(asFragment()).toMatchSnapshot();") == 2
+    assert "expect(document.querySelector('.a')).toMatchSnapshot();" in content
+    assert "expect(document.querySelectorAll('.a').length).toBeGreaterThan(0);" in content
+    assert "expect(document.querySelector('.a').textContent).toEqual(" in content
+    assert "expect(document.querySelector('.a')).not.toBeInTheDocument();" in content
+    assert "expect(screen.getAllByRole('listitem')[0]).toBeInTheDocument();" in content
+    assert "expect(document.querySelector('.b')).toBeInTheDocument();" in content

@@ -1,0 +1,119 @@
+"""Intent: where the original Enzyme test catches a bug in its component, the migrated test
+must catch it too. Each case writes a buggy variant of an example component into a copy of
+the app (after migrating against the correct component) and compares per-test failures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from testmend.codemod import capture_dom, convert_enzyme_test, detect_conventions
+from testmend.config import load_config
+from testmend.runners import ProjectRunners, TestRunResult
+
+pytestmark = pytest.mark.node
+
+MUTATIONS = {
+    "countdown-ticks-twice": (
+        "src/components/Countdown/Countdown.test.tsx",
+        "src/hooks/useCountdown.ts",
+        "Math.max(current - 1, 0)",
+        "Math.max(current - 2, 0)",
+    ),
+    "signup-digit-rule-removed": (
+        "src/components/SignupForm/SignupForm.test.tsx",
+        "src/components/SignupForm/validation.ts",
+        "} else if (!/\\d/.test(values.password)) {",
+        "} else if (false) {",
+    ),
+    "todo-wrong-item-removed": (
+        "src/components/TodoList/TodoList.test.tsx",
+        "src/components/TodoList/todoReducer.ts",
+        "state.todos.filter((todo) => todo.id !== action.id)",
+        "state.todos.filter((todo) => todo.id !== action.id + 1)",
+    ),
+    "pagination-next-skips-a-page": (
+        "src/components/Pagination/Pagination.test.tsx",
+        "src/components/Pagination/Pagination.tsx",
+        "onPageChange(page + 1)",
+        "onPageChange(page + 2)",
+    ),
+    "modal-dialog-click-closes": (
+        "src/components/Modal/Modal.test.tsx",
+        "src/components/Modal/Modal.tsx",
+        "onClick={(event) => event.stopPropagation()}",
+        "onClick={() => undefined}",
+    ),
+    "usermenu-initials-lowercase": (
+        "src/components/UserMenu/UserMenu.test.tsx",
+        "src/components/UserMenu/UserMenu.tsx",
+        ".map((part) => part[0].toUpperCase())",
+        ".map((part) => (part[1] ?? '').toUpperCase())",
+    ),
+}
+
+# Counter: almost every test reads state() or calls instance(), so its migrated tests are
+# left for the agent and fail on purpose; an off-by-one is still caught (by those failures).
+PARTIAL_ONLY = {
+    # The toggle test also reads a TodoItem prop, so it is left for the agent; its converted
+    # DOM assertions catch the bug as well.
+    "todo-wrong-item-toggled": (
+        "src/components/TodoList/TodoList.test.tsx",
+        "src/components/TodoList/todoReducer.ts",
+        "todo.id === action.id ? { ...todo, completed: !todo.completed }",
+        "todo.id === action.id + 1 ? { ...todo, completed: !todo.completed }",
+    ),
+    "counter-off-by-one": (
+        "src/components/Counter/Counter.test.tsx",
+        "src/components/Counter/Counter.tsx",
+        "this.setCount(this.state.count + this.step)",
+        "this.setCount(this.state.count + this.step + 1)",
+    ),
+}
+MUTATIONS.update(PARTIAL_ONLY)
+
+
+def failing(result: TestRunResult) -> set[str]:
+    if result.suite_error is not None:
+        return {"<suite>"}
+    return {t.full_name for t in result.failing()}
+
+
+@pytest.mark.parametrize("case", sorted(MUTATIONS))
+async def test_migrated_test_catches_the_bug(example_copy: Path, case: str) -> None:
+    app_copy = example_copy
+    test_file, component, good, bad = MUTATIONS[case]
+    runners = ProjectRunners(load_config(app_copy, environ={}), cwd=app_copy)
+    original = (app_copy / test_file).read_text()
+    migrated_file = test_file.replace(".test.tsx", ".migrated.test.tsx")
+    capture = await capture_dom(runners, test_file, workspace_root=app_copy)
+    result = convert_enzyme_test(
+        original, path=migrated_file, options=detect_conventions(app_copy), dom=capture
+    )
+    (app_copy / migrated_file).write_text(result.content)
+    source = (app_copy / component).read_text()
+    assert good in source
+    partial = {t.name for t in result.tests if t.status == "partial"}
+    try:
+        # On the correct component only the tests left for the agent fail.
+        baseline = await runners.run_tests(migrated_file, extra_args=["--ci=false"])
+        assert failing(baseline) == partial
+        (app_copy / component).write_text(source.replace(good, bad))
+        before = await runners.run_tests(test_file)
+        after = await runners.run_tests(migrated_file, extra_args=["--ci=false"])
+    finally:
+        (app_copy / component).write_text(source)
+        (app_copy / migrated_file).unlink()
+        snap = app_copy / Path(migrated_file).parent / "__snapshots__"
+        for stale in snap.glob(Path(migrated_file).name + ".snap"):
+            stale.unlink()
+    caught_before = failing(before)
+    assert caught_before, "the original test suite should catch this bug"
+    missed = caught_before - failing(after)
+    assert not missed, f"migrated tests miss the bug: {missed}"
+    if case in PARTIAL_ONLY:
+        return
+    # The check is not only carried by tests that fail anyway (left for the agent).
+    assert caught_before - partial, "pick a bug that a fully converted test catches"
+    assert (caught_before - partial) <= failing(after)

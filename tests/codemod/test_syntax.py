@@ -1,0 +1,74 @@
+"""The tree-sitter helpers."""
+
+from __future__ import annotations
+
+from testmend.codemod.syntax import (
+    Edit,
+    apply_edits,
+    js_string,
+    js_value,
+    language_kind,
+    parse,
+    regex_escape,
+    string_value,
+    unwrap,
+)
+
+
+def first_expression(source: str, path: str = "a.ts"):  # type: ignore[no-untyped-def]
+    tree = parse(source.encode(), path)
+    return tree.root_node.named_children[0].named_children[0]
+
+
+def test_string_values() -> None:
+    assert string_value(first_expression("'a\\'b';")) == "a'b"
+    assert string_value(first_expression('"a\\"b\\n";')) == 'a"b\n'
+    assert string_value(first_expression("`plain`;")) == "plain"
+    assert string_value(first_expression("`x${y}`;")) is None
+    assert string_value(first_expression("(('x'));")) == "x"
+    assert string_value(first_expression("('x' as string);")) == "x"
+    assert string_value(first_expression("42;")) is None
+    assert string_value(None) is None
+
+
+def test_unwrap() -> None:
+    node = unwrap(first_expression("(a!);"))
+    assert node is not None and node.type == "identifier"
+    assert unwrap(first_expression("<T>x;")).type == "identifier"  # type: ignore[union-attr]
+
+
+def test_js_values() -> None:
+    assert js_string("it's\n\\") == "'it\\'s\\n\\\\'"
+    assert js_value({"name": "A", "data-x": 1, "on": True, "no": None, "l": [1.5]}) == (
+        "{ name: 'A', 'data-x': 1, on: true, no: null, l: [1.5] }"
+    )
+    assert js_value({"$regex": "^a/b", "flags": "i"}) == "/^a\\/b/i"
+    assert js_value(False) == "false"
+    assert regex_escape("a.b(c)") == "a\\.b\\(c\\)"
+
+
+def test_language_kinds() -> None:
+    assert [language_kind(p) for p in ("a.tsx", "a.ts", "a.mts", "a.js", "a.jsx", "a.cjs")] == [
+        "tsx",
+        "ts",
+        "ts",
+        "js",
+        "js",
+        "js",
+    ]
+
+
+def test_apply_edits_and_mapping() -> None:
+    source = b"one\ntwo\nthree\n"
+    edits = [
+        Edit(4, 7, "2\n2", [(0, "review", "n")]),
+        Edit(4, 5, "inner"),  # inside the first edit: dropped
+        Edit(0, 0, "// head\n"),
+        Edit(8, 8, "pre-"),
+    ]
+    content, notes, mapper = apply_edits(source, edits)
+    assert content == "// head\none\n2\n2\npre-three\n"
+    assert notes == [(3, "review", "n")]
+    assert mapper(0) == 0
+    assert mapper(8) == content.index("pre-three")
+    assert mapper(5) == content.index("2\n2")
