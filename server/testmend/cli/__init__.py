@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..doctor import render_report, run_doctor
+from . import runs
 
 
 def _doctor(args: argparse.Namespace) -> int:
@@ -38,6 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.add_argument("path", nargs="?", default=".", help="project folder or a file in it")
     doctor.add_argument("--json", action="store_true", help="print a machine-readable report")
     doctor.set_defaults(handler=_doctor)
+    runs.add_parsers(sub)
     return parser
 
 

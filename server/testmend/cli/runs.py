@@ -1,0 +1,281 @@
+"""``testmend migrate | fix | runs | resume``: the engine from a terminal or a CI job."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Literal, TextIO
+
+from ..config import ConfigError, find_project_root, load_config
+from ..doctor import enzyme_test_files
+from ..engine import Engine, EngineError, RunRequest, RunResult
+from ..workflow.events import (
+    EditApplied,
+    NeedsInput,
+    RunEvent,
+    RunFinished,
+    StepFinished,
+    StepStarted,
+    TestTally,
+    ToolCalled,
+)
+from ..workspace.paths import PathEscapeError, resolve_in_root
+
+
+class Progress:
+    """One line per meaningful event on stderr, prefixed with the file it is about."""
+
+    def __init__(self, stream: TextIO, files: dict[str, str]):
+        self.stream = stream
+        self.files = files
+
+    def __call__(self, event: RunEvent) -> None:
+        name = Path(self.files.get(event.run_id, event.run_id)).name
+        line = None
+        if isinstance(event, StepStarted):
+            line = f"{event.step} …"
+        elif isinstance(event, StepFinished):
+            line = f"{event.step}: {event.outcome}" + (f" — {event.detail}" if event.detail else "")
+        elif isinstance(event, TestTally):
+            line = f"{event.step}: tests {event.passed}/{event.total} passing"
+        elif isinstance(event, EditApplied):
+            line = f"{event.step}: edit by {event.source}" + (
+                f" ({event.detail})" if event.detail else ""
+            )
+        elif isinstance(event, ToolCalled) and event.tool.startswith("run_"):
+            line = f"{event.step}: {event.tool}"
+        elif isinstance(event, NeedsInput):
+            line = f"needs input: {event.question} (report: {event.report_path})"
+        elif isinstance(event, RunFinished):
+            line = f"finished: {event.status}" + (
+                f" — {event.failure_reason}" if event.failure_reason else ""
+            )
+        if line:
+            print(f"[{name}] {line}", file=self.stream, flush=True)
+
+
+def _expand(paths: list[str]) -> list[Path]:
+    files: list[Path] = []
+    for raw in paths:
+        path = Path(raw).resolve()
+        if path.is_dir():
+            files.extend(enzyme_test_files(path))
+        else:
+            files.append(path)
+    return files
+
+
+def _on_disk(path: Path) -> str | None:
+    return path.read_text(encoding="utf-8") if path.is_file() else None
+
+
+def _write_result(root: Path, result: RunResult) -> str:
+    """Write only a result whose tests pass, and only over the content the run started from
+    (the test file and, when its snapshots were re-recorded, the snapshot file)."""
+    if not result.tests_pass:
+        return "not written: its tests do not all pass"
+    changes: dict[str, str | None] = {result.file: result.content, **result.extra_files}
+    originals: dict[str, str | None] = {result.file: result.original, **result.extra_originals}
+    for relative in changes:
+        if _on_disk(resolve_in_root(root, relative)) != originals.get(relative):
+            return f"not written: {relative} changed on disk during the run"
+    for relative, content in changes.items():
+        target = resolve_in_root(root, relative)
+        if content is None:
+            target.unlink(missing_ok=True)
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f".{target.name}.testmend-tmp")
+        tmp.write_text(content, encoding="utf-8")
+        tmp.replace(target)
+    return "written" + (f" (and {', '.join(result.extra_files)})" if result.extra_files else "")
+
+
+async def _run_many(args: argparse.Namespace, mode: Literal["migrate", "fix"]) -> int:
+    files = _expand(args.paths)
+    if not files:
+        print("testmend: no Enzyme test file found in the given paths", file=sys.stderr)
+        return 2
+    root = find_project_root(files[0])
+    if not (root / "package.json").is_file():
+        print(f"testmend: no package.json at or above {files[0]}", file=sys.stderr)
+        return 2
+    outside = [f for f in files if not f.is_relative_to(root)]
+    if outside:
+        print(f"testmend: {outside[0]} is not in the project {root}", file=sys.stderr)
+        return 2
+    environ_overrides = {"model": {"offline": True}} if args.offline else None
+    try:
+        config = load_config(root, editor_settings=environ_overrides)
+    except ConfigError as exc:
+        print(f"testmend: {exc}", file=sys.stderr)
+        return 2
+    names: dict[str, str] = {}
+    progress = Progress(sys.stderr, names)
+    results: list[RunResult] = []
+    problems: list[str] = []
+    async with Engine(config, offline=args.offline, on_event=progress) as engine:
+        handles = []
+        for file in files:
+            request = RunRequest(
+                file=str(file),
+                mode=mode,
+                start_step=getattr(args, "from_step", None),
+                user_instructions=getattr(args, "instructions", None),
+            )
+            try:
+                handle = await engine.start(request)
+            except (EngineError, PathEscapeError) as exc:
+                problems.append(f"{file}: {exc}")
+                continue
+            names[handle.run_id] = handle.file
+            handles.append(handle)
+        for handle in handles:
+            try:
+                result = await handle.wait()
+            except Exception as exc:  # the run is recorded as failed; report and go on
+                problems.append(f"{handle.file}: {type(exc).__name__}: {exc}")
+                continue
+            if result is None:
+                problems.append(
+                    f"{handle.file}: paused for input (run {handle.run_id}); answer with "
+                    f"`testmend resume {handle.run_id} --answer retry|apply_partial|discard|TEXT`"
+                )
+                continue
+            results.append(result)
+    return _report(args, root, results, problems)
+
+
+def _report(
+    args: argparse.Namespace, root: Path, results: list[RunResult], problems: list[str]
+) -> int:
+    written: dict[str, str] = {}
+    if getattr(args, "write", False):
+        for result in results:
+            written[result.run_id] = _write_result(root, result)
+    if args.json:
+        payload = {
+            "results": [
+                {
+                    **result.model_dump(mode="json", exclude={"original", "content"}),
+                    "tests_pass": result.tests_pass,
+                    "written": written.get(result.run_id),
+                }
+                for result in results
+            ],
+            "problems": problems,
+        }
+        print(json.dumps(payload, indent=2))
+    else:
+        for result in results:
+            print(result.diff, end="" if result.diff.endswith("\n") else "\n")
+            tally = f"{result.summary.tests_passing}/{result.summary.tests_total} tests pass"
+            line = f"{result.file}: {result.status} ({tally})"
+            if result.failure_reason:
+                line += f" — {result.failure_reason}"
+            if result.run_id in written:
+                line += f"; {written[result.run_id]}"
+            print(line, file=sys.stderr)
+            print(f"  report: {result.report_path}", file=sys.stderr)
+        for problem in problems:
+            print(f"testmend: {problem}", file=sys.stderr)
+    ok = not problems and all(r.tests_pass for r in results) and bool(results)
+    return 0 if ok else 1
+
+
+def migrate(args: argparse.Namespace) -> int:
+    return asyncio.run(_run_many(args, "migrate"))
+
+
+def fix(args: argparse.Namespace) -> int:
+    return asyncio.run(_run_many(args, "fix"))
+
+
+def _project(args: argparse.Namespace) -> Path:
+    return find_project_root(Path(args.project))
+
+
+def runs(args: argparse.Namespace) -> int:
+    root = _project(args)
+    config = load_config(root)
+    records = Engine(config, offline=True).runs()
+    if args.json:
+        print(json.dumps([r.model_dump(mode="json") for r in records], indent=2))
+        return 0
+    if not records:
+        print(f"no runs in {root}")
+        return 0
+    for record in records:
+        tally = ""
+        if record.summary:
+            tally = f" {record.summary.tests_passing}/{record.summary.tests_total} tests"
+        print(
+            f"{record.run_id}  {record.status:<11} {record.mode:<7} {record.file}{tally}"
+            + (f"  — {record.failure_reason}" if record.failure_reason else "")
+        )
+    return 0
+
+
+async def _resume(args: argparse.Namespace) -> int:
+    root = _project(args)
+    config = load_config(
+        root, editor_settings={"model": {"offline": True}} if args.offline else None
+    )
+    names: dict[str, str] = {}
+    async with Engine(config, offline=args.offline, on_event=Progress(sys.stderr, names)) as engine:
+        try:
+            handle = await engine.resume(args.run_id, args.answer)
+        except (EngineError, KeyError) as exc:
+            print(f"testmend: {exc}", file=sys.stderr)
+            return 2
+        names[handle.run_id] = handle.file
+        result = await handle.wait()
+    if result is None:
+        print(f"testmend: run {args.run_id} paused again for input", file=sys.stderr)
+        return 1
+    return _report(args, root, [result], [])
+
+
+def resume(args: argparse.Namespace) -> int:
+    return asyncio.run(_resume(args))
+
+
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    for name, handler, help_text in (
+        ("migrate", migrate, "migrate Enzyme test files (or folders of them) to Testing Library"),
+        ("fix", fix, "fix the lint and type errors of test files (enters at the lint step)"),
+    ):
+        parser = sub.add_parser(name, help=help_text, description=help_text)
+        parser.add_argument("paths", nargs="+", metavar="PATH")
+        parser.add_argument("--offline", action="store_true", help="deterministic tier only")
+        parser.add_argument("--json", action="store_true", help="machine-readable results")
+        parser.add_argument(
+            "--write", action="store_true", help="write results whose tests pass over the files"
+        )
+        parser.add_argument("--instructions", help="extra instructions for the agents")
+        if name == "migrate":
+            parser.add_argument(
+                "--from-step",
+                choices=["lint", "typescript"],
+                help="treat the file as already migrated and start at this step",
+            )
+        parser.set_defaults(handler=handler)
+
+    parser = sub.add_parser("runs", help="list the runs recorded in .testmend/")
+    parser.add_argument("project", nargs="?", default=".")
+    parser.add_argument("--json", action="store_true")
+    parser.set_defaults(handler=runs)
+
+    parser = sub.add_parser("resume", help="continue a paused or interrupted run")
+    parser.add_argument("run_id")
+    parser.add_argument("--project", default=".")
+    parser.add_argument(
+        "--answer", help="answer to a paused run: retry, apply_partial, discard or text"
+    )
+    parser.add_argument("--offline", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--write", action="store_true")
+    parser.set_defaults(handler=resume)

@@ -1,0 +1,479 @@
+"""The one API every face (CLI, language server) uses to run migrations.
+
+Start a run, follow its typed events, cancel it, answer it when it pauses, resume it after the
+process died, restart it from a step, and fetch its result. Runs work in a shadow workspace and
+never write the user's files; checkpoints go to ``.testmend/checkpoints.sqlite`` synchronously
+after every step.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import os
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from langgraph.types import Command
+from pydantic import BaseModel
+
+from ..config import Config
+from ..llm.factory import ModelFactory, ModelUnavailableError, UsageRecorder, model_factory
+from ..patching import unified_diff
+from ..runners import ProjectRunners
+from ..workflow.context import RunDeps
+from ..workflow.events import NeedsInput, RunEvent, RunFinished, RunStarted
+from ..workflow.graph import build_graph, checkpoint_serializer
+from ..workflow.state import ExitState, MigrationState, RunStatus, Step, Summary
+from ..workspace.paths import resolve_in_root, to_relative
+from ..workspace.shadow import (
+    ShadowWorkspaceError,
+    collect_stale_workspaces,
+    create_shadow_workspace_async,
+)
+from .report import render_report
+from .store import RunRecord, RunStore
+
+StartStep = Literal["lint", "typescript"]
+_MAX_FILE_BYTES = 1_000_000
+
+
+class EngineError(RuntimeError):
+    """A request the engine refuses, with a message for the user."""
+
+
+class RunRequest(BaseModel):
+    file: str
+    """Path of the test file, relative to the project root (or absolute inside it)."""
+    mode: Literal["migrate", "fix"] = "migrate"
+    content: str | None = None
+    """The editor's buffer; None reads the file from disk."""
+    start_step: StartStep | None = None
+    user_instructions: str | None = None
+
+
+class RunResult(BaseModel):
+    run_id: str
+    file: str
+    status: RunStatus
+    original: str
+    content: str
+    diff: str
+    summary: Summary
+    failure_reason: str | None = None
+    left_to_do: list[str] = []
+    report_path: str
+    extra_files: dict[str, str | None] = {}
+    """Other files the result changes (a re-recorded snapshot); None means delete it."""
+    extra_originals: dict[str, str | None] = {}
+    """Those files as they were when the run started (None: they did not exist)."""
+
+    @property
+    def tests_pass(self) -> bool:
+        return (
+            self.summary.tests_total > 0 and self.summary.tests_passing == self.summary.tests_total
+        )
+
+
+@dataclass
+class RunHandle:
+    run_id: str
+    file: str
+    task: asyncio.Task[RunResult | None] | None = None
+    queue: asyncio.Queue[RunEvent | None] = field(default_factory=asyncio.Queue)
+    history: list[RunEvent] = field(default_factory=list)
+
+    async def events(self) -> AsyncIterator[RunEvent]:
+        """Events until the run ends or pauses."""
+        while True:
+            event = await self.queue.get()
+            if event is None:
+                return
+            yield event
+
+    async def wait(self) -> RunResult | None:
+        """The result, or None when the run paused for input."""
+        assert self.task is not None
+        return await self.task
+
+
+class Engine:
+    def __init__(
+        self,
+        config: Config,
+        *,
+        models: ModelFactory | Literal["auto"] | None = "auto",
+        offline: bool = False,
+        workspaces_dir: Path | None = None,
+        on_event: Callable[[RunEvent], None] | None = None,
+        runners_factory: Callable[[Config, Path], ProjectRunners] | None = None,
+    ):
+        self.config = config
+        self.project_root = config.project_root
+        self.store = RunStore(self.project_root)
+        if offline or models is None:
+            self.models: ModelFactory | None = None
+        elif models == "auto":
+            self.models = model_factory(config.model) if config.model.configured else None
+        else:
+            self.models = models
+        self.workspaces_dir = workspaces_dir
+        self.on_event = on_event
+        self.runners_factory = runners_factory or (
+            lambda config, cwd: ProjectRunners(config, cwd=cwd)
+        )
+        self.handles: dict[str, RunHandle] = {}
+        self._semaphore = asyncio.Semaphore(config.max_concurrent_runs)
+        self._saver_cm: Any = None
+        self._saver: AsyncSqliteSaver | None = None
+        self._graph: Any = None
+        self._lock = asyncio.Lock()
+
+    @property
+    def offline(self) -> bool:
+        return self.models is None
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    async def __aenter__(self) -> Engine:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def open(self) -> None:
+        if self._graph is not None:
+            return
+        self.store.ensure()
+        await asyncio.to_thread(collect_stale_workspaces, self.workspaces_dir)
+        self._saver_cm = AsyncSqliteSaver.from_conn_string(str(self.store.checkpoints))
+        self._saver = await self._saver_cm.__aenter__()
+        self._saver.serde = checkpoint_serializer()
+        self._graph = build_graph(self._saver)
+
+    async def close(self) -> None:
+        """Cancel what still runs (their workspaces are removed), then close the database."""
+        for handle in list(self.handles.values()):
+            if handle.task and not handle.task.done():
+                handle.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await handle.task
+        if self._saver_cm is not None:
+            await self._saver_cm.__aexit__(None, None, None)
+        self._saver_cm = self._saver = self._graph = None
+
+    # -- starting ------------------------------------------------------------------------------
+
+    def _relative(self, file: str) -> str:
+        path = Path(file)
+        if path.is_absolute():
+            return to_relative(self.project_root, path)
+        return to_relative(self.project_root, resolve_in_root(self.project_root, file))
+
+    def _read_source(self, relative: str, content: str | None) -> str:
+        if content is not None:
+            if len(content.encode("utf-8")) > _MAX_FILE_BYTES:
+                raise EngineError(f"{relative} is larger than 1 MB: not a test file to migrate")
+            return content
+        path = resolve_in_root(self.project_root, relative)
+        if not path.is_file():
+            raise EngineError(f"{relative}: no such file in {self.project_root}")
+        data = path.read_bytes()
+        if len(data) > _MAX_FILE_BYTES:
+            raise EngineError(f"{relative} is larger than 1 MB: not a test file to migrate")
+        if b"\0" in data:
+            raise EngineError(f"{relative} is a binary file")
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise EngineError(f"{relative} is not UTF-8 text: {exc}") from None
+
+    def running_file(self, relative: str) -> str | None:
+        for handle in self.handles.values():
+            if handle.file == relative and handle.task and not handle.task.done():
+                return handle.run_id
+        return None
+
+    async def start(self, request: RunRequest) -> RunHandle:
+        await self.open()
+        relative = self._relative(request.file)
+        if other := self.running_file(relative):
+            raise EngineError(f"{relative} is already being migrated (run {other})")
+        source = self._read_source(relative, request.content)
+        if request.mode == "migrate" and "enzyme" not in source:
+            raise EngineError(f"{relative} does not use Enzyme: nothing to migrate")
+        run_id = self.store.new_run_id()
+        start: Step = request.start_step or ("lint" if request.mode == "fix" else "research")
+        state = MigrationState(
+            run_id=run_id,
+            test_file=relative,
+            original_content=source,
+            mode=request.mode,
+            start_node=start,
+            candidate=source if request.mode == "fix" or request.start_step else None,
+            user_instructions=request.user_instructions,
+        )
+        now = datetime.now(UTC)
+        record = RunRecord(
+            run_id=run_id,
+            file=relative,
+            mode=request.mode,
+            status="running",
+            offline=self.offline,
+            start_step=start,
+            created_at=now,
+            updated_at=now,
+            pid=os.getpid(),
+        )
+        self.store.save(record)
+        self.store.write_text(run_id, "original.txt", source)
+        return self._launch(record, state, source)
+
+    def _launch(self, record: RunRecord, graph_input: Any, original: str) -> RunHandle:
+        handle = RunHandle(run_id=record.run_id, file=record.file)
+        self.handles[record.run_id] = handle
+        handle.task = asyncio.create_task(
+            self._execute(handle, record, graph_input, original), name=f"testmend-{record.run_id}"
+        )
+        return handle
+
+    # -- running -------------------------------------------------------------------------------
+
+    def _emitter(self, handle: RunHandle) -> Callable[[RunEvent], None]:
+        def emit(event: RunEvent) -> None:
+            handle.history.append(event)
+            handle.queue.put_nowait(event)
+            if self.on_event is not None:
+                self.on_event(event)
+
+        return emit
+
+    async def _execute(
+        self, handle: RunHandle, record: RunRecord, graph_input: Any, original: str
+    ) -> RunResult | None:
+        emit = self._emitter(handle)
+        config = {"configurable": {"thread_id": record.run_id}}
+        try:
+            async with self._semaphore:
+                workspace = await create_shadow_workspace_async(
+                    self.project_root,
+                    run_id=record.run_id,
+                    overlays={record.file: original},
+                    base_dir=self.workspaces_dir,
+                )
+                try:
+                    deps = RunDeps(
+                        run_id=record.run_id,
+                        config=self.config,
+                        workspace_root=workspace.root,
+                        runners=self.runners_factory(self.config, workspace.root),
+                        run_dir=self.store.run_dir(record.run_id),
+                        models=self.models,
+                        emit=emit,
+                        usage=UsageRecorder(),
+                    )
+                    emit(
+                        RunStarted(
+                            run_id=record.run_id,
+                            file=record.file,
+                            mode=record.mode,
+                            offline=self.offline,
+                            start_step=record.start_step,
+                        )
+                    )
+                    async for chunk in self._graph.astream(
+                        graph_input, config, context=deps, stream_mode="updates", durability="sync"
+                    ):
+                        if "__interrupt__" in chunk:
+                            interrupt = chunk["__interrupt__"][0].value
+                            self._paused(handle, record, interrupt, emit)
+                            return None
+                finally:
+                    await asyncio.to_thread(workspace.remove)
+            snapshot = await self._graph.aget_state(config)
+            return self._finished(
+                handle, record, MigrationState.model_validate(snapshot.values), emit
+            )
+        except asyncio.CancelledError:
+            self._end(handle, record, "cancelled", "cancelled by the user", emit)
+            raise
+        except (ShadowWorkspaceError, ModelUnavailableError, EngineError) as exc:
+            self._end(handle, record, "failed", str(exc), emit)
+            return None
+        except Exception as exc:  # a bug or an unexpected tool failure: keep the run resumable
+            self._end(handle, record, "failed", f"{type(exc).__name__}: {exc}", emit)
+            raise
+
+    def _end(
+        self,
+        handle: RunHandle,
+        record: RunRecord,
+        status: RunStatus,
+        reason: str,
+        emit: Callable[[RunEvent], None],
+    ) -> None:
+        self.store.save(record.model_copy(update={"status": status, "failure_reason": reason}))
+        emit(
+            RunFinished(
+                run_id=record.run_id, status=status, summary=Summary(), failure_reason=reason
+            )
+        )
+        handle.queue.put_nowait(None)
+
+    def _paused(
+        self,
+        handle: RunHandle,
+        record: RunRecord,
+        interrupt: dict[str, Any],
+        emit: Callable[[RunEvent], None],
+    ) -> None:
+        question = str(interrupt.get("question", "the run needs an answer"))
+        self.store.save(record.model_copy(update={"status": "paused", "question": question}))
+        emit(
+            NeedsInput(
+                run_id=record.run_id,
+                question=question,
+                report_path=str(interrupt.get("report_path", "")),
+                options=list(interrupt.get("options", [])),
+            )
+        )
+        handle.queue.put_nowait(None)
+
+    def _finished(
+        self,
+        handle: RunHandle,
+        record: RunRecord,
+        state: MigrationState,
+        emit: Callable[[RunEvent], None],
+    ) -> RunResult:
+        exit_state: ExitState = state.exit
+        result = self._result_from_state(record.run_id, state)
+        self.store.write_text(record.run_id, "report.md", render_report(state, result.diff))
+        self.store.write_text(record.run_id, "result.txt", result.content)
+        self.store.save(
+            record.model_copy(
+                update={
+                    "status": exit_state.status,
+                    "failure_reason": exit_state.failure_reason,
+                    "summary": exit_state.summary,
+                    "question": None,
+                }
+            )
+        )
+        emit(
+            RunFinished(
+                run_id=record.run_id,
+                status=exit_state.status,
+                summary=exit_state.summary,
+                failure_reason=exit_state.failure_reason,
+            )
+        )
+        handle.queue.put_nowait(None)
+        return result
+
+    def _result_from_state(self, run_id: str, state: MigrationState) -> RunResult:
+        content = state.candidate if state.candidate is not None else state.original_content
+        extra = {
+            path: text
+            for path, text in state.extra_files.items()
+            if text != state.extra_originals.get(path)
+        }
+        diff = unified_diff(state.original_content, content, state.test_file)
+        for path, text in extra.items():
+            diff += unified_diff(state.extra_originals.get(path) or "", text or "", path)
+        return RunResult(
+            run_id=run_id,
+            file=state.test_file,
+            status=state.exit.status,
+            original=state.original_content,
+            content=content,
+            diff=diff,
+            summary=state.exit.summary,
+            failure_reason=state.exit.failure_reason,
+            left_to_do=state.exit.left_to_do,
+            report_path=str(self.store.run_dir(run_id) / "report.md"),
+            extra_files=extra,
+            extra_originals={path: state.extra_originals.get(path) for path in extra},
+        )
+
+    # -- control -------------------------------------------------------------------------------
+
+    async def cancel(self, run_id: str) -> bool:
+        """Stop a run (cooperatively: its tools' processes are killed, its workspace removed)."""
+        handle = self.handles.get(run_id)
+        if handle is None or handle.task is None or handle.task.done():
+            return False
+        handle.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await handle.task
+        return True
+
+    async def resume(self, run_id: str, answer: str | None = None) -> RunHandle:
+        """Continue a paused run (with the person's answer) or one whose process died."""
+        await self.open()
+        record = self.store.load(run_id)
+        if self.running_file(record.file) == run_id:
+            raise EngineError(f"run {run_id} is still running")
+        snapshot = await self._graph.aget_state({"configurable": {"thread_id": run_id}})
+        if not snapshot.values:
+            raise EngineError(f"run {run_id} has no checkpoint to resume from")
+        state = MigrationState.model_validate(snapshot.values)
+        if not snapshot.next:
+            raise EngineError(f"run {run_id} has finished ({record.status}); nothing to resume")
+        if record.status == "paused" and answer is None:
+            raise EngineError(f"run {run_id} is waiting for an answer: {record.question}")
+        graph_input: Any = Command(resume=answer) if record.status == "paused" else None
+        record = record.model_copy(
+            update={"status": "running", "pid": os.getpid(), "question": None}
+        )
+        self.store.save(record)
+        return self._launch(record, graph_input, state.original_content)
+
+    async def restart_from(self, run_id: str, step: Step) -> RunHandle:
+        """A new run that starts from a step of a finished run, with that run's state."""
+        await self.open()
+        record = self.store.load(run_id)
+        snapshot = await self._graph.aget_state({"configurable": {"thread_id": run_id}})
+        if not snapshot.values:
+            raise EngineError(f"run {run_id} has no checkpoint to restart from")
+        state = MigrationState.model_validate(snapshot.values)
+        new_id = self.store.new_run_id()
+        restarted = state.model_copy(
+            update={"run_id": new_id, "start_node": step, "exit": ExitState()}
+        )
+        now = datetime.now(UTC)
+        new_record = record.model_copy(
+            update={
+                "run_id": new_id,
+                "status": "running",
+                "start_step": step,
+                "created_at": now,
+                "updated_at": now,
+                "pid": os.getpid(),
+                "failure_reason": None,
+                "summary": None,
+            }
+        )
+        self.store.save(new_record)
+        self.store.write_text(new_id, "original.txt", state.original_content)
+        return self._launch(new_record, restarted, state.original_content)
+
+    async def result(self, run_id: str) -> RunResult | None:
+        await self.open()
+        snapshot = await self._graph.aget_state({"configurable": {"thread_id": run_id}})
+        if not snapshot.values or snapshot.next:
+            return None
+        return self._result_from_state(run_id, MigrationState.model_validate(snapshot.values))
+
+    def runs(self) -> list[RunRecord]:
+        return self.store.all()
+
+
+def content_fingerprint(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -1,0 +1,111 @@
+"""``.testmend/`` in the project: run records, reports and the checkpoint database."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel
+
+from ..workflow.state import RunStatus, Step, Summary
+
+STORE_DIR = ".testmend"
+RecordStatus = RunStatus | Literal["interrupted"]
+_RUN_ID = re.compile(r"^[a-z0-9][a-z0-9-]{3,63}$")
+
+
+class RunRecord(BaseModel):
+    run_id: str
+    file: str
+    mode: Literal["migrate", "fix"]
+    status: RecordStatus
+    offline: bool
+    start_step: Step
+    created_at: datetime
+    updated_at: datetime
+    pid: int
+    failure_reason: str | None = None
+    summary: Summary | None = None
+    question: str | None = None
+    """When paused: what the run asks a person."""
+
+
+class RunStore:
+    def __init__(self, project_root: Path):
+        self.root = project_root / STORE_DIR
+        self.runs_dir = self.root / "runs"
+
+    def ensure(self) -> None:
+        self.runs_dir.mkdir(parents=True, exist_ok=True)
+        ignore = self.root / ".gitignore"
+        if not ignore.exists():
+            # testmend's own state never belongs in the user's commits.
+            ignore.write_text("*\n", encoding="utf-8")
+
+    @property
+    def checkpoints(self) -> Path:
+        return self.root / "checkpoints.sqlite"
+
+    def new_run_id(self) -> str:
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        return f"{stamp}-{uuid.uuid4().hex[:6]}"
+
+    def run_dir(self, run_id: str) -> Path:
+        if not _RUN_ID.match(run_id):
+            raise KeyError(f"not a run id: {run_id!r}")
+        return self.runs_dir / run_id
+
+    def save(self, record: RunRecord) -> None:
+        directory = self.run_dir(record.run_id)
+        directory.mkdir(parents=True, exist_ok=True)
+        record = record.model_copy(update={"updated_at": datetime.now(UTC)})
+        tmp = directory / "run.json.tmp"
+        tmp.write_text(record.model_dump_json(indent=2), encoding="utf-8")
+        tmp.replace(directory / "run.json")
+
+    def load(self, run_id: str) -> RunRecord:
+        path = self.run_dir(run_id) / "run.json"
+        try:
+            return RunRecord.model_validate_json(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise KeyError(f"no run {run_id!r} in {self.runs_dir}") from None
+
+    def all(self) -> list[RunRecord]:
+        records: list[RunRecord] = []
+        if not self.runs_dir.is_dir():
+            return records
+        for entry in sorted(self.runs_dir.iterdir()):
+            try:
+                record = self.load(entry.name)
+            except (KeyError, ValueError):
+                continue
+            if record.status == "running" and not _alive(record.pid):
+                record = record.model_copy(update={"status": "interrupted"})
+            records.append(record)
+        return records
+
+    def write_text(self, run_id: str, name: str, text: str) -> Path:
+        path = self.run_dir(run_id) / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+        return path
+
+    def write_json(self, run_id: str, name: str, data: object) -> Path:
+        return self.write_text(run_id, name, json.dumps(data, indent=2, default=str))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -1,0 +1,1 @@
+"""The migration workflow: a LangGraph graph of steps, each with its agent and tools."""

@@ -1,0 +1,153 @@
+"""Building and running one step's tool-calling agent (``langchain.agents.create_agent``)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, cast
+
+from langchain.agents import create_agent
+from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse, hook_config
+from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import Runtime
+
+from ..config import AgentName
+from .agent_state import StepAgentState
+from .context import RunDeps
+from .prompts import render_prompt
+from .state import ErrorTracker, Step
+from .tools import toolkit
+from .tracking import step_attempts
+
+# The debugging protocol: what the migrate agent is told, by how many checks have failed.
+GUIDANCE: tuple[tuple[int, str], ...] = (
+    (
+        0,
+        "Attempts 1–2: pick ONE failing test, state a hypothesis for why it fails (read the "
+        "message and the component), make one focused edit, run the tests.",
+    ),
+    (
+        3,
+        "Attempts 3–5: your hypotheses did not hold. Instrument: add `screen.debug()` or log the "
+        "DOM in the failing test, run it, read what is really rendered, then make a smaller edit. "
+        "Remove the instrumentation once it passes. request_scope_reduction is now available.",
+    ),
+    (
+        6,
+        "Attempt 6 and later: reduce scope. Use request_scope_reduction to go back to the best "
+        "candidate and fix one test at a time; if a test cannot be made to pass, "
+        "escalate_for_external_help explains why to a person.",
+    ),
+)
+
+
+def guidance_for(attempts: int) -> str:
+    text = GUIDANCE[0][1]
+    for threshold, line in GUIDANCE:
+        if attempts >= threshold:
+            text = line
+    return text
+
+
+class StepGuard(AgentMiddleware[StepAgentState, RunDeps]):
+    """Enforces the limits between model calls and keeps the guidance current."""
+
+    state_schema = StepAgentState
+
+    def __init__(self, step: Step):
+        super().__init__()
+        self.step = step
+
+    @hook_config(can_jump_to=["end"])
+    def before_model(
+        self, state: StepAgentState, runtime: Runtime[RunDeps]
+    ) -> dict[str, Any] | None:
+        runtime.context.usage.step = self.step
+        runtime.context.usage.breaker.check()
+        if state.get("stop_reason") or (state.get("all_passing") and self.step != "research"):
+            return {"jump_to": "end"}
+        return None
+
+    async def awrap_model_call(
+        self,
+        request: ModelRequest[RunDeps],
+        handler: Callable[[ModelRequest[RunDeps]], Awaitable[ModelResponse[Any]]],
+    ) -> ModelResponse[Any]:
+        state: StepAgentState = request.state  # type: ignore[assignment]
+        tracker = ErrorTracker.model_validate(state.get("tracker") or {})
+        attempts = step_attempts(tracker, self.step)
+        notes = [f"## Status\nChecks run in this step: {attempts}."]
+        if self.step == "migrate":
+            notes.append(f"## Guidance now\n{guidance_for(attempts)}")
+        if state.get("focus"):
+            notes.append(f"## Focus\nFix only: {state['focus'][0]!r}")
+        if state.get("instructions"):
+            notes.append("## A person said\n" + "\n".join(state["instructions"]))
+        base = request.system_message.content if request.system_message else ""
+        request = request.override(system_message=SystemMessage(f"{base}\n\n" + "\n\n".join(notes)))
+        breaker = request.runtime.context.usage.breaker
+        while True:
+            try:
+                return await handler(request)
+            except Exception as exc:
+                if not is_endpoint_error(exc):
+                    raise
+                # UsageRecorder.on_llm_error counted it; retry until the breaker opens.
+                if breaker.open:
+                    breaker.check()
+                await asyncio.sleep(min(8.0, 0.5 * 2**breaker.consecutive_failures))
+
+
+def is_endpoint_error(exc: BaseException) -> bool:
+    """A failure of the model endpoint (HTTP status, connection, timeout), not a bug of ours.
+
+    langchain-openai wraps the client's errors in its own classes, so the chain is searched.
+    """
+    seen: BaseException | None = exc
+    for _ in range(5):
+        if seen is None:
+            break
+        package = type(seen).__module__.split(".", 1)[0]
+        if package in {"openai", "httpx", "httpcore"} or isinstance(
+            seen, ConnectionError | TimeoutError
+        ):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def recursion_limit(deps: RunDeps) -> int:
+    # Each tool round trip is two graph steps; leave room for reads between checks.
+    return 4 * deps.config.retry.max_total_attempts * 3 + 20
+
+
+async def run_agent(
+    deps: RunDeps,
+    step: Step,
+    prompt_values: Mapping[str, str | None],
+    initial: Mapping[str, Any],
+    *,
+    task: str,
+) -> StepAgentState:
+    """Run the step's agent to its end and return its final state."""
+    assert deps.models is not None
+    agent_name: AgentName = "migrate" if step == "finish" else step
+    system_prompt = render_prompt(agent_name, prompt_values)
+    agent = create_agent(
+        deps.models(agent_name),
+        toolkit(step),
+        system_prompt=system_prompt,
+        middleware=[StepGuard(step)],
+        state_schema=StepAgentState,
+        context_schema=RunDeps,
+        name=f"{step}_agent",
+    )
+    deps.usage.step = step
+    agent_input: Any = {**initial, "step": step, "messages": [HumanMessage(task)]}
+    config: RunnableConfig = {
+        "recursion_limit": recursion_limit(deps),
+        "callbacks": [deps.usage],
+    }
+    result = await agent.ainvoke(agent_input, config=config, context=deps)
+    return cast(StepAgentState, result)

@@ -1,0 +1,94 @@
+"""Typed events a run emits while it works: what the editor and the CLI show as progress."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from .state import RunStatus, Step, Summary
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    run_id: str
+
+
+class RunStarted(_Event):
+    type: Literal["run_started"] = "run_started"
+    file: str
+    mode: Literal["migrate", "fix"]
+    offline: bool
+    start_step: Step
+
+
+class StepStarted(_Event):
+    type: Literal["step_started"] = "step_started"
+    step: Step
+
+
+class StepFinished(_Event):
+    type: Literal["step_finished"] = "step_finished"
+    step: Step
+    outcome: Literal["done", "failed", "skipped"]
+    detail: str = ""
+
+
+class ToolCalled(_Event):
+    type: Literal["tool_called"] = "tool_called"
+    step: Step
+    tool: str
+    summary: str = ""
+
+
+class TestTally(_Event):
+    __test__ = False
+
+    type: Literal["test_tally"] = "test_tally"
+    step: Step
+    passed: int
+    failed: int
+    total: int
+
+
+class EditApplied(_Event):
+    type: Literal["edit_applied"] = "edit_applied"
+    step: Step
+    source: Literal["codemod", "agent", "eslint --fix"]
+    detail: str = ""
+
+
+class TokensUsed(_Event):
+    type: Literal["tokens_used"] = "tokens_used"
+    step: Step
+    input_tokens: int
+    output_tokens: int
+
+
+class NeedsInput(_Event):
+    type: Literal["needs_input"] = "needs_input"
+    question: str
+    report_path: str
+    options: list[str]
+
+
+class RunFinished(_Event):
+    type: Literal["run_finished"] = "run_finished"
+    status: RunStatus
+    summary: Summary
+    failure_reason: str | None = None
+
+
+RunEvent = Annotated[
+    RunStarted
+    | StepStarted
+    | StepFinished
+    | ToolCalled
+    | TestTally
+    | EditApplied
+    | TokensUsed
+    | NeedsInput
+    | RunFinished,
+    Field(discriminator="type"),
+]
+RUN_EVENT_ADAPTER: TypeAdapter[RunEvent] = TypeAdapter(RunEvent)

@@ -1,0 +1,61 @@
+"""The migration graph: research → planning → migrate → lint → typescript → finish.
+
+The start is conditional (``choose_start``); a step that fails goes straight to ``finish``, which
+records the failure and its reason.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from typing import Any
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+from pydantic import BaseModel
+
+from . import state as state_module
+from .context import RunDeps
+from .nodes import NODES, choose_start
+from .state import STEPS, MigrationState, Step
+
+_NEXT: dict[Step, Step] = dict(pairwise(STEPS))
+
+
+def _after(step: Step) -> Any:
+    def route(state: MigrationState) -> Step:
+        if state.exit.status == "failed":
+            return "finish"
+        return _NEXT[step]
+
+    route.__name__ = f"after_{step}"
+    return route
+
+
+def build_graph(
+    checkpointer: BaseCheckpointSaver[Any] | None = None,
+) -> CompiledStateGraph[MigrationState, RunDeps, MigrationState, MigrationState]:
+    graph = StateGraph(MigrationState, context_schema=RunDeps)
+    for name, node in NODES.items():
+        graph.add_node(name, node)
+    graph.add_conditional_edges(
+        START, choose_start, {s: s for s in ("research", "migrate", "lint", "typescript")}
+    )
+    for step in STEPS[:-1]:
+        graph.add_conditional_edges(
+            step, _after(step), {_NEXT[step]: _NEXT[step], "finish": "finish"}
+        )
+    graph.add_edge("finish", END)
+    return graph.compile(checkpointer=checkpointer, name="testmend-migration")
+
+
+def checkpoint_serializer() -> JsonPlusSerializer:
+    """Checkpoints may only rebuild testmend's own state classes (no arbitrary imports)."""
+    classes = [
+        value
+        for value in vars(state_module).values()
+        if isinstance(value, type) and issubclass(value, BaseModel) and value is not BaseModel
+    ]
+    allowed = [(cls.__module__, cls.__name__) for cls in classes]
+    return JsonPlusSerializer(allowed_msgpack_modules=allowed)

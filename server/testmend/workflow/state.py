@@ -1,0 +1,162 @@
+"""The migration state: everything a run knows, checkpointed after every step.
+
+Paths are relative to the project root. The candidate test file lives here (not only on disk in
+the shadow workspace), so a run resumed in a new process and a new shadow workspace continues
+from exactly the same content.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..project.dependencies import DependencyNode, ImportInfo
+
+Step = Literal["research", "planning", "migrate", "lint", "typescript", "finish"]
+STEPS: tuple[Step, ...] = ("research", "planning", "migrate", "lint", "typescript", "finish")
+RunStatus = Literal["running", "succeeded", "failed", "cancelled", "paused"]
+PlanAction = Literal["migrate", "delete", "keep", "add"]
+# Part of the state (and so of checkpoints), defined where the dependency tree is built.
+STATE_IMPORTS = (DependencyNode, ImportInfo)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class MockRequirement(_Model):
+    module: str
+    reason: str
+    kind: Literal["module", "api", "timers", "context", "browser-api", "other"] = "module"
+
+
+class DependencyTest(_Model):
+    """A test of one of the dependencies: shows what is already covered elsewhere."""
+
+    path: str
+    covers: str
+
+
+class ResearchContext(_Model):
+    dependency_tree: list[DependencyNode] = []
+    mocks_required: list[MockRequirement] = []
+    mock_patterns: list[str] = []
+    """``jest.mock(...)`` and similar lines found in the test and its neighbours."""
+    coverage_from_dependencies: list[DependencyTest] = []
+    example_tests: list[str] = []
+    """Tests of the project that already use Testing Library: the style to imitate."""
+    files_to_read: list[str] = []
+    render_helper: str | None = None
+    """The project's render helper, e.g. ``renderWithProviders from '@/test-utils'``."""
+    rendered_html: dict[str, str] = {}
+    """Per test (full name): the HTML the original test rendered."""
+    scratchpad: list[str] = []
+    """Notes the research agent wrote for the later agents."""
+
+
+class TestPlan(_Model):
+    __test__ = False
+
+    test_name: str
+    """Full name: ``describe`` titles and the test title, space-separated (as jest reports)."""
+    action: PlanAction
+    gherkin: str | None = None
+    """Given/When/Then for ``migrate`` and ``add``."""
+    reason: str = ""
+
+
+class TrackedError(_Model):
+    fingerprint: str
+    step: Step
+    message: str
+    attempts: int = 0
+    fixes_tried: list[str] = []
+    status: Literal["active", "resolved"] = "active"
+    kind: Literal["new", "active", "regressed"] = "new"
+
+
+class StepAttempts(_Model):
+    attempts: int = 0
+
+
+class ErrorTracker(_Model):
+    steps: dict[str, StepAttempts] = {}
+    errors: dict[str, TrackedError] = {}
+    ever_passed: list[str] = []
+    """Tests that passed at some point: failing again later is a regression."""
+
+
+class CandidateSnapshot(_Model):
+    content: str
+    passed: int
+    total: int
+
+
+class Summary(_Model):
+    tests_created: int = 0
+    tests_deleted: int = 0
+    tests_migrated: int = 0
+    tests_kept: int = 0
+    patches_applied: int = 0
+    errors_encountered: int = 0
+    tokens_used: int = 0
+    tests_passing: int = 0
+    tests_total: int = 0
+    lint_errors: int = 0
+    type_errors: int = 0
+    enzyme_free: bool = False
+
+
+class ExitState(_Model):
+    status: RunStatus = "running"
+    completed_at: datetime | None = None
+    failure_reason: str | None = None
+    summary: Summary = Summary()
+    left_to_do: list[str] = []
+    """What a person (or a later run with a model) still has to do."""
+
+
+class Escalation(_Model):
+    report_path: str
+    question: str
+    answer: str | None = None
+
+
+class MigrationState(_Model):
+    run_id: str
+    test_file: str
+    original_content: str
+    mode: Literal["migrate", "fix"] = "migrate"
+    component_under_test: str | None = None
+    research: ResearchContext | None = None
+    test_plans: list[TestPlan] = []
+    user_instructions: str | None = None
+    current_step: Step = "research"
+    start_node: Step = "research"
+    candidate: str | None = None
+    best_candidate: CandidateSnapshot | None = None
+    successful_patches: int = 0
+    error_tracker: ErrorTracker = ErrorTracker()
+    tokens_by_step: dict[str, int] = Field(default_factory=dict)
+    escalation: Escalation | None = None
+    dom_capture: str | None = None
+    """JSON of the DOM captured while the original test ran (codemod ``DomCapture``)."""
+    tests_passing: int = 0
+    tests_total: int = 0
+    last_test_summary: str = ""
+    codemod_left: list[str] = []
+    lint_errors: int = 0
+    lint_summary: str = ""
+    type_errors: int = 0
+    type_summary: str = ""
+    snapshot_file: str | None = None
+    """The test's jest snapshot file, when its Enzyme snapshots must be recorded again."""
+    extra_files: dict[str, str | None] = {}
+    """Other files the result changes (the re-recorded snapshot): content, or None = deleted."""
+    extra_originals: dict[str, str | None] = {}
+    """Those files as they were when the run started (None = did not exist)."""
+    step_results: dict[str, str] = {}
+    """One line per finished step: what it did (for the report)."""
+    exit: ExitState = ExitState()

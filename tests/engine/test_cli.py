@@ -1,0 +1,112 @@
+"""`testmend migrate | fix | runs | resume` as a user runs them (subprocess, offline tier)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from .conftest import SIMPLE_ENZYME, SIMPLE_TEST, git
+
+TESTMEND = str(Path(sys.executable).with_name("testmend"))
+# The user's environment without any model settings: these runs are offline by construction.
+CLEAN_ENV = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "TESTMEND_"))}
+PAGINATION = "src/components/Pagination/Pagination.test.tsx"
+PAGINATION_SNAPSHOT = "src/components/Pagination/__snapshots__/Pagination.test.tsx.snap"
+
+
+def run_testmend(project: Path, workspaces: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [TESTMEND, *args],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env={**CLEAN_ENV, "TESTMEND_WORKSPACES_DIR": str(workspaces)},
+        timeout=600,
+        check=False,
+    )
+
+
+def test_migrate_a_folder_offline_and_write(project: Path, workspaces: Path) -> None:
+    """The codemod alone migrates Pagination; its Enzyme snapshot is recorded again."""
+    old_snapshot = (project / PAGINATION_SNAPSHOT).read_text(encoding="utf-8")
+    done = run_testmend(
+        project,
+        workspaces,
+        "migrate",
+        "src/components/Pagination",
+        "--offline",
+        "--json",
+        "--write",
+    )
+    assert done.returncode == 0, done.stderr
+    payload = json.loads(done.stdout)
+    [result] = payload["results"]
+    assert result["file"] == PAGINATION
+    assert result["status"] == "succeeded" and result["tests_pass"] is True
+    assert result["written"] == f"written (and {PAGINATION_SNAPSHOT})"
+    assert f"+++ b/{PAGINATION_SNAPSHOT}" in result["diff"]
+    written = (project / PAGINATION).read_text(encoding="utf-8")
+    assert "from 'enzyme'" not in written and "asFragment()" in written
+    snapshot = (project / PAGINATION_SNAPSHOT).read_text(encoding="utf-8")
+    assert snapshot != old_snapshot and "<DocumentFragment>" in snapshot
+    assert "[Pagination.test.tsx] migrate: tests 7/7 passing" in done.stderr
+    assert list(workspaces.iterdir()) == []
+    # The written files pass the project's own jest, outside testmend.
+    jest = subprocess.run(
+        ["node_modules/.bin/jest", "--ci", PAGINATION],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "COLORS": "false"},
+        check=False,
+    )
+    assert jest.returncode == 0, jest.stderr[-2000:]
+
+
+def test_migrate_prints_the_diff_and_writes_nothing_by_default(
+    project: Path, workspaces: Path
+) -> None:
+    done = run_testmend(project, workspaces, "migrate", SIMPLE_TEST, "--offline", "--write")
+    assert done.returncode == 1  # a test still fails
+    assert done.stdout.startswith(f"diff --git a/{SIMPLE_TEST} b/{SIMPLE_TEST}\n")
+    assert "-import { mount } from 'enzyme';" in done.stdout
+    assert "not written: its tests do not all pass" in done.stderr
+    assert "failed (1/2 tests pass)" in done.stderr
+    assert (project / SIMPLE_TEST).read_text(encoding="utf-8") == SIMPLE_ENZYME
+    assert git(project, "status", "--porcelain") == ""
+
+    runs = run_testmend(project, workspaces, "runs", "--json")
+    [record] = json.loads(runs.stdout)
+    assert record["status"] == "failed" and record["file"] == SIMPLE_TEST
+    listing = run_testmend(project, workspaces, "runs")
+    assert record["run_id"] in listing.stdout and "failed" in listing.stdout
+
+    resumed = run_testmend(project, workspaces, "resume", record["run_id"])
+    assert resumed.returncode == 2
+    assert "nothing to resume" in resumed.stderr
+
+
+def test_bad_inputs_get_clear_messages(project: Path, workspaces: Path) -> None:
+    done = run_testmend(project, workspaces, "migrate", "src/test-utils.tsx", "--offline")
+    assert done.returncode == 1
+    assert "does not use Enzyme: nothing to migrate" in done.stderr
+    missing = run_testmend(project, workspaces, "migrate", "src/nope.test.tsx", "--offline")
+    assert "no such file" in missing.stderr
+    outside = run_testmend(project, workspaces, "migrate", "/etc/hostname", "--offline")
+    assert outside.returncode == 2 and "no package.json at or above" in outside.stderr
+    other = project.parent / "other"
+    other.mkdir()
+    (other / "package.json").write_text("{}")
+    (other / "x.test.js").write_text("import { mount } from 'enzyme';\n")
+    mixed = run_testmend(project, workspaces, "migrate", SIMPLE_TEST, str(other / "x.test.js"))
+    assert mixed.returncode == 2 and "is not in the project" in mixed.stderr
+    empty = run_testmend(project, workspaces, "migrate", "src/api", "--offline")
+    assert empty.returncode == 2 and "no Enzyme test file" in empty.stderr
+    unknown = run_testmend(project, workspaces, "resume", "20990101-000000-abcdef")
+    assert unknown.returncode == 2 and "no run" in unknown.stderr
+    (project / "testmend.config.json").write_text('{"retry": {"maxAttemptsPerError": "x"}}')
+    bad = run_testmend(project, workspaces, "migrate", SIMPLE_TEST, "--offline")
+    assert bad.returncode == 2 and "retry.maxAttemptsPerError" in bad.stderr

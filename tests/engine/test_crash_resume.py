@@ -1,0 +1,61 @@
+"""A run killed with SIGKILL mid-way resumes in a new process to the same result."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from testmend.engine import RunResult, RunStore
+
+from .conftest import SIMPLE_ENZYME, SIMPLE_RTL, SIMPLE_TEST, git
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def driver(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.engine.driver", *args],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group: the kill takes jest down too
+    )
+
+
+def test_sigkill_mid_run_then_resume(project: Path, workspaces: Path) -> None:
+    process = driver(str(project), str(workspaces), "start")
+    assert process.stdout is not None
+    run_id = None
+    for line in process.stdout:
+        event = json.loads(line)
+        run_id = event["run_id"]
+        # Killed while the migrate agent works: after its edit, before it runs the tests.
+        if event["type"] == "tool_called" and event["tool"] == "run_test_file":
+            os.killpg(process.pid, signal.SIGKILL)
+            break
+    process.wait(timeout=30)
+    assert process.returncode == -signal.SIGKILL
+    assert run_id is not None
+    store = RunStore(project)
+    assert [r.status for r in store.all()] == ["interrupted"]
+    assert list(workspaces.iterdir())  # the dead process's shadow workspace is still there
+
+    resumed = driver(str(project), str(workspaces), "resume", run_id)
+    out, err = resumed.communicate(timeout=600)
+    assert resumed.returncode == 0, err[-3000:]
+    lines = out.splitlines()
+    result = RunResult.model_validate_json(lines[-1].removeprefix("RESULT "))
+    events = [json.loads(line) for line in lines[:-1]]
+    steps = [e["step"] for e in events if e["type"] == "step_started"]
+    assert steps[0] == "migrate"  # research and planning were not done again
+    assert result.status == "succeeded", result.failure_reason
+    assert result.content == SIMPLE_RTL  # the same result as a run that was never killed
+    assert store.load(run_id).status == "succeeded"
+    assert list(workspaces.iterdir()) == []  # the stale workspace was collected
+    assert (project / SIMPLE_TEST).read_text() == SIMPLE_ENZYME
+    assert git(project, "status", "--porcelain") == ""

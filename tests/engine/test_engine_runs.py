@@ -1,0 +1,273 @@
+"""Full runs on the example app with real jest, eslint and tsc; the model is scripted."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from testmend.engine import Engine, RunRequest, RunResult
+from testmend.llm import reply
+from testmend.workflow.events import (
+    EditApplied,
+    RunFinished,
+    StepFinished,
+    StepStarted,
+    TestTally,
+)
+
+from .conftest import (
+    SIMPLE_ENZYME,
+    SIMPLE_RTL,
+    SIMPLE_TEST,
+    call,
+    git,
+    make_config,
+    rewrite_to,
+    scripted_engine,
+    tool_messages,
+)
+
+
+def assert_untouched(project: Path, workspaces: Path) -> None:
+    """The user's tree is as committed and every shadow workspace is gone."""
+    assert git(project, "status", "--porcelain", "--untracked-files=all") == ""
+    assert (project / SIMPLE_TEST).read_text(encoding="utf-8") == SIMPLE_ENZYME
+    assert list(workspaces.iterdir()) == []
+    assert "worktrees" not in {p.name for p in (project / ".git").iterdir()} or not list(
+        (project / ".git" / "worktrees").iterdir()
+    )
+
+
+async def test_happy_path(project: Path, workspaces: Path) -> None:
+    engine, _model = scripted_engine(
+        project,
+        workspaces,
+        {
+            "migrate": [rewrite_to(SIMPLE_RTL), call("run_test_file"), reply("done")],
+        },
+    )
+    async with engine:
+        handle = await engine.start(RunRequest(file=SIMPLE_TEST))
+        result = await handle.wait()
+    assert isinstance(result, RunResult)
+    assert result.status == "succeeded", result.failure_reason
+    assert result.content == SIMPLE_RTL
+    assert result.summary.tests_passing == result.summary.tests_total == 2
+    assert result.summary.enzyme_free
+    assert result.summary.patches_applied == 1
+    assert "-import { mount } from 'enzyme';" in result.diff
+    steps = [e.step for e in handle.history if isinstance(e, StepStarted)]
+    assert steps == ["research", "planning", "migrate", "lint", "typescript", "finish"]
+    assert isinstance(handle.history[-1], RunFinished)
+    assert Path(result.report_path).is_file()
+    assert_untouched(project, workspaces)
+
+
+async def run_to_end(engine: Engine, request: RunRequest) -> RunResult:
+    async with engine:
+        handle = await engine.start(request)
+        result = await handle.wait()
+    assert result is not None
+    return result
+
+
+async def test_failed_edit_then_success(project: Path, workspaces: Path) -> None:
+    bogus = "<<<<<<< SEARCH\nconst wrapper = shallow(<Nothing />);\n=======\nx\n>>>>>>> REPLACE\n"
+    engine, model = scripted_engine(
+        project,
+        workspaces,
+        {
+            "migrate": [
+                call("edit_file", blocks=bogus),
+                rewrite_to(SIMPLE_RTL),
+                call("run_test_file"),
+                reply("done"),
+            ]
+        },
+    )
+    result = await run_to_end(engine, RunRequest(file=SIMPLE_TEST))
+    assert result.status == "succeeded", result.failure_reason
+    assert result.summary.patches_applied == 1  # the failed edit is not counted
+    failed_edit = next(t for t in tool_messages(model) if t.startswith("edit not applied"))
+    assert "the candidate is unchanged" in failed_edit
+    assert "closest region in the file: line" in failed_edit.lower()  # where to look
+    assert_untouched(project, workspaces)
+
+
+async def test_failure_loop_is_stopped_by_max_attempts_per_error(
+    project: Path, workspaces: Path
+) -> None:
+    engine, model = scripted_engine(
+        project,
+        workspaces,
+        # The agent only re-runs the tests: the same error comes back until the limit stops it.
+        {"migrate": [call("run_test_file", "c1"), call("run_test_file", "c2"), reply("never")]},
+        retry={"maxAttemptsPerError": 2},
+    )
+    result = await run_to_end(engine, RunRequest(file=SIMPLE_TEST))
+    assert result.status == "failed"
+    assert result.failure_reason is not None
+    assert "maxAttemptsPerError=2" in result.failure_reason
+    assert "1 of 2 tests fail" in result.failure_reason
+    migrate_requests = [r for r in model.requests if model.agent_of(r) == "migrate"]
+    assert len(migrate_requests) == 1  # stopped before asking the model again
+    # Lint and type checks never ran: a failed step ends the run.
+    assert result.content != SIMPLE_ENZYME  # the best candidate is kept for the user
+    assert_untouched(project, workspaces)
+
+
+async def test_escape_hatches_unlock_and_escalation_pauses_until_answered(
+    project: Path, workspaces: Path
+) -> None:
+    answer = "Click the 'Increase seats' button instead of calling increment()"
+    engine, model = scripted_engine(
+        project,
+        workspaces,
+        {
+            "migrate": [
+                call("request_scope_reduction", "s1", reason="stuck"),  # locked: 1 check
+                call("run_test_file", "t1"),
+                call("run_test_file", "t2"),
+                call("request_scope_reduction", "s2", reason="stuck"),  # unlocked: 3 checks
+                call("run_test_file", "t3"),
+                call(
+                    "escalate_for_external_help",
+                    "e1",
+                    goal="g",
+                    tried="t",
+                    last_error="e",
+                    analysis="a",
+                ),  # locked: 4 checks
+                call("run_test_file", "t4"),
+                call(
+                    "escalate_for_external_help",
+                    "e2",
+                    goal="Migrate the increment test",
+                    tried="reran the tests",
+                    last_error="state() has no equivalent",
+                    analysis="the test reads component state",
+                ),
+                rewrite_to(SIMPLE_RTL),
+                call("run_test_file", "t5"),
+                reply("done"),
+            ]
+        },
+        retry={"maxAttemptsPerError": 10},
+    )
+    async with engine:
+        handle = await engine.start(RunRequest(file=SIMPLE_TEST))
+        assert await handle.wait() is None  # paused
+        needs = [e for e in handle.history if e.type == "needs_input"]
+        assert len(needs) == 1 and needs[0].options == ["retry", "apply_partial", "discard"]
+        report = Path(needs[0].report_path)
+        assert report.is_file() and "## What was tried\nreran the tests" in report.read_text()
+        assert engine.store.load(handle.run_id).status == "paused"
+        assert list(workspaces.iterdir()) == []  # nothing lingers while waiting for a person
+
+        resumed = await engine.resume(handle.run_id, answer)
+        result = await resumed.wait()
+    assert result is not None and result.status == "succeeded", result and result.failure_reason
+    assert result.content == SIMPLE_RTL
+    messages = tool_messages(model)
+    locked = [m for m in messages if "is locked until" in m]
+    assert len(locked) == 2
+    assert any(m.startswith("Scope reduced") for m in messages)
+    assert any(answer in m for m in messages)
+    last_migrate = [r for r in model.requests if model.agent_of(r) == "migrate"][-1]
+    assert answer in str(last_migrate[0].content)  # "A person said" in the system prompt
+    assert_untouched(project, workspaces)
+
+
+LINT_TEST = "src/components/Counter/Lint.test.tsx"
+LINT_BEFORE = """\
+import { render } from '@testing-library/react';
+import { Counter } from './Counter';
+
+it('calls back on change', () => {
+  const onChange = jest.fn();
+  const { getByRole } = render(<Counter label="Seats" onChange={onChange} />);
+  getByRole('button', { name: 'Increase seats' }).click();
+  expect(onChange).toBeCalled();
+});
+"""
+LINT_AFTER = """\
+import { fireEvent, render, screen } from '@testing-library/react';
+import { Counter } from './Counter';
+
+it('calls back on change', () => {
+  const onChange = jest.fn();
+  render(<Counter label="Seats" onChange={onChange} />);
+  fireEvent.click(screen.getByRole('button', { name: 'Increase seats' }));
+  expect(onChange).toHaveBeenCalled();
+});
+"""
+
+
+async def test_fix_mode_starts_at_lint(project: Path, workspaces: Path) -> None:
+    (project / LINT_TEST).write_text(LINT_BEFORE, encoding="utf-8")
+    engine, model = scripted_engine(
+        project,
+        workspaces,
+        {"lint": [rewrite_to(LINT_AFTER), call("run_lint_check"), reply("lint clean")]},
+    )
+    result = await run_to_end(engine, RunRequest(file=LINT_TEST, mode="fix"))
+    steps = [e.step for e in engine.handles[result.run_id].history if isinstance(e, StepStarted)]
+    assert steps == ["lint", "typescript", "finish"]
+    assert result.status == "succeeded", result.failure_reason
+    assert result.content == LINT_AFTER
+    # eslint --fix ran before the agent: the agent saw only what it cannot fix.
+    first_lint_prompt = str(model.requests[0][0].content)
+    assert "testing-library/prefer-screen-queries" in first_lint_prompt
+    assert "jest/no-alias-methods" not in first_lint_prompt
+    assert any(
+        isinstance(e, EditApplied) and e.source == "eslint --fix"
+        for e in engine.handles[result.run_id].history
+    )
+    assert (project / LINT_TEST).read_text(encoding="utf-8") == LINT_BEFORE
+
+
+async def test_cancel_leaves_nothing_behind(project: Path, workspaces: Path) -> None:
+    engine = Engine(make_config(project), offline=True, workspaces_dir=workspaces)
+    async with engine:
+        handle = await engine.start(RunRequest(file=SIMPLE_TEST))
+        async for event in handle.events():
+            if isinstance(event, StepStarted) and event.step == "migrate":
+                break
+        assert list(workspaces.iterdir())  # the run is working in its shadow
+        assert await engine.cancel(handle.run_id)
+        assert engine.store.load(handle.run_id).status == "cancelled"
+    assert_untouched(project, workspaces)
+    listing = subprocess.run(
+        ["ps", "-eo", "args"], capture_output=True, text=True, check=True
+    ).stdout
+    assert str(workspaces) not in listing  # no jest left running in the shadow
+
+
+async def test_offline_run_reports_what_is_left(project: Path, workspaces: Path) -> None:
+    engine = Engine(make_config(project), offline=True, workspaces_dir=workspaces)
+    async with engine:
+        handle = await engine.start(RunRequest(file=SIMPLE_TEST))
+        result = await handle.wait()
+        assert result is not None
+        # Restarting from a step reuses the finished run's state: only lint onwards runs again.
+        restarted = await engine.restart_from(result.run_id, "lint")
+        again = await restarted.wait()
+        assert await engine.result(result.run_id) == result
+    assert again is not None and again.run_id != result.run_id
+    assert [e.step for e in restarted.history if isinstance(e, StepStarted)] == [
+        "lint",
+        "typescript",
+        "finish",
+    ]
+    assert again.content == result.content
+    assert result.status == "failed"
+    assert result.summary.tests_total == 2 and result.summary.tests_passing == 1
+    assert any("state()" in item for item in result.left_to_do)
+    assert "1 test(s) still fail" in result.left_to_do
+    tallies = [e for e in engine.handles[result.run_id].history if isinstance(e, TestTally)]
+    assert tallies[-1].passed == 1
+    finished = [e for e in engine.handles[result.run_id].history if isinstance(e, StepFinished)]
+    assert [e.step for e in finished][-1] == "finish"
+    report = Path(result.report_path).read_text()
+    assert "## Left to do" in report and "1 / 2" in report
+    assert_untouched(project, workspaces)

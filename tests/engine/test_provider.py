@@ -1,0 +1,127 @@
+"""The real langchain-openai client over HTTP, against a local replay of recorded responses."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from testmend.config import load_config
+from testmend.engine import Engine, RunRequest
+
+from ..replay_server import Replay, serve
+from .conftest import SIMPLE_RTL, SIMPLE_TEST
+
+KEY = "sk-test-0123456789"
+
+
+def provider_config(project: Path, base_url: str, *, streaming: bool) -> Any:
+    return load_config(
+        project,
+        environ={"OPENAI_API_KEY": KEY},
+        editor_settings={
+            "model": {
+                "baseUrl": base_url,
+                "tiers": {"full": "gpt-4.1", "mini": "gpt-4.1-mini"},
+                "streaming": streaming,
+                "maxRetries": 0,
+            }
+        },
+    )
+
+
+def tool_names(body: dict[str, Any]) -> list[str]:
+    return [t["function"]["name"] for t in body.get("tools", [])]
+
+
+@pytest.mark.parametrize("streaming", [False, True], ids=["json", "sse"])
+async def test_migration_through_the_openai_client(
+    project: Path, workspaces: Path, streaming: bool
+) -> None:
+    replay = Replay("seats_migration.json")
+    with serve(replay) as url:
+        engine = Engine(
+            provider_config(project, url, streaming=streaming), workspaces_dir=workspaces
+        )
+        assert not engine.offline
+        async with engine:
+            handle = await engine.start(RunRequest(file=SIMPLE_TEST))
+            result = await handle.wait()
+    assert result is not None and result.status == "succeeded", result and result.failure_reason
+    assert result.content == SIMPLE_RTL
+    recorded = json.loads(
+        Path(__file__).parents[1].joinpath("fixtures", "replay", "seats_migration.json").read_text()
+    )
+    expected_tokens = sum(
+        turn["usage"]["total_tokens"]
+        for agent in ("research", "planning", "migrate")
+        for turn in recorded[agent]
+    )
+    assert result.summary.tokens_used == expected_tokens
+
+    bodies = replay.requests
+    # The agent stops once the tests pass: it is not asked for a closing message.
+    assert len(bodies) == 6
+    assert all(b.get("stream", False) is streaming for b in bodies)
+    assert all(h.get("authorization") == f"Bearer {KEY}" for h in replay.headers)
+    by_agent = {}
+    for body in bodies:
+        agent = body["messages"][0]["content"].split("\n", 1)[0]
+        by_agent.setdefault(agent, []).append(body)
+    assert {b["model"] for b in by_agent["agent: research"]} == {"gpt-4.1-mini"}
+    assert {b["model"] for b in by_agent["agent: migrate"]} == {"gpt-4.1"}
+
+    migrate = by_agent["agent: migrate"][-1]
+    assert set(tool_names(migrate)) == {
+        "glob",
+        "grep",
+        "read_file",
+        "read_files",
+        "ls",
+        "edit_file",
+        "apply_diff",
+        "run_test_file",
+        "request_scope_reduction",
+        "escalate_for_external_help",
+    }
+    schemas = {t["function"]["name"]: t["function"]["parameters"] for t in migrate["tools"]}
+    assert schemas["edit_file"]["required"] == ["blocks"]
+    assert schemas["run_test_file"].get("properties", {}) == {}  # injected runtime stays hidden
+    assert "runtime" not in json.dumps(schemas)
+    assert "add_test_plan" in tool_names(by_agent["agent: planning"][0])
+    assert "get_dependency_tree" in tool_names(by_agent["agent: research"][0])
+
+    # Every tool call the model made is answered by a tool message with the same id, in order.
+    for body in bodies:
+        pending: list[str] = []
+        for message in body["messages"]:
+            if message["role"] == "assistant":
+                assert not pending, "a tool call was left without its result"
+                pending = [c["id"] for c in message.get("tool_calls") or []]
+            elif message["role"] == "tool":
+                assert message["tool_call_id"] == pending.pop(0)
+        assert not pending
+    last = migrate["messages"]
+    assert last[-1]["role"] == "tool" and last[-1]["content"].startswith("edit applied")
+
+
+async def test_failing_endpoint_stops_the_run_with_a_clear_message(
+    project: Path, workspaces: Path
+) -> None:
+    replay = Replay("seats_migration.json", fail_with=503)
+    with serve(replay) as url:
+        engine = Engine(provider_config(project, url, streaming=False), workspaces_dir=workspaces)
+        async with engine:
+            handle = await engine.start(RunRequest(file=SIMPLE_TEST))
+            result = await handle.wait()
+            record = engine.store.load(handle.run_id)
+    assert result is None
+    assert record.status == "failed"
+    assert record.failure_reason is not None
+    assert "the model endpoint failed 3 times in a row" in record.failure_reason
+    assert "resume the run" in record.failure_reason
+    assert len(replay.requests) == 3  # the breaker stopped further calls
+    assert KEY not in record.model_dump_json()
+    assert list(workspaces.iterdir()) == []
