@@ -30,3 +30,13 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$lock_hash" ]; then
   (cd "$EXAMPLE_APP" && npm ci --no-audit --no-fund --loglevel=error)
   echo "$lock_hash" > "$stamp"
 fi
+
+# Neovim's built-in LSP client drives the headless editor test (tests/lsp/test_neovim.py).
+if ! command -v nvim >/dev/null 2>&1; then
+  echo "setup: installing neovim"
+  if [ "$(id -u)" -eq 0 ]; then
+    apt-get update -qq && apt-get install -y -qq neovim
+  else
+    sudo apt-get update -qq && sudo apt-get install -y -qq neovim
+  fi
+fi

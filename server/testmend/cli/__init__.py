@@ -22,6 +22,12 @@ def _doctor(args: argparse.Namespace) -> int:
     return 0 if report.ready else 1
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from ..lsp.server import main as serve  # imported late: the other commands start faster
+
+    return serve(tcp=args.tcp)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="testmend",
@@ -40,6 +46,14 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.add_argument("--json", action="store_true", help="print a machine-readable report")
     doctor.set_defaults(handler=_doctor)
     runs.add_parsers(sub)
+    serve = sub.add_parser(
+        "serve",
+        help="run the language server (LSP over stdio, or TCP with --tcp)",
+        description="Run testmend's language server for an editor. Speaks LSP over stdio "
+        "unless --tcp is given.",
+    )
+    serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")
+    serve.set_defaults(handler=_serve)
     return parser
 
 

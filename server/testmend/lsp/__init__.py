@@ -1,0 +1,1 @@
+"""The language server face of testmend (``testmend serve``); see docs/lsp.md."""

@@ -1,0 +1,83 @@
+"""A run's result as one LSP workspace edit: versioned, annotated for a preview when possible.
+
+A result is a list of :class:`FileChange` (today one: the test file; a migrated snapshot file
+can be added later) so that every file of a result lands in the editor as one undoable edit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from lsprotocol import types
+
+from ..patching import text_edits
+
+ANNOTATION_ID = "testmend"
+
+
+@dataclass(frozen=True)
+class FileChange:
+    uri: str
+    version: int | None
+    """The document version the edits are computed against (None: the file on disk)."""
+    original: str
+    updated: str
+
+
+def _annotations_supported(capabilities: types.ClientCapabilities) -> bool:
+    edit = capabilities.workspace.workspace_edit if capabilities.workspace else None
+    return bool(edit and edit.document_changes and edit.change_annotation_support is not None)
+
+
+def _document_changes_supported(capabilities: types.ClientCapabilities) -> bool:
+    edit = capabilities.workspace.workspace_edit if capabilities.workspace else None
+    return bool(edit and edit.document_changes)
+
+
+def workspace_edit(
+    changes: Sequence[FileChange],
+    capabilities: types.ClientCapabilities,
+    *,
+    label: str,
+    description: str,
+) -> types.WorkspaceEdit:
+    """Versioned text document edits; with change annotations asking for confirmation when
+    the client supports them (VS Code shows a preview), plain TextEdits otherwise."""
+    if not _document_changes_supported(capabilities):
+        return types.WorkspaceEdit(
+            changes={c.uri: text_edits(c.original, c.updated) for c in changes}
+        )
+    annotate = _annotations_supported(capabilities)
+    documents: list[
+        types.TextDocumentEdit | types.CreateFile | types.RenameFile | types.DeleteFile
+    ] = []
+    for change in changes:
+        edits: list[types.TextEdit | types.AnnotatedTextEdit | types.SnippetTextEdit] = []
+        for edit in text_edits(change.original, change.updated):
+            if annotate:
+                edits.append(
+                    types.AnnotatedTextEdit(
+                        range=edit.range, new_text=edit.new_text, annotation_id=ANNOTATION_ID
+                    )
+                )
+            else:
+                edits.append(edit)
+        documents.append(
+            types.TextDocumentEdit(
+                text_document=types.OptionalVersionedTextDocumentIdentifier(
+                    uri=change.uri, version=change.version
+                ),
+                edits=edits,
+            )
+        )
+    annotations = (
+        {
+            ANNOTATION_ID: types.ChangeAnnotation(
+                label=label, needs_confirmation=True, description=description
+            )
+        }
+        if annotate
+        else None
+    )
+    return types.WorkspaceEdit(document_changes=documents, change_annotations=annotations)

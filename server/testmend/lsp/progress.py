@@ -1,0 +1,109 @@
+"""Engine events → work-done progress reports, log lines and ``testmend/runStatus`` payloads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from lsprotocol import types
+
+from ..workflow.events import (
+    EditApplied,
+    NeedsInput,
+    RunEvent,
+    RunFinished,
+    RunStarted,
+    StepFinished,
+    StepStarted,
+    TestTally,
+    ToolCalled,
+)
+
+RUN_STATUS = "testmend/runStatus"
+"""Custom notification: ``{"runId", "uri", "event": <typed event as JSON>}``."""
+
+STEP_PERCENT: dict[str, int] = {
+    "research": 10,
+    "planning": 20,
+    "migrate": 30,
+    "lint": 80,
+    "typescript": 90,
+    "finish": 100,
+}
+_MIGRATE_CEILING = 70
+
+
+@dataclass
+class ProgressState:
+    """What the progress bar shows for one run; percentages never go back."""
+
+    title: str
+    step: str = ""
+    percentage: int = 0
+    last_tool: str = ""
+    tally: str = ""
+    migrate_ticks: int = 0
+
+    def message(self) -> str:
+        parts = [self.step or "starting"]
+        if self.last_tool:
+            parts.append(self.last_tool)
+        if self.tally:
+            parts.append(self.tally)
+        return " · ".join(parts)
+
+    def update(self, event: RunEvent) -> bool:
+        """Fold an event in; True when the progress bar should be updated."""
+        if isinstance(event, RunStarted):
+            self.step = event.start_step
+            return True
+        if isinstance(event, StepStarted):
+            self.step = event.step
+            self.last_tool = ""
+            self._raise_to(STEP_PERCENT.get(event.step, self.percentage) - 5)
+            return True
+        if isinstance(event, StepFinished):
+            self._raise_to(STEP_PERCENT.get(event.step, self.percentage))
+            return True
+        if isinstance(event, ToolCalled):
+            self.last_tool = event.tool
+            if event.step == "migrate":
+                self.migrate_ticks += 1
+                self._raise_to(min(_MIGRATE_CEILING, 30 + 5 * self.migrate_ticks))
+            return True
+        if isinstance(event, TestTally):
+            self.tally = f"tests {event.passed}/{event.total} passing"
+            return True
+        if isinstance(event, EditApplied):
+            self.last_tool = f"edit by {event.source}"
+            return True
+        return False
+
+    def _raise_to(self, value: int) -> None:
+        self.percentage = max(self.percentage, min(100, value))
+
+    def report(self) -> types.WorkDoneProgressReport:
+        return types.WorkDoneProgressReport(
+            message=self.message(), percentage=self.percentage, cancellable=True
+        )
+
+
+def event_line(event: RunEvent) -> str | None:
+    """One human line for clients without progress support (None: not worth a line)."""
+    if isinstance(event, StepStarted):
+        return f"{event.step} …"
+    if isinstance(event, StepFinished):
+        return f"{event.step}: {event.outcome}" + (f" — {event.detail}" if event.detail else "")
+    if isinstance(event, TestTally):
+        return f"{event.step}: tests {event.passed}/{event.total} passing"
+    if isinstance(event, NeedsInput):
+        return f"needs input: {event.question}"
+    if isinstance(event, RunFinished):
+        return f"finished: {event.status}" + (
+            f" — {event.failure_reason}" if event.failure_reason else ""
+        )
+    return None
+
+
+def status_payload(run_id: str, uri: str, event: RunEvent) -> dict[str, Any]:
+    return {"runId": run_id, "uri": uri, "event": event.model_dump(mode="json")}

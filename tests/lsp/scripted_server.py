@@ -1,0 +1,41 @@
+"""A test entry point: ``testmend serve`` with a scripted model injected (no network).
+
+``python tests/lsp/scripted_server.py SCRIPT`` where SCRIPT names a script below. Production
+code has no switch for this: the model factory is a constructor parameter of the server.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+if str(REPO_ROOT) not in sys.path:  # started as a script by the test client
+    sys.path.insert(0, str(REPO_ROOT))
+
+from testmend.llm import ScriptedChatModel, reply  # noqa: E402
+from testmend.lsp.server import main  # noqa: E402
+from tests.engine.conftest import (  # noqa: E402
+    SIMPLE_RTL,
+    call,
+    quiet_agents,
+    rewrite_to,
+)
+from tests.engine.test_engine_runs import LINT_AFTER  # noqa: E402
+
+SCRIPTS: dict[str, dict[str, list[object]]] = {
+    "seats": {
+        **quiet_agents(),
+        "migrate": [rewrite_to(SIMPLE_RTL), call("run_test_file"), reply("done")],
+    },
+    "lint": {"lint": [rewrite_to(LINT_AFTER), call("run_lint_check"), reply("lint clean")]},
+}
+
+
+def run(script: str) -> int:
+    model = ScriptedChatModel(scripts=SCRIPTS[script])
+    return main(models=lambda agent: model)
+
+
+if __name__ == "__main__":
+    sys.exit(run(sys.argv[1] if len(sys.argv) > 1 else "seats"))

@@ -1,0 +1,196 @@
+"""Runs through the language server: progress, applied edits, edits mid-run, cancel, lint fix.
+
+Each full run takes real jest/eslint/tsc time (~20-40 s), so runs share a session where they can.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+
+from ..engine.conftest import SIMPLE_ENZYME, SIMPLE_RTL, SIMPLE_TEST
+from ..engine.test_engine_runs import LINT_AFTER, LINT_BEFORE, LINT_TEST
+from .conftest import NEOVIM, VSCODE, EditorClient, session, uri_of
+
+SECOND_TEST = "src/components/Counter/SeatsAgain.test.tsx"
+PAGINATION = "src/components/Pagination/Pagination.test.tsx"
+
+
+async def command(client: EditorClient, name: str, *arguments: Any) -> Any:
+    started = time.perf_counter()
+    result = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command=name, arguments=list(arguments))
+    )
+    assert time.perf_counter() - started < 2.0, f"{name} took too long to answer"
+    return result
+
+
+def events(client: EditorClient, run_id: str, kind: str | None = None) -> list[dict[str, Any]]:
+    found = [s["event"] for s in client.run_status if s["runId"] == run_id]
+    return [e for e in found if kind is None or e["type"] == kind]
+
+
+def finished(client: EditorClient, run_id: str) -> bool:
+    return bool(events(client, run_id, "run_finished"))
+
+
+def kinds(client: EditorClient, run_id: str) -> list[str | None]:
+    return [getattr(v, "kind", None) for v in client.progress_reports.get(f"testmend-{run_id}", [])]
+
+
+async def jest_passes(root: Path, relative: str, *, ci: bool = True) -> str:
+    process = await asyncio.create_subprocess_exec(
+        str(root / "node_modules/.bin/jest"),
+        f"--ci={str(ci).lower()}",
+        "--runTestsByPath",
+        relative,
+        cwd=root,
+        env={**os.environ, "CI": "true" if ci else ""},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    out, _ = await process.communicate()
+    assert process.returncode == 0, out.decode()
+    return out.decode()
+
+
+async def test_scripted_migration_progress_edit_and_edit_mid_run(
+    project: Path, workspaces: Path
+) -> None:
+    (project / SECOND_TEST).write_text(SIMPLE_ENZYME, encoding="utf-8")
+    first, second = uri_of(project / SIMPLE_TEST), uri_of(project / SECOND_TEST)
+    async with session(project, workspaces, script="seats") as client:
+        client.open(first, SIMPLE_ENZYME)
+        client.open(second, SIMPLE_ENZYME)
+        started = await command(client, "testmend.migrate", first, 1, [])
+        run_a = started["runId"]
+        assert run_a and started["file"] == SIMPLE_TEST
+        refused = await command(client, "testmend.migrate", first, 1, [])
+        assert refused["runId"] is None and "already has a run" in refused["error"]
+        run_b = (await command(client, "testmend.migrate", second, 1, []))["runId"]
+        assert run_b
+
+        # The user types in the second file while its run works: the result must not clobber it.
+        await client.wait_for(lambda: events(client, run_b, "step_started"), timeout=60)
+        edited = SIMPLE_ENZYME + "\n// a note typed during the run\n"
+        client.replace(second, edited)
+
+        await client.wait_for(lambda: finished(client, run_a) and finished(client, run_b))
+        await client.wait_for(lambda: client.said("changed during the run"), timeout=30)
+        await client.wait_for(lambda: client.texts[first] == SIMPLE_RTL, timeout=30)
+
+        # Progress: created by the server, begin / report… / end, with steps and tallies.
+        progress = kinds(client, run_a)
+        assert progress[0] == "begin" and progress[-1] == "end" and "report" in progress
+        reports: list[Any] = list(client.progress_reports[f"testmend-{run_a}"])
+        percentages = [r.percentage for r in reports if getattr(r, "percentage", None)]
+        assert percentages == sorted(percentages) and percentages[-1] == 100
+        messages = " ".join(str(getattr(r, "message", "")) for r in reports)
+        assert "migrate" in messages and "tests 2/2 passing" in messages
+        steps = [e["step"] for e in events(client, run_a, "step_started")]
+        assert steps == ["research", "planning", "migrate", "lint", "typescript", "finish"]
+
+        # One versioned, annotated edit against the version the run started from.
+        [edit] = [e for e in client.edits if e.edit.document_changes]
+        [document] = edit.edit.document_changes or []
+        assert isinstance(document, types.TextDocumentEdit)
+        assert document.text_document.uri == first and document.text_document.version == 1
+        assert all(isinstance(e, types.AnnotatedTextEdit) for e in document.edits)
+        annotation = (edit.edit.change_annotations or {})["testmend"]
+        assert annotation.needs_confirmation and annotation.label == "Migrate to RTL"
+
+        # The second file kept the user's text; its result is applied on request.
+        assert client.texts[second] == edited
+        applied = await command(client, "testmend.applyResult", run_b)
+        assert applied == {"applied": True, "runId": run_b}
+        assert client.texts[second] == SIMPLE_RTL
+
+        shown = await command(client, "testmend.showReport", run_a)
+        assert shown["shown"] is True
+        assert client.shown_documents[-1].uri.endswith("report.md")
+        assert Path(client.shown_documents[-1].uri.removeprefix("file://")).is_file()
+        assert (await command(client, "testmend.applyResult"))["applied"] is False
+
+    (project / SIMPLE_TEST).write_text(client.texts[first], encoding="utf-8")
+    assert "2 passed" in await jest_passes(project, SIMPLE_TEST)
+    assert list(workspaces.iterdir()) == []
+
+
+async def test_offline_migration_with_neovim_capabilities(project: Path, workspaces: Path) -> None:
+    uri = uri_of(project / PAGINATION)
+    original = (project / PAGINATION).read_text(encoding="utf-8")
+    async with session(project, workspaces, capabilities=NEOVIM) as client:
+        client.open(uri, original)
+        run_id = (await command(client, "testmend.migrate", uri, 1, []))["runId"]
+        await client.wait_for(lambda: finished(client, run_id))
+        await client.wait_for(lambda: client.edits, timeout=30)
+        assert any("no model configured" in m.message for m in client.log_messages)
+        [edit] = client.edits
+        assert edit.edit.document_changes is None and uri in (edit.edit.changes or {})
+        assert "enzyme" not in client.texts[uri]
+        assert kinds(client, run_id)[0] == "begin" and kinds(client, run_id)[-1] == "end"
+        # Neovim cannot show documents: the report's path is given instead.
+        shown = await command(client, "testmend.showReport")
+        assert shown["shown"] is False and client.said("report:")
+    # The Enzyme snapshot was recorded again from the DOM and is part of the same edit.
+    snapshot = project / "src/components/Pagination/__snapshots__/Pagination.test.tsx.snap"
+    assert uri_of(snapshot) in (edit.edit.changes or {})
+    assert "<DocumentFragment>" in snapshot.read_text(encoding="utf-8")
+    (project / PAGINATION).write_text(client.texts[uri], encoding="utf-8")
+    await jest_passes(project, PAGINATION)
+
+
+async def test_cancel_mid_run(project: Path, workspaces: Path) -> None:
+    uri = uri_of(project / SIMPLE_TEST)
+    async with session(project, workspaces, capabilities=VSCODE) as client:
+        client.open(uri, SIMPLE_ENZYME)
+        run_id = (await command(client, "testmend.migrate", uri, 1, []))["runId"]
+        await client.wait_for(lambda: events(client, run_id, "step_started"), timeout=60)
+        assert list(workspaces.iterdir())  # working in its shadow workspace
+        client.window_work_done_progress_cancel(
+            types.WorkDoneProgressCancelParams(token=f"testmend-{run_id}")
+        )
+        await client.wait_for(lambda: finished(client, run_id), timeout=60)
+        await client.wait_for(lambda: kinds(client, run_id)[-1:] == ["end"], timeout=30)
+        [done] = events(client, run_id, "run_finished")
+        assert done["status"] == "cancelled"
+        assert list(workspaces.iterdir()) == []
+
+        # The cancel command does the same, by uri.
+        again = (await command(client, "testmend.migrate", uri, 1, []))["runId"]
+        await client.wait_for(lambda: events(client, again, "run_started"), timeout=60)
+        assert await command(client, "testmend.cancel", uri) == {
+            "cancelled": True,
+            "runId": again,
+        }
+        assert events(client, again, "run_finished")[0]["status"] == "cancelled"
+        assert client.edits == []
+        assert client.texts[uri] == SIMPLE_ENZYME
+        assert (await command(client, "testmend.cancel"))["cancelled"] is False
+    assert list(workspaces.iterdir()) == []
+
+
+async def test_lint_quick_fix(project: Path, workspaces: Path) -> None:
+    (project / LINT_TEST).write_text(LINT_BEFORE, encoding="utf-8")
+    uri = uri_of(project / LINT_TEST)
+    diagnostic = {"message": "Use screen", "source": "eslint", "code": "x", "line": 5}
+    async with session(project, workspaces, script="lint") as client:
+        client.open(uri, LINT_BEFORE)
+        client.accept_edits = False  # the user closes the preview: nothing is lost
+        run_id = (await command(client, "testmend.fix", uri, 1, [diagnostic]))["runId"]
+        await client.wait_for(lambda: finished(client, run_id))
+        await client.wait_for(lambda: client.said("was not applied (refused)"), timeout=30)
+        assert client.texts[uri] == LINT_BEFORE
+        client.accept_edits = True
+        assert (await command(client, "testmend.applyResult", uri))["applied"] is True
+        assert client.texts[uri] == LINT_AFTER
+        steps = [e["step"] for e in events(client, run_id, "step_started")]
+        assert steps == ["lint", "typescript", "finish"]
+        client.text_document_did_close(
+            types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+        )
