@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import os
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -473,7 +472,3 @@ class Engine:
 
     def runs(self) -> list[RunRecord]:
         return self.store.all()
-
-
-def content_fingerprint(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()

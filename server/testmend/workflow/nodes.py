@@ -197,6 +197,14 @@ def choose_start(state: MigrationState) -> Step:
 # --- research ---------------------------------------------------------------------------------
 
 
+_MOCK_KINDS: dict[str, Any] = {
+    "module": "module",
+    "timers": "timers",
+    "global": "browser-api",
+    "spy": "other",
+}
+
+
 async def research(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
     deps = runtime.context
     _emit_start(deps, "research")
@@ -211,7 +219,7 @@ async def research(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
             MockRequirement(
                 module=m.module,
                 reason="mocked by the original test" + (" with a factory" if m.factory else ""),
-                kind="timers" if m.module == "timers" else "module",
+                kind=_MOCK_KINDS.get(m.kind, "other"),
             )
             for m in mocks
         ],
