@@ -29,6 +29,27 @@ SCRIPTS: dict[str, dict[str, list[object]]] = {
         "migrate": [rewrite_to(SIMPLE_RTL), call("run_test_file"), reply("done")],
     },
     "lint": {"lint": [rewrite_to(LINT_AFTER), call("run_lint_check"), reply("lint clean")]},
+    # Four failed checks, then a call for help; after the person's answer, the fix.
+    "escalate": {
+        **quiet_agents(),
+        "migrate": [
+            call("run_test_file", "t1"),
+            call("run_test_file", "t2"),
+            call("run_test_file", "t3"),
+            call("run_test_file", "t4"),
+            call(
+                "escalate_for_external_help",
+                "e1",
+                goal="Migrate the increment test",
+                tried="reran the tests",
+                last_error="state() has no equivalent",
+                analysis="the test reads component state",
+            ),
+            rewrite_to(SIMPLE_RTL),
+            call("run_test_file", "t5"),
+            reply("done"),
+        ],
+    },
 }
 
 

@@ -194,3 +194,25 @@ async def test_lint_quick_fix(project: Path, workspaces: Path) -> None:
         client.text_document_did_close(
             types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
         )
+
+
+async def test_escalation_asks_the_person_and_resumes(project: Path, workspaces: Path) -> None:
+    uri = uri_of(project / SIMPLE_TEST)
+    options = {"testmend": {"retry": {"maxAttemptsPerError": 10}}}
+    async with session(
+        project, workspaces, script="escalate", initialization_options=options
+    ) as client:
+        client.answers.append("Retry with more attempts")
+        client.open(uri, SIMPLE_ENZYME)
+        run_id = (await command(client, "testmend.migrate", uri, 1, []))["runId"]
+        await client.wait_for(lambda: client.texts[uri] == SIMPLE_RTL)
+        [question] = client.questions
+        assert "stuck migrating" in question.message and "escalation-1.md" in question.message
+        assert [a.title for a in question.actions or []] == [
+            "Retry with more attempts",
+            "Apply the best partial result",
+            "Discard",
+        ]
+        assert [e["status"] for e in events(client, run_id, "run_finished")] == ["succeeded"]
+        assert kinds(client, run_id)[-1] == "end"
+    assert list(workspaces.iterdir()) == []
