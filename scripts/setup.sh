@@ -14,13 +14,20 @@ need node "Node.js 20"
 need npm "npm (comes with Node.js)"
 need git "git"
 
-if ! command -v uv >/dev/null 2>&1 || [ "$(uv --version | cut -d' ' -f2)" != "$UV_VERSION" ]; then
-  echo "setup: installing uv $UV_VERSION"
-  python3 -m pip install --quiet "uv==$UV_VERSION"
+# A uv of the pinned version on PATH, else the one pip installs (run as a module, so a shim
+# manager such as pyenv need not know about it yet).
+if command -v uv >/dev/null 2>&1 && [ "$(uv --version | cut -d' ' -f2)" = "$UV_VERSION" ]; then
+  uv=(uv)
+else
+  if [ "$(python3 -m uv --version 2>/dev/null | cut -d' ' -f2)" != "$UV_VERSION" ]; then
+    echo "setup: installing uv $UV_VERSION"
+    python3 -m pip install --quiet "uv==$UV_VERSION"
+  fi
+  uv=(python3 -m uv)
 fi
 
 echo "setup: Python environment (.venv) from uv.lock"
-uv sync --frozen --quiet
+"${uv[@]}" sync --frozen --quiet
 
 # npm ci wipes node_modules; skip it when the installed tree matches the lockfile.
 lock_hash=$(sha256sum "$EXAMPLE_APP/package-lock.json" | cut -d' ' -f1)
@@ -35,8 +42,8 @@ fi
 if ! command -v nvim >/dev/null 2>&1; then
   echo "setup: installing neovim"
   if [ "$(id -u)" -eq 0 ]; then
-    apt-get update -qq && apt-get install -y -qq neovim
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim >/dev/null
   else
-    sudo apt-get update -qq && sudo apt-get install -y -qq neovim
+    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim >/dev/null
   fi
 fi

@@ -131,7 +131,6 @@ class Engine:
         self._saver_cm: Any = None
         self._saver: AsyncSqliteSaver | None = None
         self._graph: Any = None
-        self._lock = asyncio.Lock()
 
     @property
     def offline(self) -> bool:

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
+from ..codemod import CodemodOptions, detect_conventions
 from ..config import Config
 from ..llm.factory import ModelFactory, UsageRecorder
 from ..runners import ProjectRunners, TestRunResult
 from .events import RunEvent
+from .state import ErrorTracker, Step
+from .tracking import CheckVerdict, ObservedError, record_check
 
 # Escape hatches unlock after this many failed checks in the migrate step.
 SCOPE_REDUCTION_UNLOCKS_AT = 3
@@ -36,6 +40,28 @@ class RunDeps:
 
     async def run_tests(self, test_file: str) -> TestRunResult:
         return await self.runners.run_tests(test_file, extra_args=self.jest_args)
+
+    @cached_property
+    def conventions(self) -> CodemodOptions:
+        """The project's test conventions, detected once per run (it walks the sources)."""
+        return detect_conventions(self.workspace_root)
+
+    def record_check(
+        self,
+        tracker: ErrorTracker,
+        step: Step,
+        observed: Sequence[ObservedError],
+        passing: Sequence[str],
+    ) -> CheckVerdict:
+        """``record_check`` with this run's retry limits."""
+        return record_check(
+            tracker,
+            step,
+            observed,
+            passing,
+            max_attempts_per_error=self.config.retry.max_attempts_per_error,
+            max_total_attempts=self.config.retry.max_total_attempts,
+        )
 
     @property
     def offline(self) -> bool:

@@ -14,7 +14,6 @@ from ..codemod import (
     DomCapture,
     capture_dom,
     convert_enzyme_test,
-    detect_conventions,
     is_enzyme_free,
 )
 from ..codemod.offline import snapshot_file
@@ -44,7 +43,7 @@ from .tools import (
     observed_test_errors,
     sync_candidate,
 )
-from .tracking import ObservedError, record_check
+from .tracking import ObservedError
 
 Update = dict[str, Any]
 
@@ -211,7 +210,7 @@ async def research(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
     root = deps.workspace_root
     tree = deps_mod.dependency_tree(root, state.test_file)
     mocks = deps_mod.find_mocks(state.original_content, state.test_file)
-    conventions = detect_conventions(root)
+    conventions = deps.conventions
     helper = conventions.render_helper
     context = ResearchContext(
         dependency_tree=list(tree),
@@ -354,8 +353,7 @@ def _retire_enzyme_snapshot(deps: RunDeps, state: MigrationState, candidate: str
 async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
     deps = runtime.context
     _emit_start(deps, "migrate", state)
-    root = deps.workspace_root
-    options = detect_conventions(root)
+    options = deps.conventions
     capture = DomCapture.model_validate_json(state.dom_capture) if state.dom_capture else None
     converted = convert_enzyme_test(
         state.original_content, path=state.test_file, options=options, dom=capture
@@ -379,13 +377,11 @@ async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
         result = await _run_tests(deps, state, candidate)
     except RunnerError as exc:
         return _fail(deps, state, "migrate", exc.message + (f" — {exc.hint}" if exc.hint else ""))
-    verdict = record_check(
+    verdict = deps.record_check(
         state.error_tracker,
         "migrate",
         observed_test_errors(result),
         [t.full_name for t in result.tests if t.status == "passed"],
-        max_attempts_per_error=deps.config.retry.max_attempts_per_error,
-        max_total_attempts=deps.config.retry.max_total_attempts,
     )
     tracker = verdict.tracker
     best = CandidateSnapshot(content=candidate, passed=result.passed_count, total=len(result.tests))
@@ -496,13 +492,11 @@ async def lint(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
         return _fail(deps, state, "lint", exc.message, candidate=candidate)
     tracker = state.error_tracker
     if not result.clean and deps.models is not None:
-        verdict = record_check(
+        verdict = deps.record_check(
             tracker,
             "lint",
             [ObservedError(subject=m.rule or "parse", message=m.message) for m in result.messages],
             [],
-            max_attempts_per_error=deps.config.retry.max_attempts_per_error,
-            max_total_attempts=deps.config.retry.max_total_attempts,
         )
         values = {
             "test_file": state.test_file,
@@ -605,9 +599,7 @@ async def finish(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
     _emit_start(deps, "finish", state)
     candidate = state.candidate if state.candidate is not None else state.original_content
     plans = state.test_plans
-    enzyme_free = is_enzyme_free(
-        candidate, state.test_file, detect_conventions(deps.workspace_root)
-    )
+    enzyme_free = is_enzyme_free(candidate, state.test_file, deps.conventions)
     summary = state.exit.summary.model_copy(
         update={
             "tests_migrated": sum(p.action == "migrate" for p in plans),

@@ -118,12 +118,6 @@ class ExitState(_Model):
     """What a person (or a later run with a model) still has to do."""
 
 
-class Escalation(_Model):
-    report_path: str
-    question: str
-    answer: str | None = None
-
-
 class MigrationState(_Model):
     run_id: str
     test_file: str
@@ -140,7 +134,6 @@ class MigrationState(_Model):
     successful_patches: int = 0
     error_tracker: ErrorTracker = ErrorTracker()
     tokens_by_step: dict[str, int] = Field(default_factory=dict)
-    escalation: Escalation | None = None
     dom_capture: str | None = None
     """JSON of the DOM captured while the original test ran (codemod ``DomCapture``)."""
     tests_passing: int = 0

@@ -29,7 +29,7 @@ from .agent_state import StepAgentState
 from .context import ESCALATION_UNLOCKS_AT, SCOPE_REDUCTION_UNLOCKS_AT, RunDeps
 from .events import EditApplied, TestTally, ToolCalled
 from .state import CandidateSnapshot, ErrorTracker, Step
-from .tracking import ObservedError, active_errors, note_fix_tried, record_check, step_attempts
+from .tracking import ObservedError, active_errors, note_fix_tried, step_attempts
 
 Runtime = ToolRuntime[RunDeps, StepAgentState]
 MAX_TOOL_OUTPUT = 12_000
@@ -315,13 +315,11 @@ def _checked(
 ) -> Command[Any]:
     """Record a check in the error tracker and answer with its feedback and any limit."""
     deps = runtime.context
-    verdict = record_check(
+    verdict = deps.record_check(
         _tracker(runtime),
         step,
         observed,
         passing,
-        max_attempts_per_error=deps.config.retry.max_attempts_per_error,
-        max_total_attempts=deps.config.retry.max_total_attempts,
     )
     update = {**(update or {}), "tracker": verdict.tracker.model_dump(), "all_passing": clean}
     if verdict.feedback:
