@@ -51,5 +51,22 @@ def test_event_lines_for_clients_without_progress() -> None:
     done = RunFinished(run_id=RUN, status="failed", summary=Summary(), failure_reason="why")
     assert event_line(done) == "finished: failed — why"
     assert event_line(ToolCalled(run_id=RUN, step="lint", tool="t")) is None
-    payload = status_payload(RUN, "file:///a", done)
-    assert payload["event"]["type"] == "run_finished" and payload["runId"] == RUN
+
+
+def test_run_status_payload_carries_the_progress_it_adds_up_to() -> None:
+    state = ProgressState(title="Migrating a.test.tsx")
+    event = StepStarted(run_id=RUN, step="lint")
+    state.update(event)
+    payload = status_payload(RUN, "file:///a", state, event)
+    assert payload == {
+        "runId": RUN,
+        "uri": "file:///a",
+        "title": "Migrating a.test.tsx",
+        "message": "lint",
+        "percentage": 75,
+        "done": False,
+        "event": {"run_id": RUN, "type": "step_started", "step": "lint"},
+    }
+    state.step = "cancelled"
+    ended = status_payload(RUN, "file:///a", state, None)
+    assert ended["done"] is True and ended["event"] is None and ended["message"] == "cancelled"

@@ -31,7 +31,7 @@ async def command(client: EditorClient, name: str, *arguments: Any) -> Any:
 
 
 def events(client: EditorClient, run_id: str, kind: str | None = None) -> list[dict[str, Any]]:
-    found = [s["event"] for s in client.run_status if s["runId"] == run_id]
+    found = [s["event"] for s in client.run_status if s["runId"] == run_id and not s["done"]]
     return [e for e in found if kind is None or e["type"] == kind]
 
 
@@ -160,6 +160,12 @@ async def test_cancel_mid_run(project: Path, workspaces: Path) -> None:
         [done] = events(client, run_id, "run_finished")
         assert done["status"] == "cancelled"
         assert list(workspaces.iterdir()) == []
+        # The last runStatus ends the run for clients that draw their own progress.
+        await client.wait_for(
+            lambda: [s for s in client.run_status if s["runId"] == run_id and s["done"]], 30
+        )
+        last = [s for s in client.run_status if s["runId"] == run_id][-1]
+        assert (last["done"], last["event"], last["message"]) == (True, None, "cancelled")
 
         # The cancel command does the same, by uri.
         again = (await command(client, "testmend.migrate", uri, 1, []))["runId"]

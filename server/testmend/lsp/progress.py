@@ -20,7 +20,9 @@ from ..workflow.events import (
 )
 
 RUN_STATUS = "testmend/runStatus"
-"""Custom notification: ``{"runId", "uri", "event": <typed event as JSON>}``."""
+"""Custom notification: ``{"runId", "uri", "title", "message", "percentage", "done", "event"}``:
+the typed event as JSON plus the progress it adds up to, so a client can show its own progress
+without re-deriving it; a last one with ``done: true`` and ``event: null`` ends every run."""
 
 STEP_PERCENT: dict[str, int] = {
     "research": 10,
@@ -105,5 +107,16 @@ def event_line(event: RunEvent) -> str | None:
     return None
 
 
-def status_payload(run_id: str, uri: str, event: RunEvent) -> dict[str, Any]:
-    return {"runId": run_id, "uri": uri, "event": event.model_dump(mode="json")}
+def status_payload(
+    run_id: str, uri: str, state: ProgressState, event: RunEvent | None
+) -> dict[str, Any]:
+    """A ``testmend/runStatus`` payload; ``event`` None: the run ended (``done``)."""
+    return {
+        "runId": run_id,
+        "uri": uri,
+        "title": state.title,
+        "message": state.message(),
+        "percentage": state.percentage,
+        "done": event is None,
+        "event": event.model_dump(mode="json") if event is not None else None,
+    }

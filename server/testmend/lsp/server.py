@@ -422,7 +422,9 @@ class TestmendServer(LanguageServer):
             ),
         )
 
-    def _end_progress(self, run: ActiveRun, message: str) -> None:
+    def _end_progress(self, run: ActiveRun, state: ProgressState, message: str) -> None:
+        state.step, state.last_tool = message, ""
+        self.protocol.notify(RUN_STATUS, status_payload(run.run_id, run.uri, state, None))
         if run.token is None:
             self.note(message)
             return
@@ -431,9 +433,10 @@ class TestmendServer(LanguageServer):
         run.token = None
 
     def _on_event(self, run: ActiveRun, state: ProgressState, event: RunEvent) -> None:
-        self.protocol.notify(RUN_STATUS, status_payload(run.run_id, run.uri, event))
+        changed = state.update(event)
+        self.protocol.notify(RUN_STATUS, status_payload(run.run_id, run.uri, state, event))
         if run.token is not None:
-            if state.update(event):
+            if changed:
                 self.work_done_progress.report(run.token, state.report())
         elif (line := event_line(event)) is not None:
             self.note(f"{Path(run.handle.file).name}: {line}")
@@ -497,7 +500,7 @@ class TestmendServer(LanguageServer):
             problem = f"{type(exc).__name__}: {exc}"
             self.tell(f"{name}: the run stopped: {problem}", types.MessageType.Error)
         finally:
-            self._end_progress(run, ending)
+            self._end_progress(run, state, ending)
             self.active.pop(run.run_id, None)
         if result is not None:
             await self.deliver(run, result)
