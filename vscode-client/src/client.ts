@@ -1,0 +1,127 @@
+// The connection to the server: an interface the controller uses, and its implementation on
+// vscode-languageclient (which also brings diagnostics, code actions and document sync).
+import type * as vscode from 'vscode';
+import {
+  CloseAction,
+  ErrorAction,
+  ExecuteCommandRequest,
+  DidChangeConfigurationNotification,
+  LanguageClient,
+  type ClientCapabilities,
+  type ResponseError,
+  type LanguageClientOptions,
+  type ServerOptions,
+  type StaticFeature,
+} from 'vscode-languageclient/node';
+import type { LaunchPlan } from './launch';
+import type { Settings } from './settings';
+
+export const RUN_STATUS = 'testmend/runStatus';
+
+/** A `testmend/runStatus` notification (see docs/lsp.md). */
+export interface RunStatus {
+  runId: string;
+  uri: string;
+  title: string;
+  message: string;
+  percentage: number;
+  done: boolean;
+  event: { type: string; [field: string]: unknown } | null;
+}
+
+export interface ServerClient {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  executeCommand(command: string, args: unknown[]): Promise<unknown>;
+  /** Sends the settings again after they changed (workspace/didChangeConfiguration). */
+  settingsChanged(settings: Settings): Promise<void>;
+  onRunStatus(handler: (status: RunStatus) => void): vscode.Disposable;
+}
+
+export interface ClientInit {
+  plan: LaunchPlan;
+  /** What the server gets as `initializationOptions` and answers to `workspace/configuration`. */
+  settings: () => Settings;
+  output: vscode.OutputChannel;
+  /** The server died and will not be restarted: say so, with a way out. */
+  onGiveUp: (message: string) => void;
+}
+
+export type ClientFactory = (init: ClientInit) => ServerClient;
+
+export const DOCUMENT_SELECTOR = ['javascript', 'javascriptreact', 'typescript', 'typescriptreact'].map(
+  (language) => ({ scheme: 'file', language }),
+);
+
+const MAX_RESTARTS = 4;
+const RESTART_WINDOW_MS = 3 * 60_000;
+
+/**
+ * Progress is drawn by the extension from `testmend/runStatus` (a notification with a cancel
+ * button); without this the server would add its own work-done progress to the status bar.
+ */
+class OwnProgressFeature implements StaticFeature {
+  fillClientCapabilities(capabilities: ClientCapabilities): void {
+    capabilities.window = { ...capabilities.window, workDoneProgress: false };
+  }
+  initialize(): void {}
+  getState(): { kind: 'static' } {
+    return { kind: 'static' };
+  }
+  clear(): void {}
+}
+
+export const createLanguageClient: ClientFactory = (init) => {
+  const { plan } = init;
+  const serverOptions: ServerOptions = {
+    command: plan.command,
+    args: plan.args,
+    options: { cwd: plan.cwd, env: plan.env },
+  };
+  const crashes: number[] = [];
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: DOCUMENT_SELECTOR,
+    outputChannel: init.output,
+    initializationOptions: { testmend: init.settings() },
+    middleware: {
+      workspace: {
+        // Only explicitly set values (see settings.ts), never VS Code's defaults.
+        configuration: async (params, token, next) => {
+          const answers = (await next(params, token)) as unknown;
+          if (!Array.isArray(answers)) return answers as ResponseError<void>;
+          const values: unknown[] = answers;
+          return params.items.map((item, index) =>
+            item.section === 'testmend' ? init.settings() : values[index],
+          );
+        },
+      },
+    },
+    errorHandler: {
+      error: () => ({ action: ErrorAction.Continue }),
+      closed: () => {
+        const now = Date.now();
+        crashes.push(now);
+        while (crashes.length > 0 && now - crashes[0] > RESTART_WINDOW_MS) crashes.shift();
+        if (crashes.length <= MAX_RESTARTS) return { action: CloseAction.Restart };
+        init.onGiveUp(
+          `the server stopped ${crashes.length} times in 3 minutes and is not restarted; see the testmend output`,
+        );
+        return { action: CloseAction.DoNotRestart, handled: true };
+      },
+    },
+    initializationFailedHandler: () => false,
+  };
+  const client = new LanguageClient('testmend', 'testmend', serverOptions, clientOptions);
+  client.registerFeature(new OwnProgressFeature());
+  return {
+    start: () => client.start(),
+    stop: () => client.stop(),
+    executeCommand: (command, args) =>
+      client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args }),
+    settingsChanged: (settings) =>
+      client.sendNotification(DidChangeConfigurationNotification.type, {
+        settings: { testmend: settings },
+      }),
+    onRunStatus: (handler) => client.onNotification(RUN_STATUS, handler),
+  };
+};

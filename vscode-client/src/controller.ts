@@ -1,0 +1,373 @@
+// The extension's behaviour: starts and restarts the server, runs the commands, keeps the API key
+// in secret storage, and shows problems with a way to fix them.
+import * as vscode from 'vscode';
+import type { ClientFactory, ServerClient } from './client';
+import { describe, probePython, resolveLaunch, type LaunchPlan, type ProbeResult } from './launch';
+import { RunProgress } from './progress';
+import { onInterpreterChange, selectedInterpreter } from './python';
+import { apiKeyEnv, needsRestart, serverSettings, setting, SECTION } from './settings';
+
+/** Commands of the extension (palette, menus). */
+export const COMMANDS = {
+  migrate: 'testmend.migrateToRtl',
+  fix: 'testmend.fixErrors',
+  cancel: 'testmend.cancelRun',
+  report: 'testmend.showLastReport',
+  apply: 'testmend.applyKeptResult',
+  restart: 'testmend.restartServer',
+  setApiKey: 'testmend.setApiKey',
+  showOutput: 'testmend.showOutput',
+} as const;
+
+/** Commands of the server (workspace/executeCommand); see docs/lsp.md. */
+export const SERVER_COMMANDS = {
+  migrate: 'testmend.migrate',
+  fix: 'testmend.fix',
+  cancel: 'testmend.cancel',
+  apply: 'testmend.applyResult',
+  report: 'testmend.showReport',
+} as const;
+
+export const API_KEY_SECRET = 'testmend.apiKey';
+
+export const ACTIONS = {
+  openSettings: 'Open settings',
+  install: 'Install instructions',
+  showOutput: 'Show output',
+} as const;
+
+export interface ControllerDeps {
+  clientFactory: ClientFactory;
+  /** Checks the interpreter before starting (default: imports testmend with it). */
+  probe?: (plan: LaunchPlan) => Promise<ProbeResult>;
+  /** The Python extension's interpreter (default: asks ms-python.python). */
+  interpreter?: (resource?: vscode.Uri) => Promise<string | undefined>;
+  /** The environment the server inherits (default: the extension host's). */
+  baseEnv?: NodeJS.ProcessEnv;
+}
+
+/** What the server answers to testmend.migrate / testmend.fix. */
+export interface StartAnswer {
+  runId: string | null;
+  file?: string;
+  error?: string;
+}
+
+type ServerState = 'stopped' | 'starting' | 'running' | 'failed';
+
+interface FixDiagnostic {
+  line: number;
+  character: number;
+  source: string;
+  code?: string;
+  message: string;
+}
+
+export class Controller implements vscode.Disposable {
+  readonly output: vscode.OutputChannel;
+  state: ServerState = 'stopped';
+  private client: ServerClient | undefined;
+  private progress: RunProgress;
+  private clientSubscriptions: vscode.Disposable[] = [];
+  private readonly subscriptions: vscode.Disposable[] = [];
+  /** start/stop/restart run one after the other. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly deps: ControllerDeps,
+  ) {
+    this.output = vscode.window.createOutputChannel('testmend');
+    this.progress = this.newProgress();
+  }
+
+  // -- lifecycle ------------------------------------------------------------------------------
+
+  /** Registers commands and listeners; the server starts in the background. */
+  activate(): Promise<boolean> {
+    const register = (id: string, handler: (...args: never[]) => unknown) =>
+      this.subscriptions.push(vscode.commands.registerCommand(id, handler));
+    register(COMMANDS.migrate, (uri?: vscode.Uri, selected?: vscode.Uri[]) =>
+      this.startRuns('migrate', uri, selected),
+    );
+    register(COMMANDS.fix, (uri?: vscode.Uri, selected?: vscode.Uri[]) =>
+      this.startRuns('fix', uri, selected),
+    );
+    register(COMMANDS.cancel, () => this.cancel());
+    register(COMMANDS.report, () => this.serverCommand(SERVER_COMMANDS.report, []));
+    register(COMMANDS.apply, () => this.serverCommand(SERVER_COMMANDS.apply, []));
+    register(COMMANDS.restart, () => this.restart());
+    register(COMMANDS.setApiKey, () => this.setApiKey());
+    register(COMMANDS.showOutput, () => this.output.show(true));
+
+    this.subscriptions.push(
+      vscode.workspace.onDidChangeConfiguration((event) => this.onSettingsChanged(event)),
+      this.context.secrets.onDidChange((event) => {
+        if (event.key === API_KEY_SECRET) void this.restart();
+      }),
+    );
+    void onInterpreterChange(() => {
+      if (!setting('server.python') && !setting<string[]>('server.command')?.length) {
+        this.output.appendLine('the Python extension selected another interpreter: restarting');
+        void this.restart();
+      }
+    }).then((subscription) => this.subscriptions.push(subscription));
+    return this.start();
+  }
+
+  start(): Promise<boolean> {
+    return this.enqueue(() => this.doStart());
+  }
+
+  stop(): Promise<void> {
+    return this.enqueue(() => this.doStop());
+  }
+
+  restart(): Promise<boolean> {
+    return this.enqueue(async () => {
+      await this.doStop();
+      return this.doStart();
+    });
+  }
+
+  async dispose(): Promise<void> {
+    for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
+    await this.stop();
+    this.output.dispose();
+  }
+
+  /** Resolves when no start, stop or restart is under way. */
+  async settled(): Promise<void> {
+    await this.queue;
+  }
+
+  private enqueue<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work, work);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private newProgress(): RunProgress {
+    return new RunProgress((runId) => this.cancelRun(runId));
+  }
+
+  private async launchPlan(): Promise<LaunchPlan> {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    const interpreter = this.deps.interpreter ?? selectedInterpreter;
+    return resolveLaunch({
+      command: setting<string[]>('server.command') ?? undefined,
+      python: setting<string>('server.python'),
+      pythonFromExtension: () => interpreter(folder?.uri),
+      cwd: folder?.uri.fsPath,
+      baseEnv: this.deps.baseEnv ?? process.env,
+      apiKeyEnv: apiKeyEnv(),
+      apiKey: await this.context.secrets.get(API_KEY_SECRET),
+    });
+  }
+
+  private async doStart(): Promise<boolean> {
+    if (this.client) await this.doStop(); // one that gave up after crashes
+    this.state = 'starting';
+    const plan = await this.launchPlan();
+    this.output.appendLine(`starting the server: ${describe(plan)}`);
+    this.output.appendLine(`API key: ${this.keyOrigin(plan)}`);
+    if (plan.python) {
+      const probed = await (this.deps.probe ?? probePython)(plan);
+      if (!probed.ok) return this.failed(probed.message);
+      this.output.appendLine(`testmend ${probed.version} found for ${plan.python}`);
+    }
+    const client = this.deps.clientFactory({
+      plan,
+      settings: serverSettings,
+      output: this.output,
+      onGiveUp: (message) => {
+        this.state = 'failed';
+        void this.showProblem(message);
+      },
+    });
+    this.client = client;
+    this.clientSubscriptions = [client.onRunStatus((status) => this.progress.update(status))];
+    try {
+      await client.start();
+    } catch (error) {
+      await this.doStop();
+      const reason = error instanceof Error ? error.message : String(error);
+      return this.failed(`the server did not start (${reason}): ${describe(plan)}`);
+    }
+    this.state = 'running';
+    return true;
+  }
+
+  private keyOrigin(plan: LaunchPlan): string {
+    const name = apiKeyEnv();
+    if (!plan.env[name]) return `none (${name} is not set; set one with "Testmend: Set API key")`;
+    const fromBase = (this.deps.baseEnv ?? process.env)[name] === plan.env[name];
+    return `${name} from ${fromBase ? 'the environment' : "VS Code's secret storage"}`;
+  }
+
+  private failed(message: string): false {
+    this.state = 'failed';
+    this.output.appendLine(`error: ${message}`);
+    void this.showProblem(message);
+    return false;
+  }
+
+  private async doStop(): Promise<void> {
+    this.progress.dispose();
+    this.progress = this.newProgress();
+    for (const subscription of this.clientSubscriptions.splice(0)) subscription.dispose();
+    const client = this.client;
+    this.client = undefined;
+    if (this.state !== 'failed') this.state = 'stopped';
+    if (client) await client.stop().catch(() => undefined);
+  }
+
+  /** One error with the ways out: the setting, the install instructions, the log. */
+  async showProblem(message: string): Promise<void> {
+    const choice = await vscode.window.showErrorMessage(
+      `testmend: ${message}`,
+      ACTIONS.openSettings,
+      ACTIONS.install,
+      ACTIONS.showOutput,
+    );
+    if (choice === ACTIONS.openSettings) {
+      await vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.server`);
+    } else if (choice === ACTIONS.install) {
+      const readme = vscode.Uri.joinPath(this.context.extensionUri, 'README.md');
+      await vscode.commands.executeCommand('markdown.showPreview', readme);
+    } else if (choice === ACTIONS.showOutput) {
+      this.output.show(true);
+    }
+  }
+
+  private async onSettingsChanged(event: vscode.ConfigurationChangeEvent): Promise<void> {
+    if (!event.affectsConfiguration(SECTION)) return;
+    if (needsRestart(event)) {
+      this.output.appendLine('a setting that changes how the server starts changed: restarting');
+      await this.restart();
+    } else if (this.client && this.state === 'running') {
+      await this.client.settingsChanged(serverSettings());
+    }
+  }
+
+  // -- commands -------------------------------------------------------------------------------
+
+  /** The running client; starts the server first when it is not running (the person may have
+   * fixed what stopped it). */
+  private async ready(): Promise<ServerClient | undefined> {
+    await this.queue;
+    if (this.state !== 'running' && !(await this.start())) return undefined;
+    return this.client;
+  }
+
+  private async serverCommand(command: string, args: unknown[]): Promise<unknown> {
+    const client = await this.ready();
+    if (!client) return undefined;
+    try {
+      return await client.executeCommand(command, args);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      void vscode.window.showErrorMessage(`testmend: ${command} failed: ${reason}`);
+      return undefined;
+    }
+  }
+
+  /** Migrate or fix the file(s) of a context menu, else the active editor's file. */
+  async startRuns(
+    mode: 'migrate' | 'fix',
+    clicked?: vscode.Uri,
+    selected?: vscode.Uri[],
+  ): Promise<StartAnswer[]> {
+    const targets = selected?.length ? selected : clicked ? [clicked] : [];
+    if (targets.length === 0) {
+      const editor = vscode.window.activeTextEditor;
+      if (editor) targets.push(editor.document.uri);
+    }
+    if (targets.length === 0) {
+      void vscode.window.showWarningMessage('testmend: open a test file, or pick one in the explorer');
+      return [];
+    }
+    const answers: StartAnswer[] = [];
+    for (const uri of targets) {
+      if (uri.scheme !== 'file') {
+        void vscode.window.showWarningMessage(`testmend: save ${uri.path} as a file first`);
+        continue;
+      }
+      const document = vscode.workspace.textDocuments.find(
+        (open) => open.uri.toString() === uri.toString(),
+      );
+      const diagnostics = mode === 'fix' ? fixDiagnostics(uri) : [];
+      const command = mode === 'migrate' ? SERVER_COMMANDS.migrate : SERVER_COMMANDS.fix;
+      const answer = await this.serverCommand(command, [
+        uri.toString(),
+        document?.version ?? null,
+        diagnostics,
+      ]);
+      if (answer) answers.push(answer as StartAnswer);
+    }
+    return answers;
+  }
+
+  async cancel(): Promise<void> {
+    const runs = this.progress.active();
+    if (runs.length === 0) {
+      void vscode.window.showInformationMessage('testmend: no run in progress');
+      return;
+    }
+    let runId = runs[0].runId;
+    if (runs.length > 1) {
+      const picked = await vscode.window.showQuickPick(
+        runs.map((run) => ({ label: run.title, description: run.runId, runId: run.runId })),
+        { title: 'testmend: cancel which run?' },
+      );
+      if (!picked) return;
+      runId = picked.runId;
+    }
+    await this.cancelRun(runId);
+  }
+
+  /** True when the server took the cancel (it then ends the run with a last runStatus). */
+  private async cancelRun(runId: string): Promise<boolean> {
+    const answer = await this.serverCommand(SERVER_COMMANDS.cancel, [runId]);
+    return Boolean((answer as { cancelled?: boolean } | undefined)?.cancelled);
+  }
+
+  async setApiKey(): Promise<void> {
+    const name = apiKeyEnv();
+    const value = await vscode.window.showInputBox({
+      title: 'testmend: API key',
+      prompt: `Kept in VS Code's secret storage and given to the server as ${name}. Leave empty to remove the stored key.`,
+      password: true,
+      ignoreFocusOut: true,
+    });
+    if (value === undefined) return;
+    const key = value.trim();
+    if (key) {
+      await this.context.secrets.store(API_KEY_SECRET, key);
+      void vscode.window.showInformationMessage('testmend: API key stored; the server restarts to use it');
+    } else {
+      await this.context.secrets.delete(API_KEY_SECRET);
+      void vscode.window.showInformationMessage('testmend: stored API key removed');
+    }
+  }
+}
+
+/** The file's lint and type errors, for testmend.fix to start from. */
+function fixDiagnostics(uri: vscode.Uri): FixDiagnostic[] {
+  return vscode.languages
+    .getDiagnostics(uri)
+    .filter(
+      (diagnostic) =>
+        diagnostic.source !== SECTION && diagnostic.severity <= vscode.DiagnosticSeverity.Warning,
+    )
+    .map((diagnostic) => {
+      const code = typeof diagnostic.code === 'object' ? diagnostic.code.value : diagnostic.code;
+      return {
+        line: diagnostic.range.start.line,
+        character: diagnostic.range.start.character,
+        source: diagnostic.source ?? '',
+        ...(code === undefined ? {} : { code: String(code) }),
+        message: diagnostic.message,
+      };
+    });
+}

@@ -1,0 +1,63 @@
+// A ServerClient that records what the extension sends, for tests of the extension's own logic
+// (the wire to the real server is exercised in server.integration.test.ts).
+import { EventEmitter } from '../stub/vscode';
+import type { ClientFactory, ClientInit, RunStatus, ServerClient } from '../../src/client';
+import type { Settings } from '../../src/settings';
+
+export class FakeClient implements ServerClient {
+  started = false;
+  stopped = false;
+  commands: { command: string; args: unknown[] }[] = [];
+  settingsSent: Settings[] = [];
+  answers = new Map<string, unknown>();
+  failStart: Error | undefined;
+  private readonly status = new EventEmitter<RunStatus>();
+
+  constructor(readonly init: ClientInit) {}
+
+  async start(): Promise<void> {
+    if (this.failStart) throw this.failStart;
+    this.started = true;
+  }
+  async stop(): Promise<void> {
+    this.stopped = true;
+  }
+  async executeCommand(command: string, args: unknown[]): Promise<unknown> {
+    this.commands.push({ command, args });
+    if (this.answers.has(command)) return this.answers.get(command);
+    if (command === 'testmend.cancel') return { cancelled: true, runId: args[0] };
+    return { runId: `run-${this.commands.length}` };
+  }
+  async settingsChanged(settings: Settings): Promise<void> {
+    this.settingsSent.push(settings);
+  }
+  onRunStatus(handler: (status: RunStatus) => void) {
+    return this.status.event(handler);
+  }
+  /** The server sends testmend/runStatus. */
+  emit(status: Partial<RunStatus> & { runId: string }): void {
+    this.status.fire({
+      uri: 'file:///p/a.test.tsx',
+      title: 'Migrating a.test.tsx',
+      message: 'starting',
+      percentage: 0,
+      done: false,
+      event: { type: 'step_started' },
+      ...status,
+    });
+  }
+}
+
+/** A factory that keeps every client it made (one per server start). */
+export function fakeFactory(): ClientFactory & { clients: FakeClient[]; prepare?: (c: FakeClient) => void } {
+  const factory = Object.assign(
+    (init: ClientInit) => {
+      const client = new FakeClient(init);
+      factory.prepare?.(client);
+      factory.clients.push(client);
+      return client;
+    },
+    { clients: [] as FakeClient[], prepare: undefined as ((c: FakeClient) => void) | undefined },
+  );
+  return factory;
+}
