@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs everything testmend's development and tests need on a fresh machine:
-# uv (pinned), the Python environment from uv.lock, and the example app's node_modules.
+# uv (pinned), the Python environment from uv.lock, the node_modules of the example app and of
+# the VS Code extension, and neovim.
 # Idempotent: steps that are already up to date are skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 UV_VERSION=0.13.9
 EXAMPLE_APP=examples/react-app
+VSCODE_CLIENT=vscode-client
 
 need() { command -v "$1" >/dev/null 2>&1 || { echo "setup: $1 is required ($2)" >&2; exit 1; }; }
 need python3 "Python 3.11 or newer"
@@ -30,13 +32,18 @@ echo "setup: Python environment (.venv) from uv.lock"
 "${uv[@]}" sync --frozen --quiet
 
 # npm ci wipes node_modules; skip it when the installed tree matches the lockfile.
-lock_hash=$(sha256sum "$EXAMPLE_APP/package-lock.json" | cut -d' ' -f1)
-stamp="$EXAMPLE_APP/node_modules/.testmend-lock-sha256"
-if [ "$(cat "$stamp" 2>/dev/null)" != "$lock_hash" ]; then
-  echo "setup: npm ci in $EXAMPLE_APP"
-  (cd "$EXAMPLE_APP" && npm ci --no-audit --no-fund --loglevel=error)
-  echo "$lock_hash" > "$stamp"
-fi
+npm_ci() {
+  local project=$1 lock_hash stamp
+  lock_hash=$(sha256sum "$project/package-lock.json" | cut -d' ' -f1)
+  stamp="$project/node_modules/.testmend-lock-sha256"
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$lock_hash" ]; then
+    echo "setup: npm ci in $project"
+    (cd "$project" && npm ci --no-audit --no-fund --loglevel=error)
+    echo "$lock_hash" > "$stamp"
+  fi
+}
+npm_ci "$EXAMPLE_APP"
+npm_ci "$VSCODE_CLIENT"
 
 # Neovim's built-in LSP client drives the headless editor test (tests/lsp/test_neovim.py).
 if ! command -v nvim >/dev/null 2>&1; then

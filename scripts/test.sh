@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Sets everything up (scripts/setup.sh) and runs the checks: ruff, mypy, and the test suite
-# against real jest/eslint/tsc, with a coverage gate on server/.
+# Sets everything up (scripts/setup.sh) and runs the checks: ruff, mypy, the VS Code extension's
+# type check, lint, tests and .vsix, and the test suite against real jest/eslint/tsc, with a
+# coverage gate on server/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,5 +12,13 @@ echo "test: ruff"
 .venv/bin/ruff format --check server tests benchmarks
 echo "test: mypy"
 .venv/bin/mypy
+echo "test: vscode-client (type check, lint, tests, package)"
+(
+  cd vscode-client
+  npm run --silent typecheck
+  npm run --silent lint
+  npm test --silent
+  npm run --silent package
+)
 echo "test: pytest"
 .venv/bin/pytest --cov --cov-report=term --cov-fail-under=90 "$@"
