@@ -2,10 +2,11 @@
 // in secret storage, and shows problems with a way to fix them.
 import * as vscode from 'vscode';
 import type { ClientFactory, ServerClient } from './client';
-import { describe, probePython, resolveLaunch, type LaunchPlan, type ProbeResult } from './launch';
+import { describe, probe, resolveLaunch, type LaunchPlan, type ProbeResult } from './launch';
 import { RunProgress } from './progress';
 import { onInterpreterChange, selectedInterpreter } from './python';
 import { apiKeyEnv, needsRestart, serverSettings, setting, SECTION } from './settings';
+import { StatusItem, type ServerState } from './status';
 
 /** Commands of the extension (palette, menus). */
 export const COMMANDS = {
@@ -38,7 +39,8 @@ export const ACTIONS = {
 
 export interface ControllerDeps {
   clientFactory: ClientFactory;
-  /** Checks the interpreter before starting (default: imports testmend with it). */
+  /** Checks the plan before starting (default: imports testmend with the interpreter, or looks
+   * for the program of testmend.server.command). */
   probe?: (plan: LaunchPlan) => Promise<ProbeResult>;
   /** The Python extension's interpreter (default: asks ms-python.python). */
   interpreter?: (resource?: vscode.Uri) => Promise<string | undefined>;
@@ -53,8 +55,6 @@ export interface StartAnswer {
   error?: string;
 }
 
-type ServerState = 'stopped' | 'starting' | 'running' | 'failed';
-
 interface FixDiagnostic {
   line: number;
   character: number;
@@ -65,20 +65,40 @@ interface FixDiagnostic {
 
 export class Controller implements vscode.Disposable {
   readonly output: vscode.OutputChannel;
-  state: ServerState = 'stopped';
+  private readonly status: StatusItem;
+  private currentState: ServerState = 'stopped';
+  /** The command line (starting, running) or the problem (failed), for the status item. */
+  private stateDetail = '';
   private client: ServerClient | undefined;
   private progress: RunProgress;
   private clientSubscriptions: vscode.Disposable[] = [];
   private readonly subscriptions: vscode.Disposable[] = [];
   /** start/stop/restart run one after the other. */
   private queue: Promise<unknown> = Promise.resolve();
+  private disposed = false;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly deps: ControllerDeps,
   ) {
     this.output = vscode.window.createOutputChannel('testmend');
+    this.status = new StatusItem(COMMANDS.showOutput);
     this.progress = this.newProgress();
+    this.showStatus();
+  }
+
+  get state(): ServerState {
+    return this.currentState;
+  }
+
+  private setState(state: ServerState, detail = this.stateDetail): void {
+    this.currentState = state;
+    this.stateDetail = detail;
+    this.showStatus();
+  }
+
+  private showStatus(): void {
+    this.status.show(this.currentState, this.stateDetail, this.progress.active().length);
   }
 
   // -- lifecycle ------------------------------------------------------------------------------
@@ -111,12 +131,25 @@ export class Controller implements vscode.Disposable {
         this.output.appendLine('the Python extension selected another interpreter: restarting');
         void this.restart();
       }
-    }).then((subscription) => this.subscriptions.push(subscription));
+    }).then((subscription) => {
+      if (this.disposed) subscription.dispose();
+      else this.subscriptions.push(subscription);
+    });
     return this.start();
   }
 
   start(): Promise<boolean> {
     return this.enqueue(() => this.doStart());
+  }
+
+  /** Starts the server; every problem ends in state "failed" with the error shown, not thrown. */
+  private async doStart(): Promise<boolean> {
+    try {
+      return await this.startServer();
+    } catch (error) {
+      await this.doStop();
+      return this.failed(`the server could not be started: ${errorText(error)}`);
+    }
   }
 
   stop(): Promise<void> {
@@ -131,8 +164,10 @@ export class Controller implements vscode.Disposable {
   }
 
   async dispose(): Promise<void> {
+    this.disposed = true;
     for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
     await this.stop();
+    this.status.dispose();
     this.output.dispose();
   }
 
@@ -148,7 +183,10 @@ export class Controller implements vscode.Disposable {
   }
 
   private newProgress(): RunProgress {
-    return new RunProgress((runId) => this.cancelRun(runId));
+    return new RunProgress(
+      (runId) => this.cancelRun(runId),
+      () => this.showStatus(),
+    );
   }
 
   private async launchPlan(): Promise<LaunchPlan> {
@@ -165,23 +203,22 @@ export class Controller implements vscode.Disposable {
     });
   }
 
-  private async doStart(): Promise<boolean> {
+  private async startServer(): Promise<boolean> {
     if (this.client) await this.doStop(); // one that gave up after crashes
-    this.state = 'starting';
+    this.setState('starting', '');
     const plan = await this.launchPlan();
+    this.setState('starting', describe(plan));
     this.output.appendLine(`starting the server: ${describe(plan)}`);
     this.output.appendLine(`API key: ${this.keyOrigin(plan)}`);
-    if (plan.python) {
-      const probed = await (this.deps.probe ?? probePython)(plan);
-      if (!probed.ok) return this.failed(probed.message);
-      this.output.appendLine(`testmend ${probed.version} found for ${plan.python}`);
-    }
+    const probed = await (this.deps.probe ?? probe)(plan);
+    if (!probed.ok) return this.failed(probed.message);
+    if (probed.version) this.output.appendLine(`testmend ${probed.version} found for ${plan.command}`);
     const client = this.deps.clientFactory({
       plan,
       settings: serverSettings,
       output: this.output,
       onGiveUp: (message) => {
-        this.state = 'failed';
+        this.setState('failed', message);
         void this.showProblem(message);
       },
     });
@@ -191,10 +228,9 @@ export class Controller implements vscode.Disposable {
       await client.start();
     } catch (error) {
       await this.doStop();
-      const reason = error instanceof Error ? error.message : String(error);
-      return this.failed(`the server did not start (${reason}): ${describe(plan)}`);
+      return this.failed(`the server did not start (${errorText(error)}): ${describe(plan)}`);
     }
-    this.state = 'running';
+    this.setState('running');
     return true;
   }
 
@@ -206,7 +242,7 @@ export class Controller implements vscode.Disposable {
   }
 
   private failed(message: string): false {
-    this.state = 'failed';
+    this.setState('failed', message);
     this.output.appendLine(`error: ${message}`);
     void this.showProblem(message);
     return false;
@@ -218,7 +254,7 @@ export class Controller implements vscode.Disposable {
     for (const subscription of this.clientSubscriptions.splice(0)) subscription.dispose();
     const client = this.client;
     this.client = undefined;
-    if (this.state !== 'failed') this.state = 'stopped';
+    if (this.state !== 'failed') this.setState('stopped');
     if (client) await client.stop().catch(() => undefined);
   }
 
@@ -246,7 +282,9 @@ export class Controller implements vscode.Disposable {
       this.output.appendLine('a setting that changes how the server starts changed: restarting');
       await this.restart();
     } else if (this.client && this.state === 'running') {
-      await this.client.settingsChanged(serverSettings());
+      await this.client
+        .settingsChanged(serverSettings())
+        .catch((error) => this.output.appendLine(`settings not sent: ${errorText(error)}`));
     }
   }
 
@@ -266,8 +304,7 @@ export class Controller implements vscode.Disposable {
     try {
       return await client.executeCommand(command, args);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      void vscode.window.showErrorMessage(`testmend: ${command} failed: ${reason}`);
+      void vscode.window.showErrorMessage(`testmend: ${command} failed: ${errorText(error)}`);
       return undefined;
     }
   }
@@ -370,4 +407,8 @@ function fixDiagnostics(uri: vscode.Uri): FixDiagnostic[] {
         message: diagnostic.message,
       };
     });
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

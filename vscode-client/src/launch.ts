@@ -1,6 +1,8 @@
 // How the server process is started: which command, from which setting, with which environment,
 // and a quick check that it can start before the language client tries.
 import { execFile } from 'node:child_process';
+import { accessSync, constants, statSync } from 'node:fs';
+import * as path from 'node:path';
 
 export interface LaunchPlan {
   command: string;
@@ -65,8 +67,8 @@ export function describe(plan: LaunchPlan): string {
 }
 
 export type ProbeResult =
-  | { ok: true; version: string }
-  | { ok: false; reason: 'no-python' | 'not-installed' | 'broken'; message: string };
+  | { ok: true; version: string | undefined }
+  | { ok: false; reason: 'no-program' | 'not-installed' | 'broken'; message: string };
 
 const PROBE = 'import sys, testmend; sys.stdout.write(testmend.__version__)';
 
@@ -90,7 +92,7 @@ export function probePython(plan: LaunchPlan, timeoutMs = 30_000): Promise<Probe
         if (code === 'ENOENT' || code === 'EACCES') {
           resolve({
             ok: false,
-            reason: 'no-python',
+            reason: 'no-program',
             message: `cannot run the Python interpreter ${python} (from ${plan.origin}): ${code === 'ENOENT' ? 'not found' : 'not executable'}`,
           });
           return;
@@ -121,4 +123,32 @@ export function probePython(plan: LaunchPlan, timeoutMs = 30_000): Promise<Probe
       },
     );
   });
+}
+
+function isExecutableFile(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The program of `testmend.server.command` exists and is executable (on PATH, or as a path). */
+export function probeCommand(plan: LaunchPlan): ProbeResult {
+  const program = plan.command;
+  const candidates = program.includes(path.sep)
+    ? [path.resolve(plan.cwd ?? '', program)]
+    : (plan.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, program));
+  if (candidates.some(isExecutableFile)) return { ok: true, version: undefined };
+  return {
+    ok: false,
+    reason: 'no-program',
+    message: `cannot run ${program} (from ${plan.origin}): not found${program.includes(path.sep) ? '' : ' on PATH'} or not executable`,
+  };
+}
+
+/** Checks a plan before the language client starts it. */
+export function probe(plan: LaunchPlan): Promise<ProbeResult> {
+  return plan.python ? probePython(plan) : Promise.resolve(probeCommand(plan));
 }

@@ -24,7 +24,11 @@ export class RunProgress implements vscode.Disposable {
   private readonly runs = new Map<string, ShownRun>();
 
   /** `cancel` resolves false when the server could not take it (gone, or the run unknown). */
-  constructor(private readonly cancel: (runId: string) => Promise<boolean>) {}
+  constructor(
+    private readonly cancel: (runId: string) => Promise<boolean>,
+    /** Called when a run appears or ends. */
+    private readonly changed: () => void = () => undefined,
+  ) {}
 
   /** Runs in progress, oldest first. */
   active(): ActiveRun[] {
@@ -54,11 +58,12 @@ export class RunProgress implements vscode.Disposable {
       title: status.title,
       percentage: 0,
       finish: () => {
-        this.runs.delete(run.runId);
+        if (this.runs.delete(run.runId)) this.changed();
         finish();
       },
     };
     this.runs.set(run.runId, run);
+    this.changed();
     void vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,

@@ -215,6 +215,17 @@ describe('starting the server', () => {
     expect(client().stopped).toBe(true);
   });
 
+  it('an unexpected failure while starting is shown, not thrown', async () => {
+    const { controller, factory } = await activated({
+      probe: () => Promise.reject(new Error('spawn EMFILE')),
+    });
+    expect(controller.state).toBe('failed');
+    expect(factory.clients).toHaveLength(0);
+    expect(stub.messages.map((m) => m.message)).toEqual([
+      'testmend: the server could not be started: spawn EMFILE',
+    ]);
+  });
+
   it('a server that crashed too often gives up with the same error', async () => {
     const { client, controller } = await activated();
     client().init.onGiveUp('the server stopped 5 times in 3 minutes and is not restarted');

@@ -3,7 +3,13 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { probePython, resolveLaunch, serverEnvironment, type LaunchChoice } from '../src/launch';
+import {
+  probeCommand,
+  probePython,
+  resolveLaunch,
+  serverEnvironment,
+  type LaunchChoice,
+} from '../src/launch';
 import { PYTHON_EXTENSION_ID } from '../src/python';
 import { EventEmitter, stub, Uri } from './stub/vscode';
 import { activated } from './support/activate';
@@ -130,7 +136,7 @@ describe('probing the interpreter (real Python processes)', () => {
     const result = await probePython(await plan('/nonexistent/python'));
     expect(result).toEqual({
       ok: false,
-      reason: 'no-python',
+      reason: 'no-program',
       message:
         'cannot run the Python interpreter /nonexistent/python (from the setting testmend.server.python): not found',
     });
@@ -152,3 +158,37 @@ describe('probing the interpreter (real Python processes)', () => {
     expect(result).toEqual({ ok: true, version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
   });
 });
+
+describe('checking testmend.server.command before starting it', () => {
+  const plan = (command: string[], PATH = path.dirname(process.execPath)) =>
+    resolveLaunch(choice({ command, baseEnv: { PATH } }));
+
+  it('a program found on PATH, or given as an executable path', async () => {
+    expect(probeCommand(await plan(['node', 'server.js']))).toEqual({ ok: true, version: undefined });
+    expect(probeCommand(await plan([process.execPath], '')).ok).toBe(true);
+  });
+
+  it('a program that is not there is one error naming the setting', async () => {
+    expect(probeCommand(await plan(['testmend-nope', 'serve']))).toEqual({
+      ok: false,
+      reason: 'no-program',
+      message: 'cannot run testmend-nope (from the setting testmend.server.command): not found on PATH or not executable',
+    });
+    expect(probeCommand(await plan(['/opt/none/testmend', 'serve']))).toMatchObject({
+      ok: false,
+      message: 'cannot run /opt/none/testmend (from the setting testmend.server.command): not found or not executable',
+    });
+  });
+
+  it('the extension checks it before the client starts', async () => {
+    const { factory, controller } = await activated({ probe: undefined }, () => {
+      stub.settings.global.set('testmend.server.command', ['/opt/none/testmend', 'serve']);
+    });
+    expect(controller.state).toBe('failed');
+    expect(factory.clients).toHaveLength(0);
+    expect(stub.messages.map((m) => m.message)).toEqual([
+      'testmend: cannot run /opt/none/testmend (from the setting testmend.server.command): not found or not executable',
+    ]);
+  });
+});
+

@@ -67,6 +67,34 @@ export enum DiagnosticSeverity {
   Hint = 3,
 }
 
+export enum StatusBarAlignment {
+  Left = 1,
+  Right = 2,
+}
+
+export class ThemeColor {
+  constructor(readonly id: string) {}
+}
+
+export class StatusBarItem {
+  name: string | undefined;
+  text = '';
+  tooltip: string | undefined;
+  command: string | undefined;
+  backgroundColor: ThemeColor | undefined;
+  visible = false;
+  disposed = false;
+  show(): void {
+    this.visible = true;
+  }
+  hide(): void {
+    this.visible = false;
+  }
+  dispose(): void {
+    this.disposed = true;
+  }
+}
+
 export enum ConfigurationTarget {
   Global = 1,
   Workspace = 2,
@@ -149,6 +177,7 @@ export const stub = {
   messages: [] as ShownMessage[],
   progress: [] as ShownProgress[],
   outputs: [] as OutputChannel[],
+  statusItems: [] as StatusBarItem[],
   /** Answers for the next message boxes / input boxes / quick picks, in order. */
   messageAnswers: [] as (string | undefined)[],
   inputAnswers: [] as (string | undefined)[],
@@ -168,6 +197,7 @@ export const stub = {
     this.messages = [];
     this.progress = [];
     this.outputs = [];
+    this.statusItems = [];
     this.messageAnswers = [];
     this.inputAnswers = [];
     this.inputOptions = [];
@@ -213,6 +243,11 @@ export const window = {
     const channel = new OutputChannel(name);
     stub.outputs.push(channel);
     return channel;
+  },
+  createStatusBarItem(): StatusBarItem {
+    const item = new StatusBarItem();
+    stub.statusItems.push(item);
+    return item;
   },
   showErrorMessage: show('error'),
   showWarningMessage: show('warning'),
