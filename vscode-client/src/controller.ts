@@ -213,11 +213,12 @@ export class Controller implements vscode.Disposable {
     const probed = await (this.deps.probe ?? probe)(plan);
     if (!probed.ok) return this.failed(probed.message);
     if (probed.version) this.output.appendLine(`testmend ${probed.version} found for ${plan.command}`);
-    const client = this.deps.clientFactory({
+    const client: ServerClient = this.deps.clientFactory({
       plan,
       settings: serverSettings,
       output: this.output,
       onGiveUp: (message) => {
+        if (this.client !== client) return; // a client replaced since
         this.setState('failed', message);
         void this.showProblem(message);
       },
