@@ -472,10 +472,8 @@ def test_atomic_failure_leaves_content_unchanged_and_reports_each_failed_block()
         + block("    const onClick = jest.fn();\n", "    const onClick = vi.fn();\n")
         + block("  });\n", "  })\n")
     )
-    original = BUTTON_TEST
     with pytest.raises(EditApplyError) as caught:
-        apply_search_replace(original, edits)
-    assert original == BUTTON_TEST
+        apply_search_replace(BUTTON_TEST, edits)
     error = caught.value
     assert [f.index for f in error.failures] == [1, 3]
     assert [f.kind for f in error.failures] == [FailureKind.NOT_FOUND, FailureKind.AMBIGUOUS]

@@ -53,7 +53,8 @@ def test_trim_keeps_short_text() -> None:
 
 
 def test_line_numbers() -> None:
-    assert with_line_numbers("a\nb") == "1| a\n2| b"
+    assert with_line_numbers("a\nb\n") == "1 | a\n2 | b"
+    assert with_line_numbers("x\f\u2028y") == "1 | x\f\u2028y"  # one line, as the patcher counts
 
 
 def test_missing_or_wrong_template(tmp_path: Path) -> None:

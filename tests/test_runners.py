@@ -145,8 +145,11 @@ async def test_no_tests_found(example_copy: Path) -> None:
 
 
 def _processes_mentioning(marker: str) -> list[str]:
-    listing = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True, check=True)
-    return [line for line in listing.stdout.splitlines() if marker in line and "ps -eo" not in line]
+    # -ww: full command lines (without it ps cuts them at 80 columns and the path is lost).
+    listing = subprocess.run(
+        ["ps", "-ww", "-eo", "pid,args"], capture_output=True, text=True, check=True
+    )
+    return [line for line in listing.stdout.splitlines() if marker in line and "ps -ww" not in line]
 
 
 async def test_hanging_test_is_killed_at_the_timeout(example_copy: Path) -> None:
@@ -180,6 +183,8 @@ async def test_cancelling_a_run_kills_jest(example_copy: Path) -> None:
         await asyncio.sleep(0.1)
         if _processes_mentioning(str(example_copy)):
             break
+    else:
+        pytest.fail("jest never started")
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task

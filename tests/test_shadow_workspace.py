@@ -768,6 +768,7 @@ def test_cancel_event_set_from_another_thread(tmp_path: Path, base: Path) -> Non
     project = tmp_path / "plain"
     write(project, {f"d{i // 100}/f{i}.ts": "x\n" for i in range(800)})
     for target in (repo, project):
+        cancelled = 0
         for delay in (0.01, 0.05, 0.2):
             event = threading.Event()
             timer = threading.Timer(delay, event.set)
@@ -775,11 +776,12 @@ def test_cancel_event_set_from_another_thread(tmp_path: Path, base: Path) -> Non
             try:
                 ws = create_shadow_workspace(target, base_dir=base, cancel_event=event)
             except ShadowWorkspaceCancelled:
-                pass
+                cancelled += 1
             else:
                 ws.remove()
             timer.join()
             assert list(base.iterdir()) == []
+        assert cancelled >= 1, f"the event never cancelled the creation for {target.name}"
     assert worktrees(repo) == [str(repo.resolve())]
 
 

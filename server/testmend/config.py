@@ -168,7 +168,7 @@ class Config(_Section):
     max_concurrent_runs: int = Field(2, ge=1, le=32)
 
     def redacted(self) -> dict[str, Any]:
-        """A JSON-able view for logs and ``doctor``: no secret, whether one is set."""
+        """A JSON-able view without the secret, saying whether one is set."""
         data = self.model_dump(mode="json", by_alias=True)
         data["model"]["apiKeySet"] = self.model.api_key is not None
         return data

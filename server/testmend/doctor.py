@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import re
 import shutil
 import subprocess
 from collections.abc import Mapping
@@ -15,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from .config import CONFIG_FILE_NAME, Config, ConfigError, find_project_root, load_config
+from .project import enzyme_test_files
 from .runners.detect import (
     ResolvedCommands,
     detect_package_manager,
@@ -32,9 +32,6 @@ Status = Literal["ok", "warning", "missing", "info"]
 
 # Which @testing-library/react major works with which React major.
 _RTL_FOR_REACT = {"16": "12", "17": "12", "18": "16", "19": "16"}
-_ENZYME_IMPORT = re.compile(rb"""from\s+['"]enzyme['"]|require\(\s*['"]enzyme['"]\s*\)""")
-_TEST_NAME = re.compile(r"\.(test|spec)\.[cm]?[jt]sx?$")
-_SKIP_DIRS = {"node_modules", ".git", ".testmend", "coverage", "dist", "build", ".next"}
 
 
 class Check(BaseModel):
@@ -73,26 +70,6 @@ def _declared(pkg: Mapping[str, Any], name: str) -> str | None:
         if isinstance(deps, dict) and isinstance(deps.get(name), str):
             return str(deps[name])
     return None
-
-
-def enzyme_test_files(root: Path, limit: int = 100_000) -> list[Path]:
-    """Test files that import Enzyme (a fast byte scan, not a parse)."""
-    found: list[Path] = []
-    seen = 0
-    for directory, subdirs, files in os.walk(root):
-        subdirs[:] = [d for d in subdirs if d not in _SKIP_DIRS and not d.startswith(".")]
-        for name in files:
-            seen += 1
-            if seen > limit:
-                return found
-            if _TEST_NAME.search(name):
-                path = Path(directory, name)
-                try:
-                    if _ENZYME_IMPORT.search(path.read_bytes()):
-                        found.append(path)
-                except OSError:
-                    continue
-    return sorted(found)
 
 
 async def _version(argv: list[str], cwd: Path, env: Mapping[str, str], tool: str) -> str:

@@ -7,12 +7,12 @@ from testmend.codemod.syntax import (
     apply_edits,
     js_string,
     js_value,
-    language_kind,
     parse,
     regex_escape,
     string_value,
     unwrap,
 )
+from testmend.js_syntax import grammar_for
 
 
 def first_expression(source: str, path: str = "a.ts"):  # type: ignore[no-untyped-def]
@@ -24,6 +24,7 @@ def test_string_values() -> None:
     assert string_value(first_expression("'a\\'b';")) == "a'b"
     assert string_value(first_expression('"a\\"b\\n";')) == 'a"b\n'
     assert string_value(first_expression("`plain`;")) == "plain"
+    assert string_value(first_expression("'\\x41\\u{1F600}';")) == "A\U0001f600"
     assert string_value(first_expression("`x${y}`;")) is None
     assert string_value(first_expression("(('x'));")) == "x"
     assert string_value(first_expression("('x' as string);")) == "x"
@@ -47,14 +48,14 @@ def test_js_values() -> None:
     assert regex_escape("a.b(c)") == "a\\.b\\(c\\)"
 
 
-def test_language_kinds() -> None:
-    assert [language_kind(p) for p in ("a.tsx", "a.ts", "a.mts", "a.js", "a.jsx", "a.cjs")] == [
+def test_grammars() -> None:
+    assert [grammar_for(p) for p in ("a.tsx", "a.ts", "a.mts", "a.js", "a.jsx", "a.cjs")] == [
         "tsx",
-        "ts",
-        "ts",
-        "js",
-        "js",
-        "js",
+        "typescript",
+        "typescript",
+        "javascript",
+        "javascript",
+        "javascript",
     ]
 
 

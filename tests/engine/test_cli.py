@@ -110,3 +110,8 @@ def test_bad_inputs_get_clear_messages(project: Path, workspaces: Path) -> None:
     (project / "testmend.config.json").write_text('{"retry": {"maxAttemptsPerError": "x"}}')
     bad = run_testmend(project, workspaces, "migrate", SIMPLE_TEST, "--offline")
     assert bad.returncode == 2 and "retry.maxAttemptsPerError" in bad.stderr
+    # Listing runs needs no configuration; resuming says what is wrong with it.
+    listed = run_testmend(project, workspaces, "runs")
+    assert listed.returncode == 0 and "no runs in" in listed.stdout
+    badly = run_testmend(project, workspaces, "resume", "20990101-000000-abcdef")
+    assert badly.returncode == 2 and "retry.maxAttemptsPerError" in badly.stderr

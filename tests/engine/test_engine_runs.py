@@ -111,6 +111,8 @@ async def test_failure_loop_is_stopped_by_max_attempts_per_error(
     assert "1 of 2 tests fail" in result.failure_reason
     migrate_requests = [r for r in model.requests if model.agent_of(r) == "migrate"]
     assert len(migrate_requests) == 1  # stopped before asking the model again
+    # Every model call is counted, the failed step's included (60 tokens per scripted reply).
+    assert result.summary.tokens_used == 60 * len(model.requests)
     # Lint and type checks never ran: a failed step ends the run.
     assert result.content != SIMPLE_ENZYME  # the best candidate is kept for the user
     assert_untouched(project, workspaces)
@@ -237,8 +239,8 @@ async def test_cancel_leaves_nothing_behind(project: Path, workspaces: Path) -> 
         assert await engine.cancel(handle.run_id)
         assert engine.store.load(handle.run_id).status == "cancelled"
     assert_untouched(project, workspaces)
-    listing = subprocess.run(
-        ["ps", "-eo", "args"], capture_output=True, text=True, check=True
+    listing = subprocess.run(  # -ww: whole command lines, not cut at 80 columns
+        ["ps", "-ww", "-eo", "args"], capture_output=True, text=True, check=True
     ).stdout
     assert str(workspaces) not in listing  # no jest left running in the shadow
 

@@ -14,7 +14,7 @@ if str(REPO_ROOT) not in sys.path:  # started as a script by the test client
     sys.path.insert(0, str(REPO_ROOT))
 
 from testmend.llm import ScriptedChatModel, reply  # noqa: E402
-from testmend.lsp.server import main  # noqa: E402
+from testmend.lsp.server import MAX_ACTIVE_RUNS, main  # noqa: E402
 from tests.engine.conftest import (  # noqa: E402
     SIMPLE_RTL,
     call,
@@ -53,9 +53,14 @@ SCRIPTS: dict[str, dict[str, list[object]]] = {
 }
 
 
+SCRIPTS["one-run"] = SCRIPTS["seats"]
+MAX_RUNS = {"one-run": 1}
+"""Scripts whose server takes fewer runs at once than the default."""
+
+
 def run(script: str) -> int:
     model = ScriptedChatModel(scripts=SCRIPTS[script])
-    return main(models=lambda agent: model)
+    return main(models=lambda agent: model, max_runs=MAX_RUNS.get(script, MAX_ACTIVE_RUNS))
 
 
 if __name__ == "__main__":

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -24,7 +23,6 @@ async def actions_for(
     diagnostics: list[types.Diagnostic] | None = None,
     only: list[str] | None = None,
 ) -> list[types.CodeAction]:
-    started = time.perf_counter()
     found = await client.text_document_code_action_async(
         types.CodeActionParams(
             text_document=types.TextDocumentIdentifier(uri=uri),
@@ -32,7 +30,6 @@ async def actions_for(
             context=types.CodeActionContext(diagnostics=diagnostics or [], only=only),
         )
     )
-    assert time.perf_counter() - started < 1.0
     result = list(found or [])
     assert all(isinstance(a, types.CodeAction) for a in result)
     return result  # type: ignore[return-value]

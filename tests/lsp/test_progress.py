@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from testmend.lsp.progress import ProgressState, event_line, status_payload
+from testmend.lsp.progress import ProgressState, status_payload
 from testmend.workflow.events import (
     EditApplied,
     NeedsInput,
@@ -13,6 +13,7 @@ from testmend.workflow.events import (
     TestTally,
     TokensUsed,
     ToolCalled,
+    event_line,
 )
 from testmend.workflow.state import Summary
 
@@ -47,7 +48,7 @@ def test_event_lines_for_clients_without_progress() -> None:
         "migrate: tests 2/2 passing"
     )
     needs = NeedsInput(run_id=RUN, question="help?", report_path="/r.md", options=[])
-    assert event_line(needs) == "needs input: help?"
+    assert event_line(needs) == "needs input: help? (report: /r.md)"
     done = RunFinished(run_id=RUN, status="failed", summary=Summary(), failure_reason="why")
     assert event_line(done) == "finished: failed — why"
     assert event_line(ToolCalled(run_id=RUN, step="lint", tool="t")) is None

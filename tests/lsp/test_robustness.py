@@ -7,7 +7,7 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from testmend.lsp.server import TestmendServer, configure_logging, parse_tcp
+from testmend.lsp.server import configure_logging, parse_tcp
 
 from ..engine.conftest import SIMPLE_ENZYME, SIMPLE_TEST
 from .conftest import session, uri_of
@@ -24,7 +24,7 @@ async def test_bad_requests_get_messages(project: Path, workspaces: Path, tmp_pa
     outside.write_text(SIMPLE_ENZYME)
     bare = tmp_path / "bare"
     (bare / "src").mkdir(parents=True)
-    (bare / "package.json").write_text("{}")
+    (bare / "package.json").write_text('{"devDependencies": {"jest": "^29.7.0"}}')
     (bare / "src/A.test.tsx").write_text(SIMPLE_ENZYME)
     async with session(project, workspaces) as client:
         component = uri_of(project / "src/components/Counter/Counter.tsx")
@@ -94,4 +94,3 @@ def test_tcp_address_parsing() -> None:
         assert "HOST:PORT" in str(exc)
     else:
         raise AssertionError("accepted an address without a port")
-    assert TestmendServer().max_runs == 4

@@ -101,12 +101,12 @@ describe('the Python extension', () => {
 
   it('an interpreter set in testmend.server.python is kept when the selection changes', async () => {
     const { extension, changed } = pythonExtension({ current: '/a/bin/python' });
-    const { factory } = await activated({ interpreter: undefined }, () => {
+    const { factory, controller } = await activated({ interpreter: undefined }, () => {
       stub.extensions.set(PYTHON_EXTENSION_ID, extension);
       stub.settings.global.set('testmend.server.python', '/mine/bin/python');
     });
     changed.fire({});
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await controller.settled();
     expect(factory.clients.map((c) => c.init.plan.command)).toEqual(['/mine/bin/python']);
   });
 

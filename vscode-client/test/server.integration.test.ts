@@ -103,8 +103,9 @@ describe('against the real testmend server', () => {
     expect(Object.keys(options.testmend).sort()).toEqual(
       ['commands', 'maxConcurrentRuns', 'model', 'retry', 'timeouts'].sort(),
     );
-    // The server validates initializationOptions and its workspace/configuration pull; give
-    // it the round trip, then it must not have complained.
+    // The server validates initializationOptions, then the answer to its workspace/configuration
+    // pull: once that is answered and a later request has come back, it must not have complained.
+    await expect.poll(() => record.configurationAnswers, { timeout: 15_000 }).toBeGreaterThan(0);
     await run(COMMANDS.report);
     expect(messages().filter((message) => message.includes('bad setting'))).toEqual([]);
   });

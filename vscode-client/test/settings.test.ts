@@ -52,9 +52,9 @@ describe('settings reach the server', () => {
   }
 
   it('ignores changes to other extensions’ settings', async () => {
-    const { factory, client } = await activated();
+    const { factory, client, controller } = await activated();
     stub.setSetting('editor.fontSize', 14);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await controller.settled();
     expect(factory.clients).toHaveLength(1);
     expect(client().settingsSent).toEqual([]);
   });
@@ -74,10 +74,15 @@ describe('settings reach the server', () => {
     }
   });
 
-  it('no setting can hold an API key', () => {
+  it('no setting can hold an API key, even one written into settings.json by hand', async () => {
     for (const key of SETTING_KEYS) expect(key.toLowerCase()).not.toMatch(/apikey$|secret|token$/);
-    stub.reset();
-    expect(serverSettings()).toEqual({});
+    const { client } = await activated({}, () => {
+      stub.settings.workspace.set('testmend.model.apiKey', 'sk-in-settings');
+      stub.settings.global.set('testmend.apiKey', 'sk-in-settings');
+      stub.settings.workspace.set('testmend.model.apiKeyEnv', 'MY_KEY');
+    });
+    expect(client().init.settings()).toEqual({ model: { apiKeyEnv: 'MY_KEY' } });
+    expect(JSON.stringify(serverSettings())).not.toContain('sk-in-settings');
   });
 
   it('the README documents every setting and every command', () => {

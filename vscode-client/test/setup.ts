@@ -14,12 +14,12 @@ loader._resolveFilename = function (request: string, ...rest: unknown[]) {
 };
 // The library subclasses API classes the extension never touches (CompletionItem, CodeLens…)
 // when it loads: those get empty classes; everything the stub has is the stub's.
-const placeholders = new Map<string | symbol, unknown>();
+const emptyClasses = new Map<string | symbol, unknown>();
 const forLibrary = new Proxy(vscodeStub, {
   get(target, name) {
     if (name in target) return target[name as keyof typeof target];
-    if (!placeholders.has(name)) placeholders.set(name, class {});
-    return placeholders.get(name);
+    if (!emptyClasses.has(name)) emptyClasses.set(name, class {});
+    return emptyClasses.get(name);
   },
 });
 loader._cache[STUB_ID] = { id: STUB_ID, filename: STUB_ID, loaded: true, exports: forLibrary };

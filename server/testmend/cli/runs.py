@@ -10,18 +10,10 @@ from pathlib import Path
 from typing import Literal, TextIO
 
 from ..config import ConfigError, find_project_root, load_config
-from ..doctor import enzyme_test_files
 from ..engine import Engine, EngineError, RunRequest, RunResult
-from ..workflow.events import (
-    EditApplied,
-    NeedsInput,
-    RunEvent,
-    RunFinished,
-    StepFinished,
-    StepStarted,
-    TestTally,
-    ToolCalled,
-)
+from ..engine.store import RunStore
+from ..project import enzyme_test_files
+from ..workflow.events import RunEvent, event_line
 from ..workspace.paths import PathEscapeError, resolve_in_root
 
 
@@ -34,25 +26,7 @@ class Progress:
 
     def __call__(self, event: RunEvent) -> None:
         name = Path(self.files.get(event.run_id, event.run_id)).name
-        line = None
-        if isinstance(event, StepStarted):
-            line = f"{event.step} …"
-        elif isinstance(event, StepFinished):
-            line = f"{event.step}: {event.outcome}" + (f" — {event.detail}" if event.detail else "")
-        elif isinstance(event, TestTally):
-            line = f"{event.step}: tests {event.passed}/{event.total} passing"
-        elif isinstance(event, EditApplied):
-            line = f"{event.step}: edit by {event.source}" + (
-                f" ({event.detail})" if event.detail else ""
-            )
-        elif isinstance(event, ToolCalled) and event.tool.startswith("run_"):
-            line = f"{event.step}: {event.tool}"
-        elif isinstance(event, NeedsInput):
-            line = f"needs input: {event.question} (report: {event.report_path})"
-        elif isinstance(event, RunFinished):
-            line = f"finished: {event.status}" + (
-                f" — {event.failure_reason}" if event.failure_reason else ""
-            )
+        line = event_line(event)
         if line:
             print(f"[{name}] {line}", file=self.stream, flush=True)
 
@@ -117,7 +91,7 @@ async def _run_many(args: argparse.Namespace, mode: Literal["migrate", "fix"]) -
     progress = Progress(sys.stderr, names)
     results: list[RunResult] = []
     problems: list[str] = []
-    async with Engine(config, offline=args.offline, on_event=progress) as engine:
+    async with Engine(config, on_event=progress) as engine:
         handles = []
         for file in files:
             request = RunRequest(
@@ -200,8 +174,7 @@ def _project(args: argparse.Namespace) -> Path:
 
 def runs(args: argparse.Namespace) -> int:
     root = _project(args)
-    config = load_config(root)
-    records = Engine(config, offline=True).runs()
+    records = RunStore(root).all()
     if args.json:
         print(json.dumps([r.model_dump(mode="json") for r in records], indent=2))
         return 0
@@ -221,11 +194,15 @@ def runs(args: argparse.Namespace) -> int:
 
 async def _resume(args: argparse.Namespace) -> int:
     root = _project(args)
-    config = load_config(
-        root, editor_settings={"model": {"offline": True}} if args.offline else None
-    )
+    try:
+        config = load_config(
+            root, editor_settings={"model": {"offline": True}} if args.offline else None
+        )
+    except ConfigError as exc:
+        print(f"testmend: {exc}", file=sys.stderr)
+        return 2
     names: dict[str, str] = {}
-    async with Engine(config, offline=args.offline, on_event=Progress(sys.stderr, names)) as engine:
+    async with Engine(config, on_event=Progress(sys.stderr, names)) as engine:
         try:
             handle = await engine.resume(args.run_id, args.answer)
         except (EngineError, KeyError) as exc:

@@ -2,7 +2,7 @@
 
 from .capture import capture_dom
 from .conventions import detect_conventions
-from .convert import convert_enzyme_test, is_enzyme_free
+from .convert import convert_enzyme_test, is_enzyme_free, test_names
 from .models import (
     CapturedElement,
     CapturedQuery,
@@ -31,4 +31,5 @@ __all__ = [
     "convert_enzyme_test",
     "detect_conventions",
     "is_enzyme_free",
+    "test_names",
 ]

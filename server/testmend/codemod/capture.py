@@ -23,8 +23,6 @@ from ..runners import ProjectRunners, RunnerError
 from ..workspace.paths import resolve_in_root
 from .models import DomCapture, FindRecord
 
-_CONFIG_NAMES = JEST_CONFIG_NAMES
-
 _EXPORT_DEFAULT = (
     "export default async () => extend(typeof base === 'function' ? await base() : base);\n"
 )
@@ -57,7 +55,7 @@ def _js(value: str) -> str:
 
 def find_jest_config(root: Path) -> tuple[Path | None, dict[str, Any] | None]:
     """The project's jest config file, or the ``jest`` key of package.json."""
-    for name in _CONFIG_NAMES:
+    for name in JEST_CONFIG_NAMES:
         if (root / name).is_file():
             return root / name, None
     try:

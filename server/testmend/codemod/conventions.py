@@ -8,8 +8,9 @@ import os
 import re
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
+from ..project.dependencies import ENZYME_IMPORT
+from ..runners.detect import read_package_json
 from .models import CodemodOptions, EventStyle, HelperMapping, RenderHelper
 
 _SKIP_DIRS = {"node_modules", ".git", "coverage", "dist", "build", ".testmend", ".next", "out"}
@@ -18,7 +19,6 @@ _TEST_RE = re.compile(r"(\.(test|spec)\.[cm]?[jt]sx?$)|(/__tests__/)")
 _RTL_IMPORT = re.compile(
     r"""from\s+['"]@testing-library/react['"]|require\(\s*['"]@testing-library/react['"]"""
 )
-_ENZYME_IMPORT = re.compile(r"""from\s+['"]enzyme['"]|require\(\s*['"]enzyme['"]\s*\)""")
 _IMPORT_SPEC = re.compile(r"""(?:from\s+|require\(\s*)['"]([^'"]+)['"]""")
 _EXPORT_FUNCTION = re.compile(
     r"export\s+(?:async\s+)?function\s+([A-Za-z_$][\w$]*)|export\s+const\s+([A-Za-z_$][\w$]*)\s*="
@@ -56,21 +56,13 @@ def _package_version(root: Path, name: str) -> int | None:
                 return None
             match = re.match(r"(\d+)", version)
             return int(match.group(1)) if match else None
-    package = _package_json(root)
+    package = read_package_json(root)
     for section in ("dependencies", "devDependencies", "peerDependencies"):
         spec = (package.get(section) or {}).get(name)
         if isinstance(spec, str):
             match = re.search(r"(\d+)", spec)
             return int(match.group(1)) if match else None
     return None
-
-
-def _package_json(root: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(_read(root / "package.json") or "{}")
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
 
 
 def _exports(text: str) -> list[str]:
@@ -145,7 +137,7 @@ def _jest_setup_files(root: Path) -> list[Path]:
             "jest.config.json",
         )
     ]
-    package = _package_json(root)
+    package = read_package_json(root)
     if isinstance(package.get("jest"), dict):
         texts.append(json.dumps(package["jest"]))
     for text in texts:
@@ -215,7 +207,7 @@ def detect_conventions(
                     custom_render_names=custom,
                     reexports_rtl=reexports,
                 )
-        elif _ENZYME_IMPORT.search(text) and exports:
+        elif ENZYME_IMPORT.search(text) and exports:
             helpers = [n for n in exports if re.match(r"(mount|shallow|render)", n)]
             spec = _preferred_specifier(path, root, importers.get(key, Counter()))
             enzyme_helpers.append((path, helpers, spec))

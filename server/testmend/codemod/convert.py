@@ -15,7 +15,19 @@ from dataclasses import dataclass, field
 from posixpath import dirname, relpath
 from typing import Literal
 
-from .models import CodemodOptions, CodemodResult, DomCapture, FindRecord, Note, NoteKind, TestInfo
+from tree_sitter import Tree
+
+from ..js_syntax import grammar_for
+from .models import (
+    CodemodOptions,
+    CodemodResult,
+    DomCapture,
+    FindRecord,
+    HelperMapping,
+    Note,
+    NoteKind,
+    TestInfo,
+)
 from .syntax import (
     Edit,
     Node,
@@ -23,7 +35,6 @@ from .syntax import (
     args_of,
     js_string,
     js_value,
-    language_kind,
     line_indent,
     line_start,
     parse,
@@ -225,7 +236,6 @@ class Binding:
     passed_as_arg: bool = False
     used: bool = False
     overrides: dict[str, str | None] = field(default_factory=dict)
-    render_calls: list[Node] = field(default_factory=list)
 
 
 @dataclass
@@ -239,7 +249,6 @@ class Target:
     binding: Binding | None = None
     component: str | None = None
     checkbox: bool = False
-    from_capture: bool = False
     inline: Node | None = None
 
 
@@ -270,12 +279,11 @@ def _relative_specifier(module: str, module_path: str | None, test_path: str) ->
 
 class _Converter:
     def __init__(self, source: str, path: str, options: CodemodOptions, dom: DomCapture | None):
-        self.source = source
         self.src = source.encode("utf-8")
         self.path = path
         self.options = options
         self.dom = dom
-        self.ts = language_kind(path) in ("ts", "tsx")
+        self.ts = grammar_for(path) in ("tsx", "typescript")
         self.tree = parse(self.src, path)
         self.edits: list[Edit] = []
         self.notes: list[tuple[int, NoteKind, str]] = []
@@ -295,16 +303,13 @@ class _Converter:
         self.claimed: list[tuple[int, int]] = []
         self.tests: list[TestDecl] = []
         self.test_by_body: dict[int, TestDecl] = {}
-        self.param_functions: dict[str, list[int]] = {}
         self.param_call_args: list[tuple[str, int, Node, Node]] = []
         self.dom_queries_used = 0
-        self.removed_import_names: set[str] = set()
         self.enzyme_import_nodes: list[Node] = []
         self.uses_require = False
         self.decl_edits: list[tuple[Binding, Node, Node]] = []
         self.records: dict[tuple[int, int], list[FindRecord]] = {}
         self.pending_notes: list[tuple[NoteKind, str]] = []
-        self.user_owners: set[int] = set()
         self.user_owner_nodes: dict[int, Node] = {}
         self.async_fixed: set[int] = set()
         self.fallbacks_noted: set[tuple[str, str]] = set()
@@ -383,6 +388,15 @@ class _Converter:
         self.type_imports.setdefault(self.rtl_module(), set()).add(name)
         return name
 
+    def _register_helper(self, local: str, mapping: HelperMapping) -> None:
+        """``local`` is the project's Enzyme render helper: render with its RTL counterpart,
+        imported by a path relative to this test."""
+        helper = self.options.render_helper
+        module = _relative_specifier(
+            mapping.render_module, helper.path if helper is not None else None, self.path
+        )
+        self.helper_renders[local] = (mapping.render_name, module, mapping.options)
+
     def scan_imports(self) -> None:
         root = self.tree.root_node
         helper_names = {m.enzyme_name: m for m in self.options.helper_mappings}
@@ -406,13 +420,7 @@ class _Converter:
                     elif is_enzyme and module.startswith("enzyme-to-json"):
                         self.to_json.add(local)
                     elif is_helper and imported in helper_names:
-                        m = helper_names[imported]
-                        spec = _relative_specifier(m.render_module, None, self.path)
-                        if self.options.render_helper is not None:
-                            spec = _relative_specifier(
-                                m.render_module, self.options.render_helper.path, self.path
-                            )
-                        self.helper_renders[local] = (m.render_name, spec, m.options)
+                        self._register_helper(local, helper_names[imported])
                 self.enzyme_import_nodes.append(stmt)
             elif stmt.type in ("lexical_declaration", "variable_declaration"):
                 for declarator in stmt.named_children:
@@ -448,12 +456,7 @@ class _Converter:
                             if module == "enzyme" and imported in ("mount", "shallow", "render"):
                                 self.enzyme_renders[local] = imported
                             elif imported in helper_names:
-                                m = helper_names[imported]
-                                self.helper_renders[local] = (
-                                    m.render_name,
-                                    m.render_module,
-                                    m.options,
-                                )
+                                self._register_helper(local, helper_names[imported])
                     elif pattern is not None and pattern.type == "identifier":
                         if module == "enzyme":
                             self.enzyme_namespaces.add(text(pattern))
@@ -603,7 +606,6 @@ class _Converter:
                         direct = self._direct_render(call)
                         binding = Binding(name, "decl" if direct else "var", node)
                         binding.element = self._element_of(call)
-                        binding.render_calls.append(call)
                         self.add_binding(binding)
                     elif value is None and self._has_wrapper_type(node.child_by_field_name("type")):
                         self.add_binding(Binding(name, "var", node))
@@ -627,7 +629,6 @@ class _Converter:
                     if found is None:
                         found = Binding(text(left), "var", None)
                         self.add_binding(found)
-                    found.render_calls.append(call)
                     if found.element is None:
                         found.element = self._element_of(call)
         # Untyped parameters of local helpers that receive a wrapper.
@@ -648,7 +649,7 @@ class _Converter:
                 if param is None:
                     continue
                 bound.passed_as_arg = True
-                if param is not None and not any(
+                if not any(
                     b.node is not None and b.node.start_byte <= param.start_byte < b.node.end_byte
                     for b in self.bindings.get(text(param), [])
                 ):
@@ -741,8 +742,6 @@ class _Converter:
             "function_expression",
         ):
             current = current.parent
-        if binding.kind == "param" and current is not None:
-            return current
         return current
 
     # -- capture lookup ----------------------------------------------------------------------
@@ -874,7 +873,6 @@ class _Converter:
             args=", ".join(js_value(a) for a in args),
             multi=multi,
             index=index,
-            from_capture=True,
         )
 
     def _captured_css(self, find_call: Node, ctx: _Ctx) -> str | None:
@@ -1070,7 +1068,7 @@ class _Converter:
                 break
             if op == "find" or op == "findWhere":
                 if op == "findWhere" or not args:
-                    target = self._from_capture_only(node, ctx, context, ops, i, target)
+                    target = self._from_capture_only(node, ctx, context, ops, i)
                     i += 1
                     finds += 1
                     continue
@@ -1167,7 +1165,6 @@ class _Converter:
         context: str,
         ops: list[tuple[str, list[Node], Node]],
         i: int,
-        target: Target,
     ) -> Target:
         index, _skip = self._index_after(ops, i + 1)
         captured = self.captured_target(node, "", ctx, context, index, False)
@@ -1207,7 +1204,6 @@ class _Converter:
             binding=target.binding,
             component=target.component,
             checkbox=target.checkbox,
-            from_capture=target.from_capture,
         )
 
     def _filtered(self, target: Target, selector: str) -> Target:
@@ -1303,8 +1299,7 @@ class _Converter:
     # -- statements ------------------------------------------------------------------------
 
     def run(self) -> None:
-        self.scan_imports()
-        self.collect_tests()
+        """The conversion, after :meth:`collect_tests` and :meth:`scan_imports`."""
         self.collect_bindings()
         self.process_block(self.tree.root_node, _Ctx())
         self.finish_bindings()
@@ -1422,11 +1417,10 @@ class _Converter:
             expr = unwrap(stmt.named_children[0]) if stmt.named_children else None
             if expr is None:
                 return False
-            awaited = False
             if expr.type == "await_expression" and expr.named_children:
                 inner = unwrap(expr.named_children[0])
                 if inner is not None and inner.type == "call_expression" and self.chain(inner):
-                    expr, awaited = inner, True
+                    expr = inner
             if expr.type == "call_expression":
                 if self._is_enzyme_setup(expr):
                     self.remove_statement(stmt, "removed the Enzyme adapter setup")
@@ -1452,7 +1446,6 @@ class _Converter:
                 if self.is_render_call(expr):
                     self.replace(expr, self.render_code(expr, ctx))
                     return True
-                del awaited
                 return False
             if expr.type == "assignment_expression":
                 left = expr.child_by_field_name("left")
@@ -1784,9 +1777,6 @@ class _Converter:
             return negated
         return None
 
-    def _positive(self, matcher: str, negated: bool, margs: list[Node]) -> bool | None:
-        return self._bool_of(matcher, negated, margs)
-
     def assert_on(
         self,
         target: Target,
@@ -1886,7 +1876,7 @@ class _Converter:
             self.need_jest_dom()
             element = self.element_code(target, "get")
             return f"expect({element}){'' if value else '.not'}.toHaveClass({text(args[0])});"
-        if op in ("prop", "props") or (op.startswith(".") and False):
+        if op in ("prop", "props"):
             return self._prop_assertion(target, op, args, after, matcher, negated, margs, ctx)
         if op == "html" and not after:
             if (target.kind == "root" and matcher in ("toBeNull", "toBeFalsy")) or (
@@ -2280,7 +2270,6 @@ class _Converter:
         if ctx.owner is None or not self._make_async(ctx.owner):
             return None
         self.needs_user_event = True
-        self.user_owners.add(ctx.owner.id)
         self.user_owner_nodes[ctx.owner.id] = ctx.owner
         if event == "click":
             return f"await user.click({element});"
@@ -2438,16 +2427,7 @@ class _Converter:
                 new = f"const {{ {', '.join(members)} }} = {awaited}{code};"
             else:
                 new = f"{awaited}{code};"
-            edit = Edit(stmt.start_byte, stmt.end_byte, new)
-            if notes:
-                indent = line_indent(self.src, stmt.start_byte)
-                prefix = "".join(f"// testmend: {m}\n{indent}" for _k, m in notes)
-                offset = 0
-                for kind, message in notes:
-                    edit.notes.append((offset, kind, message))
-                    offset += len(f"// testmend: {message}\n{indent}")
-                edit.text = prefix + new
-            self.edits.append(edit)
+            self.replace_range(stmt.start_byte, stmt.end_byte, new, notes)
 
     def finish_vars(self) -> None:
         for binding, stmt, value in self.var_decls:
@@ -2508,7 +2488,7 @@ class _Converter:
             if binding is not None and binding.kind == "param" and not binding.members:
                 removable.add((fn_name, index))
         done: set[tuple[str, int]] = set()
-        for fn_name, index, call, ident in self.param_call_args:
+        for fn_name, index, _call, ident in self.param_call_args:
             if (fn_name, index) not in removable:
                 continue
             self._remove_list_item(ident)
@@ -2523,7 +2503,6 @@ class _Converter:
                     else param
                 )
                 self._remove_list_item(item)
-            del call
 
     def _remove_list_item(self, node: Node) -> None:
         start, end = node.start_byte, node.end_byte
@@ -2554,8 +2533,7 @@ class _Converter:
                 self.edits.append(Edit(close, close, f"\n{inner}{_THROW}\n{indent}"))
             else:
                 self.edits.append(Edit(start, start, f"{inner}{_THROW}\n"))
-        for fn_id in self.user_owners:
-            fn = self.user_owner_nodes[fn_id]
+        for fn in self.user_owner_nodes.values():
             body = fn.child_by_field_name("body")
             if body is None or body.type != "statement_block":
                 continue
@@ -2688,7 +2666,8 @@ class _Converter:
             self.edits.append(Edit(clause.start_byte, clause.end_byte, ", ".join(parts)))
 
 
-def _count_tests(source: str, path: str) -> list[str]:
+def test_names(source: str, path: str) -> list[str]:
+    """The full names (describe titles + test title) of the tests in a file, in source order."""
     converter = _Converter(source, path, CodemodOptions(), None)
     converter.collect_tests()
     return [t.name for t in converter.tests]
@@ -2703,31 +2682,26 @@ def convert_enzyme_test(
 ) -> CodemodResult:
     """Convert one Enzyme test file to React Testing Library (pure: no I/O)."""
     converter = _Converter(source, path, options, dom)
-    names_before = _count_tests(source, path)
-    if converter.tree.root_node.has_error:
+    converter.collect_tests()
+    names_before = [t.name for t in converter.tests]
+
+    def unchanged(error: str, *, enzyme_free: bool) -> CodemodResult:
         return CodemodResult(
             content=source,
             tests_before=len(names_before),
             tests_after=len(names_before),
             test_names_before=names_before,
             test_names_after=names_before,
-            enzyme_free=False,
+            enzyme_free=enzyme_free,
             changed=False,
-            error="the file has syntax errors; fix them first",
+            error=error,
         )
+
+    if converter.tree.root_node.has_error:
+        return unchanged("the file has syntax errors; fix them first", enzyme_free=False)
     converter.scan_imports()
     if not converter.enzyme_import_nodes:
-        return CodemodResult(
-            content=source,
-            tests_before=len(names_before),
-            tests_after=len(names_before),
-            test_names_before=names_before,
-            test_names_after=names_before,
-            enzyme_free=True,
-            changed=False,
-            error="not an Enzyme test: it does not import enzyme",
-        )
-    converter = _Converter(source, path, options, dom)
+        return unchanged("not an Enzyme test: it does not import enzyme", enzyme_free=True)
     converter.run()
     content, placed, mapper = apply_edits(converter.src, converter.edits)
     out = content.encode("utf-8")
@@ -2763,15 +2737,18 @@ def convert_enzyme_test(
         test_names_before=names_before,
         test_names_after=names_after,
         tests=infos,
-        enzyme_free=is_enzyme_free(content, path, options),
+        enzyme_free=is_enzyme_free(content, path, options, tree=after.tree),
         changed=content != source,
         dom_queries_used=converter.dom_queries_used,
     )
 
 
-def is_enzyme_free(source: str, path: str, options: CodemodOptions) -> bool:
-    """No import or require of Enzyme packages or of the project's Enzyme helper modules."""
-    tree = parse(source.encode("utf-8"), path)
+def is_enzyme_free(
+    source: str, path: str, options: CodemodOptions, *, tree: Tree | None = None
+) -> bool:
+    """No import or require of Enzyme packages or of the project's Enzyme helper modules
+    (``tree``: the source already parsed)."""
+    tree = tree if tree is not None else parse(source, path)
     helper_modules = set(options.enzyme_helper_modules)
     for node in walk(tree.root_node):
         if node.type == "import_statement":

@@ -1,4 +1,5 @@
-"""tree-sitter helpers: parsing by file type, node utilities, JS literals, byte-range edits."""
+"""The codemod's tree-sitter helpers: node utilities, JS literals, byte-range edits (parsing
+itself is in testmend.js_syntax)."""
 
 from __future__ import annotations
 
@@ -6,41 +7,15 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import cache
 
-import tree_sitter
-import tree_sitter_javascript
-import tree_sitter_typescript
+from ..js_syntax import Node as Node
+from ..js_syntax import call_args, text_of
+from ..js_syntax import parse as parse
+from ..js_syntax import string_value as literal_value
 
-Node = tree_sitter.Node
-
-
-@cache
-def _language(kind: str) -> tree_sitter.Language:
-    if kind == "tsx":
-        return tree_sitter.Language(tree_sitter_typescript.language_tsx())
-    if kind == "ts":
-        return tree_sitter.Language(tree_sitter_typescript.language_typescript())
-    return tree_sitter.Language(tree_sitter_javascript.language())
-
-
-def language_kind(path: str) -> str:
-    lower = path.lower()
-    if lower.endswith((".tsx",)):
-        return "tsx"
-    if lower.endswith((".ts", ".mts", ".cts")):
-        return "ts"
-    return "js"
-
-
-def parse(source: bytes, path: str) -> tree_sitter.Tree:
-    return tree_sitter.Parser(_language(language_kind(path))).parse(source)
-
-
-def text(node: Node | None) -> str:
-    if node is None or node.text is None:
-        return ""
-    return node.text.decode("utf-8")
+# The shared basics (testmend.js_syntax) under the codemod's short names.
+args_of = call_args
+text = text_of
 
 
 def walk(node: Node) -> Iterator[Node]:
@@ -68,34 +43,10 @@ def unwrap(node: Node | None) -> Node | None:
     return node
 
 
-def args_of(call: Node) -> list[Node]:
-    arguments = call.child_by_field_name("arguments")
-    if arguments is None:
-        return []
-    return [c for c in arguments.named_children if c.type != "comment"]
-
-
 def string_value(node: Node | None) -> str | None:
-    """The value of a string literal (or a template literal without substitutions)."""
-    node = unwrap(node)
-    if node is None:
-        return None
-    raw = text(node)
-    if node.type == "string":
-        body = raw[1:-1]
-        if "\\" not in body:
-            return body
-        try:
-            quoted = body.replace('"', '\\"') if raw[0] == "'" else body
-            value = json.loads('"' + quoted.replace("\\'", "'") + '"')
-            return str(value)
-        except ValueError:
-            return None
-    if node.type == "template_string" and not any(
-        c.type == "template_substitution" for c in node.children
-    ):
-        return raw[1:-1]
-    return None
+    """The value of a string literal (or a template literal without substitutions), through
+    parentheses and TypeScript assertions."""
+    return literal_value(unwrap(node))
 
 
 def js_string(value: str) -> str:

@@ -25,6 +25,12 @@ from ..config import Config
 from ..llm.factory import ModelFactory, ModelUnavailableError, UsageRecorder, model_factory
 from ..patching import unified_diff
 from ..runners import ProjectRunners
+from ..runners.detect import (
+    detect_package_manager,
+    install_command,
+    needs_node_modules,
+    node_modules_dir,
+)
 from ..workflow.context import RunDeps
 from ..workflow.events import NeedsInput, RunEvent, RunFinished, RunStarted
 from ..workflow.graph import build_graph, checkpoint_serializer
@@ -115,7 +121,7 @@ class Engine:
         self.config = config
         self.project_root = config.project_root
         self.store = RunStore(self.project_root)
-        if offline or models is None:
+        if offline or config.model.offline or models is None:
             self.models: ModelFactory | None = None
         elif models == "auto":
             self.models = model_factory(config.model) if config.model.configured else None
@@ -174,10 +180,22 @@ class Engine:
             return to_relative(self.project_root, path)
         return to_relative(self.project_root, resolve_in_root(self.project_root, file))
 
+    def _check_node_modules(self) -> None:
+        """Refuse at once what every tool run would fail on later."""
+        root = self.project_root
+        if needs_node_modules(root) and node_modules_dir(root) is None:
+            manager, _ = detect_package_manager(root)
+            raise EngineError(
+                f"{root} has no node_modules: install the project's dependencies "
+                f"({install_command(manager)}) first"
+            )
+
     def _read_source(self, relative: str, content: str | None) -> str:
         if content is not None:
             if len(content.encode("utf-8")) > _MAX_FILE_BYTES:
                 raise EngineError(f"{relative} is larger than 1 MB: not a test file to migrate")
+            if "\0" in content:
+                raise EngineError(f"{relative} is a binary file")
             return content
         path = resolve_in_root(self.project_root, relative)
         if not path.is_file():
@@ -203,6 +221,7 @@ class Engine:
         relative = self._relative(request.file)
         if other := self.running_file(relative):
             raise EngineError(f"{relative} is already being migrated (run {other})")
+        self._check_node_modules()
         source = self._read_source(relative, request.content)
         if request.mode == "migrate" and "enzyme" not in source:
             raise EngineError(f"{relative} does not use Enzyme: nothing to migrate")
@@ -468,6 +487,3 @@ class Engine:
         if not snapshot.values or snapshot.next:
             return None
         return self._result_from_state(run_id, MigrationState.model_validate(snapshot.values))
-
-    def runs(self) -> list[RunRecord]:
-        return self.store.all()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import uuid
@@ -96,9 +95,6 @@ class RunStore:
         tmp.write_text(text, encoding="utf-8")
         tmp.replace(path)
         return path
-
-    def write_json(self, run_id: str, name: str, data: object) -> Path:
-        return self.write_text(run_id, name, json.dumps(data, indent=2, default=str))
 
 
 def _alive(pid: int) -> bool:

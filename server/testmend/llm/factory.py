@@ -87,7 +87,6 @@ class CircuitBreaker:
 class TokenUsage:
     input_tokens: int = 0
     output_tokens: int = 0
-    calls: int = 0
 
     @property
     def total(self) -> int:
@@ -115,7 +114,6 @@ class UsageRecorder(BaseCallbackHandler):
         with self._lock:
             self.breaker.record_success()
             usage = self.usage(self.step)
-            usage.calls += 1
             for generations in response.generations:
                 for generation in generations:
                     meta = getattr(getattr(generation, "message", None), "usage_metadata", None)

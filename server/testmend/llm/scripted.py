@@ -53,8 +53,6 @@ class ScriptedChatModel(BaseChatModel):
     """Replies from ``scripts[agent][n]`` where n counts the AI turns in the request."""
 
     scripts: dict[str, list[Any]] = Field(default_factory=dict)
-    bound_tools: list[dict[str, Any]] = Field(default_factory=list)
-    """OpenAI-format schemas of the tools bound last (tests assert on them)."""
     requests: list[list[BaseMessage]] = Field(default_factory=list)
     """Every request received, in order (tests assert on prompts)."""
 
@@ -69,8 +67,7 @@ class ScriptedChatModel(BaseChatModel):
         tool_choice: str | None = None,
         **kwargs: Any,
     ) -> Runnable[LanguageModelInput, AIMessage]:
-        self.bound_tools = [convert_to_openai_tool(t) for t in tools]
-        return self.bind(tools=self.bound_tools, **kwargs)
+        return self.bind(tools=[convert_to_openai_tool(t) for t in tools], **kwargs)
 
     @staticmethod
     def agent_of(messages: Sequence[BaseMessage]) -> str:

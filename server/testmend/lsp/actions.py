@@ -13,6 +13,9 @@ from urllib.parse import urlparse
 
 from lsprotocol import types
 
+from ..patching.editor import utf16_len
+from ..project.dependencies import ENZYME_IMPORT
+
 SOURCE = "testmend"
 ENZYME_MESSAGE = "This test uses Enzyme — Migrate to RTL"
 MIGRATE_TITLE = "Migrate to RTL"
@@ -22,7 +25,6 @@ CMD_FIX = "testmend.fix"
 CMD_CANCEL = "testmend.cancel"
 CMD_APPLY = "testmend.applyResult"
 CMD_REPORT = "testmend.showReport"
-COMMANDS = (CMD_MIGRATE, CMD_FIX, CMD_CANCEL, CMD_APPLY, CMD_REPORT)
 
 FIX_SOURCE_KIND = types.CodeActionKind.Source + ".testmend.fix"
 """A source action (``source.testmend.fix``): listed in the editor's Source Action menu."""
@@ -40,9 +42,6 @@ MAX_DOCUMENT_CHARS = 1_000_000
 
 _JS_TS = re.compile(r"\.(?:[cm]?[jt]s|[jt]sx)$", re.IGNORECASE)
 _TEST_NAME = re.compile(r"(?:\.(?:test|spec)\.(?:[cm]?[jt]s|[jt]sx)$)|(?:/__tests__/)", re.I)
-_ENZYME_IMPORT = re.compile(
-    r"""(?:\bfrom\s*|\bimport\s*|\brequire\s*\(\s*)(['"])(enzyme(?:/[^'"\n]*)?)\1"""
-)
 _LINT_SOURCES = {"eslint", "ts", "typescript", "tsserver", "tsc", "deno-ts", "vtsls"}
 
 
@@ -64,10 +63,6 @@ def is_test_file(uri: str) -> bool:
     return path is not None and bool(_JS_TS.search(path)) and bool(_TEST_NAME.search(path))
 
 
-def _utf16(text: str) -> int:
-    return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
-
-
 def _readable(text: str) -> bool:
     return len(text) <= MAX_DOCUMENT_CHARS and "\0" not in text
 
@@ -76,17 +71,17 @@ def enzyme_import_range(text: str) -> types.Range | None:
     """Where the module name of the first Enzyme import is (UTF-16 columns), if any."""
     if "enzyme" not in text or not _readable(text):
         return None
-    match = _ENZYME_IMPORT.search(text)
+    match = ENZYME_IMPORT.search(text)
     if match is None:
         return None
     start = match.start(2) - 1  # include the opening quote
     end = match.end(2) + 1
     line = text.count("\n", 0, start)
     line_start = text.rfind("\n", 0, start) + 1
-    first = _utf16(text[line_start:start])
+    first = utf16_len(text[line_start:start])
     return types.Range(
         start=types.Position(line=line, character=first),
-        end=types.Position(line=line, character=first + _utf16(text[start:end])),
+        end=types.Position(line=line, character=first + utf16_len(text[start:end])),
     )
 
 

@@ -9,9 +9,7 @@ from lsprotocol import types
 
 from ..workflow.events import (
     EditApplied,
-    NeedsInput,
     RunEvent,
-    RunFinished,
     RunStarted,
     StepFinished,
     StepStarted,
@@ -88,23 +86,6 @@ class ProgressState:
         return types.WorkDoneProgressReport(
             message=self.message(), percentage=self.percentage, cancellable=True
         )
-
-
-def event_line(event: RunEvent) -> str | None:
-    """One human line for clients without progress support (None: not worth a line)."""
-    if isinstance(event, StepStarted):
-        return f"{event.step} …"
-    if isinstance(event, StepFinished):
-        return f"{event.step}: {event.outcome}" + (f" — {event.detail}" if event.detail else "")
-    if isinstance(event, TestTally):
-        return f"{event.step}: tests {event.passed}/{event.total} passing"
-    if isinstance(event, NeedsInput):
-        return f"needs input: {event.question}"
-    if isinstance(event, RunFinished):
-        return f"finished: {event.status}" + (
-            f" — {event.failure_reason}" if event.failure_reason else ""
-        )
-    return None
 
 
 def status_payload(

@@ -26,11 +26,11 @@ from .. import __version__
 from ..config import ConfigError, find_project_root, load_config
 from ..engine import Engine, EngineError, RunHandle, RunRequest, RunResult
 from ..llm.factory import ModelFactory
-from ..workflow.events import NeedsInput, RunEvent, RunFinished
+from ..workflow.events import NeedsInput, RunEvent, RunFinished, event_line
 from ..workspace.paths import PathEscapeError
 from . import actions
 from .apply import FileChange, workspace_edit
-from .progress import RUN_STATUS, ProgressState, event_line, status_payload
+from .progress import RUN_STATUS, ProgressState, status_payload
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +69,17 @@ class PendingResult:
     run_id: str
     uri: str
     version: int | None
+    mode: Literal["migrate", "fix"]
     result: RunResult
+
+
+@dataclass
+class RunReport:
+    """Where a finished run's report is, and which document the run was on (so that
+    ``testmend.showReport <uri>`` finds the latest report of a file)."""
+
+    uri: str
+    path: str
 
 
 @dataclass
@@ -136,7 +146,7 @@ class TestmendServer(LanguageServer):
         self.engines: dict[Path, _EngineSlot] = {}
         self.active: dict[str, ActiveRun] = {}
         self.pending: dict[str, PendingResult] = {}
-        self.reports: dict[str, str] = {}
+        self.reports: dict[str, RunReport] = {}
         self.diagnosed: set[str] = set()
         self._register()
 
@@ -270,10 +280,7 @@ class TestmendServer(LanguageServer):
         if slot is not None and slot.settings_key == key:
             return slot.engine
         config = load_config(root, editor_settings=self.settings)
-        offline = config.model.offline or self.models is None
-        engine = Engine(
-            config, models=self.models, offline=offline, workspaces_dir=self.workspaces_dir
-        )
+        engine = Engine(config, models=self.models, workspaces_dir=self.workspaces_dir)
         retired = [*slot.retired, slot.engine] if slot is not None else []
         self.engines[root] = _EngineSlot(key, engine, retired)
         return engine
@@ -294,29 +301,13 @@ class TestmendServer(LanguageServer):
             raise UserError("expected the diagnostics as a list")
         return uri, version, diagnostics
 
-    def _document_text(self, uri: str) -> tuple[str, int | None]:
+    def _open_document(self, uri: str) -> tuple[str | None, int | None]:
+        """The buffer's text and version when the editor has it open; else the engine reads the
+        file (and refuses it with the same messages when it is missing, binary or too large)."""
         document = self.workspace.text_documents.get(uri)
-        if document is not None:
-            text, version = document.source, document.version
-        else:
-            path = Path(uris.to_fs_path(uri) or "")
-            if not path.is_file():
-                raise UserError(f"{uri}: no such file")
-            data = path.read_bytes()
-            if len(data) > actions.MAX_DOCUMENT_CHARS:
-                raise UserError(f"{path.name} is larger than 1 MB: not a test file to migrate")
-            if b"\0" in data:
-                raise UserError(f"{path.name} is a binary file")
-            try:
-                text = data.decode("utf-8")
-            except UnicodeDecodeError:
-                raise UserError(f"{path.name} is not UTF-8 text") from None
-            version = None
-        if "\0" in text:
-            raise UserError(f"{uri} is a binary file")
-        if len(text) > actions.MAX_DOCUMENT_CHARS:
-            raise UserError(f"{uri} is larger than 1 MB: not a test file to migrate")
-        return text, version
+        if document is None:
+            return None, None
+        return document.source, document.version
 
     @staticmethod
     def _instructions(diagnostics: list[Any]) -> str | None:
@@ -350,17 +341,12 @@ class TestmendServer(LanguageServer):
             raise UserError(
                 f"{len(self.active)} runs are in progress (the limit): wait for one to finish"
             )
-        text, version = self._document_text(uri)
+        text, version = self._open_document(uri)
         path = Path(fs_path)
         path = path.parent.resolve() / path.name
         root = find_project_root(path)
         if not (root / "package.json").is_file():
             raise UserError(f"{path.name}: no package.json above it: not in a JavaScript project")
-        if not (root / "node_modules").is_dir():
-            raise UserError(
-                f"{root} has no node_modules: install the project's dependencies "
-                "(npm ci / yarn / pnpm install) first"
-            )
         try:
             engine = self._engine_for(root)
         except ConfigError as exc:
@@ -509,7 +495,7 @@ class TestmendServer(LanguageServer):
 
     async def deliver(self, run: ActiveRun, result: RunResult) -> None:
         name = Path(result.file).name
-        self.reports[run.run_id] = result.report_path
+        self.reports[run.run_id] = RunReport(run.uri, result.report_path)
         summary = result.summary
         tally = f"tests {summary.tests_passing}/{summary.tests_total} passing"
         if run.discard:
@@ -518,7 +504,7 @@ class TestmendServer(LanguageServer):
         if result.content == result.original:
             self.tell(f"{name}: {result.status}, nothing to change ({tally})")
             return
-        pending = PendingResult(run.run_id, run.uri, run.version, result)
+        pending = PendingResult(run.run_id, run.uri, run.version, run.mode, result)
         self.pending[run.run_id] = pending
         if not (result.status == "succeeded" or result.tests_pass or run.apply_anyway):
             reason = f": {result.failure_reason}" if result.failure_reason else ""
@@ -584,7 +570,7 @@ class TestmendServer(LanguageServer):
         edit = workspace_edit(
             changes,
             self.client_capabilities,
-            label="Migrate to RTL" if result.status != "running" else "testmend",
+            label=actions.MIGRATE_TITLE if pending.mode == "migrate" else actions.FIX_TITLE,
             description=f"{result.status}: tests {result.summary.tests_passing}/"
             f"{result.summary.tests_total} passing",
         )
@@ -678,7 +664,7 @@ class TestmendServer(LanguageServer):
         if run_id is None:
             self.tell("no report yet: run `Migrate to RTL` first")
             return {"shown": False}
-        path = self.reports[run_id]
+        path = self.reports[run_id].path
         uri = uris.from_fs_path(path) or path
         window = self.client_capabilities.window
         if not (window and window.show_document and window.show_document.support):
@@ -710,15 +696,6 @@ class TestmendServer(LanguageServer):
         self.engines.clear()
 
 
-def build_server(
-    *,
-    models: ModelFactory | Literal["auto"] | None = "auto",
-    workspaces_dir: Path | None = None,
-    max_runs: int = MAX_ACTIVE_RUNS,
-) -> TestmendServer:
-    return TestmendServer(models=models, workspaces_dir=workspaces_dir, max_runs=max_runs)
-
-
 def parse_tcp(value: str) -> tuple[str, int]:
     host, sep, port = value.rpartition(":")
     if not sep or not port.isdigit():
@@ -731,10 +708,11 @@ def main(
     *,
     models: ModelFactory | Literal["auto"] | None = "auto",
     workspaces_dir: Path | None = None,
+    max_runs: int = MAX_ACTIVE_RUNS,
 ) -> int:
     """Serve over stdio (default) or TCP until the client says exit."""
     configure_logging()
-    server = build_server(models=models, workspaces_dir=workspaces_dir)
+    server = TestmendServer(models=models, workspaces_dir=workspaces_dir, max_runs=max_runs)
     if tcp:
         server.start_tcp(*parse_tcp(tcp))
     else:

@@ -8,10 +8,15 @@ never changes whether the file ends with a newline unless told so (``\\ No newli
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 __all__ = ["Document", "is_blank", "newline_of", "text_to_lines"]
+
+
+FENCE = re.compile(r"^\s*(?:```|~~~)[\w+.#-]*\s*$")
+"""A Markdown code fence line (models wrap edits and diffs in them)."""
 
 
 def is_blank(line: str) -> bool:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ._lines import Document, is_blank, newline_of, text_to_lines
+from ._lines import FENCE, Document, is_blank, newline_of, text_to_lines
 from ._paths import clean_path, same_file
 from .matcher import NoMatch, locate
 from .model import (
@@ -37,7 +37,6 @@ _SEARCH = re.compile(r"^\s*<{5,9}\s*SEARCH\b.*$", re.IGNORECASE)
 _DIVIDER = re.compile(r"^\s*={5,9}\s*$")
 _REPLACE = re.compile(r"^\s*>{5,9}\s*REPLACE\b.*$", re.IGNORECASE)
 _CONFLICT_LIKE = re.compile(r"^\s*<{3,}")
-_FENCE = re.compile(r"^\s*(?:```|~~~)[\w+.#-]*\s*$")
 _PATH_LINE = re.compile(
     r"^(?:(?:file|path)\s*:\s*)?(?P<path>(?:[\w.@$()\[\]-]+[/\\])*[\w.@$()\[\]-]*\w\.[A-Za-z0-9]+)$",
     re.IGNORECASE,
@@ -54,7 +53,7 @@ FORMAT_REMINDER = (
 
 
 def _strip_fences(lines: list[str]) -> list[str]:
-    if len(lines) >= 2 and _FENCE.match(lines[0]) and _FENCE.match(lines[-1]):
+    if len(lines) >= 2 and FENCE.match(lines[0]) and FENCE.match(lines[-1]):
         return lines[1:-1]
     return lines
 
@@ -66,7 +65,7 @@ def _as_text(lines: Sequence[str]) -> str:
 def _path_before(lines: Sequence[str], marker: int, floor: int) -> str | None:
     """The file path written on the line before a SEARCH marker (or before its fence)."""
     k = marker - 1
-    if k >= floor and _FENCE.match(lines[k]):
+    if k >= floor and FENCE.match(lines[k]):
         k -= 1
     if k < floor:
         return None

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from unidiff.errors import UnidiffParseError
 from unidiff.patch import PatchSet
 
-from ._lines import Document, is_blank
+from ._lines import FENCE, Document, is_blank
 from ._paths import clean_path, same_file
 from .matcher import NoMatch, locate
 from .model import (
@@ -33,7 +33,6 @@ __all__ = ["apply_unified_diff"]
 
 DEV_NULL = "/dev/null"
 _NUMBERS = re.compile(r"-(\d+)(?:,(\d+))?\s+\+(\d+)(?:,(\d+))?")
-_FENCE = re.compile(r"^\s*(?:```|~~~)[\w+.#-]*\s*$")
 _GIT_HEADER = re.compile(r"^diff --git (?P<source>\S+) (?P<target>\S+)")
 _BODY_PREFIXES = (" ", "+", "-", "\\")
 _WHAT = "text of the hunk's context and '-' lines"
@@ -111,7 +110,7 @@ def _scan(text: str) -> list[_RawFile]:
             else:
                 hunk = _RawHunk(line.strip(), k + 1, None, None, None)
             current.hunks.append(hunk)
-        elif _FENCE.match(line):
+        elif FENCE.match(line):
             hunk = None
         elif hunk is not None:
             hunk.body.append(line)

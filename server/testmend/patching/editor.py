@@ -21,7 +21,7 @@ _LSP_BREAK = re.compile(r"\r\n|\r|\n")
 _NO_NEWLINE = "\\ No newline at end of file\n"
 
 
-def _utf16_len(text: str) -> int:
+def utf16_len(text: str) -> int:
     return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
 
 
@@ -62,7 +62,7 @@ def _end_position(lines: Sequence[str]) -> Position:
     last = lines[-1]
     if _LSP_BREAK.search(last[-1:]):
         return Position(line=len(lines), character=0)
-    return Position(line=len(lines) - 1, character=_utf16_len(last))
+    return Position(line=len(lines) - 1, character=utf16_len(last))
 
 
 def text_edits(original: str, updated: str) -> list[TextEdit]:

@@ -5,12 +5,14 @@ goes through :func:`testmend.workspace.paths.resolve_in_root`.
 """
 
 from testmend.project.dependencies import (
+    ENZYME_IMPORT,
     DependencyNode,
     DependencyTree,
     ImportInfo,
     MockCall,
     component_under_test,
     dependency_tree,
+    enzyme_test_files,
     find_example_tests,
     find_mocks,
     is_test_file,
@@ -43,6 +45,7 @@ from testmend.project.resolver import ModuleResolver, Resolution
 
 __all__ = [
     "DEFAULT_IGNORED_DIRS",
+    "ENZYME_IMPORT",
     "TOOL_ERRORS",
     "BinaryFileError",
     "DependencyNode",
@@ -62,6 +65,7 @@ __all__ = [
     "Resolution",
     "component_under_test",
     "dependency_tree",
+    "enzyme_test_files",
     "find_example_tests",
     "find_mocks",
     "glob_files",

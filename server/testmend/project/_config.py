@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from testmend.project._syntax import Node, call_args, parse, string_value, text_of
+from testmend.js_syntax import Node, call_args, parse, string_value, text_of
 from testmend.project._walk import read_text_file
 from testmend.project.errors import ProjectToolError
 from testmend.workspace.paths import PathEscapeError

@@ -8,14 +8,19 @@ from functools import cache
 from typing import Literal
 
 import tree_sitter
-import tree_sitter_javascript
-import tree_sitter_typescript
 
-Node = tree_sitter.Node
-Grammar = Literal["tsx", "typescript", "javascript"]
+from testmend.js_syntax import (
+    Grammar,
+    Node,
+    call_args,
+    grammar_for,
+    language,
+    parse,
+    string_value,
+    text_of,
+)
+
 ImportHow = Literal["import", "export", "require", "dynamic", "mock"]
-
-JS_TS_EXTENSIONS: tuple[str, ...] = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 
 _CALLS_QUERY = """
 (call_expression function: (identifier) @fn (#eq? @fn "require")) @call
@@ -63,86 +68,9 @@ MAX_SNIPPET_LINES = 15
 MAX_SNIPPET_CHARS = 1200
 
 
-def grammar_for(path: str) -> Grammar | None:
-    """The grammar of a file by its extension (``None`` for non-JS/TS files)."""
-    lower = path.lower()
-    if lower.endswith(".tsx"):
-        return "tsx"
-    if lower.endswith((".ts", ".mts", ".cts")):
-        return "typescript"
-    if lower.endswith((".js", ".jsx", ".mjs", ".cjs")):
-        return "javascript"
-    return None
-
-
-@cache
-def _language(grammar: Grammar) -> tree_sitter.Language:
-    if grammar == "tsx":
-        return tree_sitter.Language(tree_sitter_typescript.language_tsx())
-    if grammar == "typescript":
-        return tree_sitter.Language(tree_sitter_typescript.language_typescript())
-    return tree_sitter.Language(tree_sitter_javascript.language())
-
-
-@cache
-def _parser(grammar: Grammar) -> tree_sitter.Parser:
-    return tree_sitter.Parser(_language(grammar))
-
-
 @cache
 def _calls_query(grammar: Grammar) -> tree_sitter.Query:
-    return tree_sitter.Query(_language(grammar), _CALLS_QUERY)
-
-
-def parse(source: str | bytes, path: str) -> tree_sitter.Tree:
-    data = source.encode("utf-8") if isinstance(source, str) else source
-    return _parser(grammar_for(path) or "javascript").parse(data)
-
-
-def text_of(node: Node | None) -> str:
-    if node is None or node.text is None:
-        return ""
-    return node.text.decode("utf-8", errors="replace")
-
-
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
-_ESCAPE_RE = re.compile(r"\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|\r\n|[\s\S])")
-
-
-def unescape_js(body: str) -> str:
-    """Decode the escapes of a JS string literal body (``'\\\\.css$'`` → ``\\.css$``)."""
-
-    def repl(match: re.Match[str]) -> str:
-        esc = match.group(1)
-        if esc.startswith("u{"):
-            return chr(int(esc[2:-1], 16))
-        if esc[0] in "ux" and len(esc) > 1:
-            return chr(int(esc[1:], 16))
-        if esc in ("\n", "\r\n", "\r", "\u2028", "\u2029"):
-            return ""
-        return _ESCAPES.get(esc, esc)
-
-    return _ESCAPE_RE.sub(repl, body)
-
-
-def string_value(node: Node | None) -> str | None:
-    """The value of a string literal or a template literal without substitutions."""
-    if node is None:
-        return None
-    if node.type == "string":
-        return unescape_js(text_of(node)[1:-1])
-    if node.type == "template_string":
-        if any(c.type == "template_substitution" for c in node.named_children):
-            return None
-        return unescape_js(text_of(node)[1:-1])
-    return None
-
-
-def call_args(call: Node) -> list[Node]:
-    arguments = call.child_by_field_name("arguments")
-    if arguments is None:
-        return []
-    return [c for c in arguments.named_children if c.type != "comment"]
+    return tree_sitter.Query(language(grammar), _CALLS_QUERY)
 
 
 def line_of(node: Node) -> int:

@@ -198,6 +198,7 @@ def compile_glob(pattern: str, *, filter_mode: bool = False) -> GlobPattern:
 
 @dataclass
 class WalkStats:
+    max_files: int = MAX_WALK_FILES
     files_seen: int = 0
     capped: bool = False
 
@@ -215,7 +216,7 @@ def walk_files(
     the root or internal. Ignored folders below ``start`` are not entered, symlinked folders
     are never followed, symlinked files are yielded only when they stay inside the root.
     Internal folders (``.git``, ``.testmend``) and secret files are always skipped. Stops after
-    :data:`MAX_WALK_FILES` files (``stats.capped``).
+    ``stats.max_files`` files (default :data:`MAX_WALK_FILES`; ``stats.capped``).
     """
     stats = stats if stats is not None else WalkStats()
     absolute, _, _ = resolve(root, rel_of(start))  # refuses a start outside the root
@@ -249,7 +250,7 @@ def walk_files(
                 continue
             if is_secret_name(entry.name):
                 continue
-            if stats.files_seen >= MAX_WALK_FILES:
+            if stats.files_seen >= stats.max_files:
                 stats.capped = True
                 return
             stats.files_seen += 1

@@ -18,14 +18,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from testmend.project._syntax import (
-    JS_TS_EXTENSIONS,
-    grammar_for,
-    mock_calls,
-    module_info,
-)
+from testmend.js_syntax import JS_TS_EXTENSIONS, grammar_for
+from testmend.project._syntax import mock_calls, module_info
 from testmend.project._walk import (
     DEFAULT_IGNORED_DIRS,
+    MAX_WALK_FILES,
+    WalkStats,
     read_text_file,
     resolve,
     walk_files,
@@ -116,6 +114,28 @@ class DependencyTree(list[DependencyNode]):
 
     def __str__(self) -> str:
         return render_dependency_tree(self)
+
+
+ENZYME_IMPORT = re.compile(
+    r"""(?:\bfrom\s*|\bimport\s*|\brequire\s*\(\s*)(['"])(enzyme(?:/[^'"\n]*)?)\1"""
+)
+"""An import or require of ``enzyme`` (or a module inside it); group 2 is the module name."""
+
+
+def enzyme_test_files(root: Path, *, max_files: int = MAX_WALK_FILES) -> list[Path]:
+    """Test files (see :func:`is_test_file`) under ``root`` that import Enzyme: a text scan of
+    the files a project walk sees (ignored folders and secrets skipped), not a parse."""
+    found: list[Path] = []
+    for rel in walk_files(root, stats=WalkStats(max_files=max_files)):
+        if not is_test_file(rel):
+            continue
+        try:
+            _, text = read_text_file(root, rel)
+        except (ProjectToolError, PathEscapeError):
+            continue
+        if ENZYME_IMPORT.search(text):
+            found.append(root / rel)
+    return sorted(found)
 
 
 def is_test_file(path: str) -> bool:
@@ -379,14 +399,16 @@ def _stem(path: str) -> str:
     return name
 
 
-def tests_of_dependencies(root: Path, tree: Sequence[DependencyNode]) -> list[tuple[str, str]]:
+def tests_of_dependencies(
+    root: Path, tree: Sequence[DependencyNode], *, resolver: ModuleResolver | None = None
+) -> list[tuple[str, str]]:
     """``(test file, dependency)`` pairs: existing tests of the files in ``tree``.
 
     A dependency ``dir/X.ts`` is tested by ``dir/X.test.*``, ``dir/X.spec.*`` or
     ``dir/__tests__/X[.test|.spec].*``. Index files, test files and the tree's first node (the
     test being migrated) are not looked up; the migrated test is never reported.
     """
-    resolver = ModuleResolver(root)
+    resolver = resolver or ModuleResolver(root)
     migrating = {resolve(root, tree[0].path)[1]} if tree else set()
     listings: dict[str, list[str]] = {}
     pairs: list[tuple[str, str]] = []

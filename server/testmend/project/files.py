@@ -152,6 +152,7 @@ def glob_files(
     *,
     limit: int = 200,
     ignored_dirs: Collection[str] = DEFAULT_IGNORED_DIRS,
+    max_files: int = MAX_WALK_FILES,
 ) -> PathList:
     """Project files whose relative path matches ``pattern``, sorted, at most ``limit``.
 
@@ -163,7 +164,7 @@ def glob_files(
     glob = compile_glob(pattern)
     if glob.base and glob.base[0] in INTERNAL_DIRS:
         resolve(root, rel_of(glob.base))  # raises RefusedPathError with the reason
-    stats = WalkStats()
+    stats = WalkStats(max_files=max_files)
     matched = [
         p
         for p in walk_files(root, glob.base, ignored_dirs=ignored_dirs, stats=stats)
@@ -177,7 +178,7 @@ def glob_files(
         notes.append(f"showing {limit} of {len(matched)} files; narrow the pattern to see the rest")
     if stats.capped:
         truncated = True
-        notes.append(f"the search stopped after {MAX_WALK_FILES} files; use a narrower folder")
+        notes.append(f"the search stopped after {max_files} files; use a narrower folder")
     if not matched and "/" not in pattern.strip().replace("\\", "/"):
         notes.append(
             f"no files match at the top level; patterns are matched against the whole path "
@@ -197,6 +198,7 @@ def grep(
     limit: int = 100,
     context: int = 0,
     ignored_dirs: Collection[str] = DEFAULT_IGNORED_DIRS,
+    max_files: int = MAX_WALK_FILES,
 ) -> GrepResult:
     """Lines matching the Python regular expression ``pattern``, in path and line order.
 
@@ -221,7 +223,7 @@ def grep(
         resolve(root, rel_of(base))
     limit = max(1, limit)
     context = max(0, min(context, 10))
-    stats = WalkStats()
+    stats = WalkStats(max_files=max_files)
     matches: list[GrepMatch] = []
     skipped_large = 0
     truncated = False
@@ -262,7 +264,7 @@ def grep(
         notes.append(f"stopped at {limit} matches; there are more, narrow the pattern or the glob")
     if stats.capped:
         truncated = True
-        notes.append(f"the search stopped after {MAX_WALK_FILES} files; pass a narrower glob")
+        notes.append(f"the search stopped after {max_files} files; pass a narrower glob")
     if skipped_large:
         notes.append(f"{skipped_large} file(s) over {format_size(MAX_FILE_BYTES)} not searched")
     return GrepResult(matches, truncated=truncated, note="; ".join(notes) or None)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from testmend.js_syntax import JS_TS_EXTENSIONS
 from testmend.project._config import (
     CONFIG_DIR,
     JEST_CONFIG_NAMES,
@@ -29,7 +30,6 @@ from testmend.project._config import (
     load_jest_config,
     load_tsconfig,
 )
-from testmend.project._syntax import JS_TS_EXTENSIONS
 from testmend.project._walk import DEFAULT_IGNORED_DIRS, INTERNAL_DIRS
 from testmend.workspace.paths import PathEscapeError, resolve_in_root, split_relative
 

@@ -14,7 +14,6 @@ from typing import Any, Literal
 from ..config import Config
 
 PackageManager = Literal["npm", "yarn", "pnpm", "bun"]
-ToolName = Literal["test", "lint", "lintFix", "typecheck"]
 
 _LOCKFILES: tuple[tuple[str, PackageManager], ...] = (
     ("pnpm-lock.yaml", "pnpm"),

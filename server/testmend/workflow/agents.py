@@ -14,7 +14,7 @@ from langgraph.runtime import Runtime
 
 from ..config import AgentName
 from .agent_state import StepAgentState
-from .context import RunDeps
+from .context import ESCALATION_UNLOCKS_AT, SCOPE_REDUCTION_UNLOCKS_AT, RunDeps
 from .prompts import render_prompt
 from .state import ErrorTracker, Step
 from .tools import toolkit
@@ -28,10 +28,11 @@ GUIDANCE: tuple[tuple[int, str], ...] = (
         "message and the component), make one focused edit, run the tests.",
     ),
     (
-        3,
+        SCOPE_REDUCTION_UNLOCKS_AT,
         "Attempts 3–5: your hypotheses did not hold. Instrument: add `screen.debug()` or log the "
         "DOM in the failing test, run it, read what is really rendered, then make a smaller edit. "
-        "Remove the instrumentation once it passes. request_scope_reduction is now available.",
+        "Remove the instrumentation once it passes. request_scope_reduction is now available; "
+        f"escalate_for_external_help from failed check {ESCALATION_UNLOCKS_AT}.",
     ),
     (
         6,
@@ -124,7 +125,7 @@ def recursion_limit(deps: RunDeps) -> int:
 
 async def run_agent(
     deps: RunDeps,
-    step: Step,
+    step: AgentName,
     prompt_values: Mapping[str, str | None],
     initial: Mapping[str, Any],
     *,
@@ -132,10 +133,9 @@ async def run_agent(
 ) -> StepAgentState:
     """Run the step's agent to its end and return its final state."""
     assert deps.models is not None
-    agent_name: AgentName = "migrate" if step == "finish" else step
-    system_prompt = render_prompt(agent_name, prompt_values)
+    system_prompt = render_prompt(step, prompt_values)
     agent = create_agent(
-        deps.models(agent_name),
+        deps.models(step),
         toolkit(step),
         system_prompt=system_prompt,
         middleware=[StepGuard(step)],

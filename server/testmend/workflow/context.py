@@ -62,7 +62,3 @@ class RunDeps:
             max_attempts_per_error=self.config.retry.max_attempts_per_error,
             max_total_attempts=self.config.retry.max_total_attempts,
         )
-
-    @property
-    def offline(self) -> bool:
-        return self.models is None

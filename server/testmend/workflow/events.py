@@ -92,3 +92,27 @@ RunEvent = Annotated[
     Field(discriminator="type"),
 ]
 RUN_EVENT_ADAPTER: TypeAdapter[RunEvent] = TypeAdapter(RunEvent)
+
+
+def event_line(event: RunEvent) -> str | None:
+    """One human line for an event worth a line in a log (the CLI's stderr, an editor without
+    progress bars); None for the others."""
+    if isinstance(event, StepStarted):
+        return f"{event.step} …"
+    if isinstance(event, StepFinished):
+        return f"{event.step}: {event.outcome}" + (f" — {event.detail}" if event.detail else "")
+    if isinstance(event, TestTally):
+        return f"{event.step}: tests {event.passed}/{event.total} passing"
+    if isinstance(event, EditApplied):
+        return f"{event.step}: edit by {event.source}" + (
+            f" ({event.detail})" if event.detail else ""
+        )
+    if isinstance(event, ToolCalled) and event.tool.startswith("run_"):
+        return f"{event.step}: {event.tool}"
+    if isinstance(event, NeedsInput):
+        return f"needs input: {event.question} (report: {event.report_path})"
+    if isinstance(event, RunFinished):
+        return f"finished: {event.status}" + (
+            f" — {event.failure_reason}" if event.failure_reason else ""
+        )
+    return None

@@ -3,20 +3,23 @@ configured) the step's agent, then deterministic validation of what the agent le
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 
 from ..codemod import (
-    CodemodOptions,
+    CodemodResult,
     DomCapture,
     capture_dom,
     convert_enzyme_test,
     is_enzyme_free,
+    test_names,
 )
 from ..codemod.offline import snapshot_file
+from ..project import ModuleResolver
 from ..project import dependencies as deps_mod
 from ..runners import LintResult, RunnerError, TestRunResult, TypecheckResult
 from ..workspace.paths import resolve_in_root
@@ -86,7 +89,16 @@ def _recorded_snapshot(deps: RunDeps, state: MigrationState, update: Update) -> 
     return {"extra_files": {**state.extra_files, snapshot: content}}
 
 
-def _finish(deps: RunDeps, state: MigrationState, step: Step, detail: str, **update: Any) -> Update:
+def _end_step(
+    deps: RunDeps,
+    state: MigrationState,
+    step: Step,
+    outcome: Literal["done", "failed"],
+    detail: str,
+    update: Update,
+) -> Update:
+    """What every step does when it ends, done or failed: count its tokens, say it ended, keep
+    the re-recorded snapshot."""
     usage = deps.usage.usage(step)
     tokens = dict(state.tokens_by_step)
     if usage.total:
@@ -100,26 +112,24 @@ def _finish(deps: RunDeps, state: MigrationState, step: Step, detail: str, **upd
             )
         )
         deps.usage.by_step.pop(step, None)
-    deps.emit(StepFinished(run_id=deps.run_id, step=step, outcome="done", detail=detail))
+    deps.emit(StepFinished(run_id=deps.run_id, step=step, outcome=outcome, detail=detail))
+    result = detail if outcome == "done" else f"failed: {detail}"
     return {
         **update,
         **_recorded_snapshot(deps, state, update),
         "tokens_by_step": tokens,
-        "step_results": {**state.step_results, step: detail},
+        "step_results": {**state.step_results, step: result},
         "current_step": step,
     }
+
+
+def _finish(deps: RunDeps, state: MigrationState, step: Step, detail: str, **update: Any) -> Update:
+    return _end_step(deps, state, step, "done", detail, update)
 
 
 def _fail(deps: RunDeps, state: MigrationState, step: Step, reason: str, **update: Any) -> Update:
-    deps.emit(StepFinished(run_id=deps.run_id, step=step, outcome="failed", detail=reason))
     exit_state = state.exit.model_copy(update={"status": "failed", "failure_reason": reason})
-    return {
-        **update,
-        **_recorded_snapshot(deps, state, update),
-        "current_step": step,
-        "exit": exit_state,
-        "step_results": {**state.step_results, step: f"failed: {reason}"},
-    }
+    return _end_step(deps, state, step, "failed", reason, {**update, "exit": exit_state})
 
 
 def _tally(deps: RunDeps, step: Step, result: TestRunResult) -> None:
@@ -204,15 +214,14 @@ _MOCK_KINDS: dict[str, Any] = {
 }
 
 
-async def research(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
-    deps = runtime.context
-    _emit_start(deps, "research")
+def _static_research(deps: RunDeps, state: MigrationState) -> ResearchContext:
+    """What reading the project tells about the test (parses and walks: run it in a thread)."""
     root = deps.workspace_root
-    tree = deps_mod.dependency_tree(root, state.test_file)
+    resolver = ModuleResolver(root)  # one tsconfig/jest config read for every lookup
+    tree = deps_mod.dependency_tree(root, state.test_file, resolver=resolver)
     mocks = deps_mod.find_mocks(state.original_content, state.test_file)
-    conventions = deps.conventions
-    helper = conventions.render_helper
-    context = ResearchContext(
+    helper = deps.conventions.render_helper
+    return ResearchContext(
         dependency_tree=list(tree),
         mocks_required=[
             MockRequirement(
@@ -225,18 +234,28 @@ async def research(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
         mock_patterns=deps_mod.mock_patterns(root, state.test_file),
         coverage_from_dependencies=[
             DependencyTest(path=test, covers=dep)
-            for dep, test in deps_mod.tests_of_dependencies(root, tree)
+            for dep, test in deps_mod.tests_of_dependencies(root, tree, resolver=resolver)
         ],
-        example_tests=deps_mod.find_example_tests(root, near=state.test_file),
+        example_tests=deps_mod.find_example_tests(root, near=state.test_file, resolver=resolver),
         files_to_read=[n.path for n in tree[1:6]],
         render_helper=f"{helper.render_name} from '{helper.module}'" if helper else None,
     )
-    component = deps_mod.component_under_test(root, state.test_file, tree)
+
+
+async def research(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
+    deps = runtime.context
+    _emit_start(deps, "research")
+    root = deps.workspace_root
+    # Off the event loop: the language server answers the editor while a run reads the project.
+    context = await asyncio.to_thread(_static_research, deps, state)
     capture: DomCapture | None = None
     if state.mode == "migrate":
         capture = await capture_dom(deps.runners, state.test_file, workspace_root=root)
         context = context.model_copy(update={"rendered_html": capture.html_by_test})
-    detail = f"{len(tree)} files in the dependency tree, {len(mocks)} mocks"
+    detail = (
+        f"{len(context.dependency_tree)} files in the dependency tree, "
+        f"{len(context.mocks_required)} mocks"
+    )
     if capture is not None:
         detail += (
             f"; original test: {capture.tests_passed} passed, {capture.tests_failed} failed"
@@ -264,7 +283,6 @@ async def research(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
         "research",
         detail,
         research=context,
-        component_under_test=component,
         dom_capture=capture.model_dump_json() if capture is not None else None,
     )
 
@@ -274,9 +292,6 @@ async def research(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
 
 def default_plans(state: MigrationState) -> list[TestPlan]:
     """One plan per test of the original file: migrate it (or keep it, when fixing)."""
-    names = convert_enzyme_test(
-        state.original_content, path=state.test_file, options=CodemodOptions()
-    ).test_names_before
     return [
         TestPlan(
             test_name=name,
@@ -286,7 +301,7 @@ def default_plans(state: MigrationState) -> list[TestPlan]:
             "Then the same observable outcome is asserted",
             reason="default: one migrated test per original test",
         )
-        for name in names
+        for name in test_names(state.original_content, state.test_file)
     ]
 
 
@@ -353,11 +368,14 @@ def _retire_enzyme_snapshot(deps: RunDeps, state: MigrationState, candidate: str
 async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
     deps = runtime.context
     _emit_start(deps, "migrate", state)
-    options = deps.conventions
     capture = DomCapture.model_validate_json(state.dom_capture) if state.dom_capture else None
-    converted = convert_enzyme_test(
-        state.original_content, path=state.test_file, options=options, dom=capture
-    )
+
+    def convert() -> CodemodResult:  # in a thread: conventions walk the sources, the codemod parses
+        return convert_enzyme_test(
+            state.original_content, path=state.test_file, options=deps.conventions, dom=capture
+        )
+
+    converted = await asyncio.to_thread(convert)
     if converted.error and not converted.enzyme_free:
         return _fail(
             deps, state, "migrate", f"the codemod could not convert the file: {converted.error}"
@@ -387,6 +405,7 @@ async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
     best = CandidateSnapshot(content=candidate, passed=result.passed_count, total=len(result.tests))
     patches = state.successful_patches
     left = [f"{n.message} (line {n.line})" for n in converted.notes if n.kind == "untranslated"]
+    answered: Update = {}
     if not result.success and deps.models is not None:
         agent_state = {
             **_agent_initial(state, candidate),
@@ -417,6 +436,9 @@ async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
         if final.get("best"):
             best = CandidateSnapshot.model_validate(final["best"])
         stop_reason = final.get("stop_reason")
+        if final.get("instructions"):
+            # What a person said when asked for help guides the later steps too.
+            answered = {"user_instructions": _instructions(state, final["instructions"])}
         # Validation: the agent's word is not enough; run the tests once more.
         try:
             result = await _run_tests(deps, state, candidate)
@@ -440,6 +462,7 @@ async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
                 tests_passing=result.passed_count,
                 tests_total=len(result.tests),
                 **snapshot_update,
+                **answered,
             )
     detail = f"{result.passed_count}/{len(result.tests)} tests pass"
     if converted.notes:
@@ -462,6 +485,7 @@ async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
         tests_total=len(result.tests),
         codemod_left=left if not result.success else [],
         **snapshot_update,
+        **answered,
     )
 
 

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from ..config import AgentName
+from ..patching._lines import text_to_lines
+from ..patching.model import numbered
 
 CHARS_PER_TOKEN = 4
 DEFAULT_SLOT_BUDGET_TOKENS = 6_000
@@ -49,9 +51,8 @@ def trim_to_budget(text: str, budget_tokens: int) -> str:
 
 
 def with_line_numbers(text: str) -> str:
-    lines = text.splitlines()
-    width = len(str(len(lines)))
-    return "\n".join(f"{i:>{width}}| {line}" for i, line in enumerate(lines, 1))
+    """The text numbered as the patcher counts lines (so its errors' line numbers agree)."""
+    return numbered(text_to_lines(text), 1)
 
 
 def load_template(agent: AgentName, directory: Path | None = None) -> str:

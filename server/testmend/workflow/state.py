@@ -123,7 +123,6 @@ class MigrationState(_Model):
     test_file: str
     original_content: str
     mode: Literal["migrate", "fix"] = "migrate"
-    component_under_test: str | None = None
     research: ResearchContext | None = None
     test_plans: list[TestPlan] = []
     user_instructions: str | None = None

@@ -77,12 +77,14 @@ def sync_candidate(deps: RunDeps, test_file: str, content: str) -> Path:
 # --- reading the project ----------------------------------------------------------------------
 
 
+_TOOL_FAILURES: tuple[type[Exception], ...] = (*TOOL_ERRORS, OSError)
+"""What a tool reports to the model as ``error: …`` instead of raising."""
+
+
 def _guarded(call: Callable[[], str]) -> str:
     try:
         return call()
-    except TOOL_ERRORS as exc:
-        return f"error: {exc}"
-    except OSError as exc:
+    except _TOOL_FAILURES as exc:
         return f"error: {exc}"
 
 
@@ -91,7 +93,7 @@ def glob(pattern: str, runtime: Runtime) -> str:
     """List project files matching a glob pattern, e.g. 'src/**/*.test.tsx'."""
     _emit_call(runtime, "glob", pattern)
     root = runtime.context.workspace_root
-    return _guarded(lambda: str(files_mod.glob_files(root, pattern)) or "no match")
+    return _guarded(lambda: str(files_mod.glob_files(root, pattern)))
 
 
 @tool

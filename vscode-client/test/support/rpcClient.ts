@@ -31,6 +31,8 @@ import type { Settings } from '../../src/settings';
 
 export interface EditorRecord {
   initializationOptions: unknown[];
+  /** workspace/configuration requests answered (the server validates each answer). */
+  configurationAnswers: number;
   edits: ApplyWorkspaceEditParams[];
   documents: ShowDocumentParams[];
   stderr: string[];
@@ -76,9 +78,10 @@ class RpcClient implements ServerClient {
       this.init.output.appendLine(message),
     );
     connection.onNotification('testmend/runStatus', (status: RunStatus) => this.status.fire(status));
-    connection.onRequest(ConfigurationRequest.type, ({ items }) =>
-      items.map((item) => (item.section === 'testmend' ? this.init.settings() : null)),
-    );
+    connection.onRequest(ConfigurationRequest.type, ({ items }) => {
+      this.record.configurationAnswers += 1;
+      return items.map((item) => (item.section === 'testmend' ? this.init.settings() : null));
+    });
     connection.onRequest(ApplyWorkspaceEditRequest.type, (params) => {
       this.record.edits.push(params);
       return { applied: false, failureReason: 'the test editor records edits' };
@@ -140,6 +143,7 @@ class RpcClient implements ServerClient {
 export function rpcFactory(): ClientFactory & { record: EditorRecord } {
   const record: EditorRecord = {
     initializationOptions: [],
+    configurationAnswers: 0,
     edits: [],
     documents: [],
     stderr: [],

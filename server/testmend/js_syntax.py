@@ -1,0 +1,96 @@
+"""Parsing JavaScript and TypeScript with tree-sitter: the grammar of a file, parsing, a node's
+text, call arguments and string literal values.
+
+The one place both ``project/`` (imports, exports, mocks) and ``codemod/`` (the Enzyme→RTL
+rewrite) parse from. Each parse gets its own ``Parser``: runs parse in worker threads, and a
+parser must not be shared between threads.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Literal
+
+import tree_sitter
+import tree_sitter_javascript
+import tree_sitter_typescript
+
+Node = tree_sitter.Node
+Grammar = Literal["tsx", "typescript", "javascript"]
+
+JS_TS_EXTENSIONS: tuple[str, ...] = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+
+
+def grammar_for(path: str) -> Grammar | None:
+    """The grammar of a file by its extension (``None`` for non-JS/TS files)."""
+    lower = path.lower()
+    if lower.endswith(".tsx"):
+        return "tsx"
+    if lower.endswith((".ts", ".mts", ".cts")):
+        return "typescript"
+    if lower.endswith((".js", ".jsx", ".mjs", ".cjs")):
+        return "javascript"
+    return None
+
+
+@cache
+def language(grammar: Grammar) -> tree_sitter.Language:
+    if grammar == "tsx":
+        return tree_sitter.Language(tree_sitter_typescript.language_tsx())
+    if grammar == "typescript":
+        return tree_sitter.Language(tree_sitter_typescript.language_typescript())
+    return tree_sitter.Language(tree_sitter_javascript.language())
+
+
+def parse(source: str | bytes, path: str) -> tree_sitter.Tree:
+    """Parse with the grammar of ``path`` (JavaScript, with JSX, for unknown extensions)."""
+    data = source.encode("utf-8") if isinstance(source, str) else source
+    return tree_sitter.Parser(language(grammar_for(path) or "javascript")).parse(data)
+
+
+def text_of(node: Node | None) -> str:
+    if node is None or node.text is None:
+        return ""
+    return node.text.decode("utf-8", errors="replace")
+
+
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
+_ESCAPE_RE = re.compile(r"\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|\r\n|[\s\S])")
+
+
+def unescape_js(body: str) -> str:
+    """Decode the escapes of a JS string literal body (``'\\\\.css$'`` → ``\\.css$``)."""
+
+    def repl(match: re.Match[str]) -> str:
+        esc = match.group(1)
+        if esc.startswith("u{"):
+            return chr(int(esc[2:-1], 16))
+        if esc[0] in "ux" and len(esc) > 1:
+            return chr(int(esc[1:], 16))
+        if esc in ("\n", "\r\n", "\r", "\u2028", "\u2029"):
+            return ""
+        return _ESCAPES.get(esc, esc)
+
+    return _ESCAPE_RE.sub(repl, body)
+
+
+def string_value(node: Node | None) -> str | None:
+    """The value of a string literal or a template literal without substitutions."""
+    if node is None:
+        return None
+    if node.type == "string":
+        return unescape_js(text_of(node)[1:-1])
+    if node.type == "template_string":
+        if any(c.type == "template_substitution" for c in node.named_children):
+            return None
+        return unescape_js(text_of(node)[1:-1])
+    return None
+
+
+def call_args(call: Node) -> list[Node]:
+    """The arguments of a call expression, comments left out."""
+    arguments = call.child_by_field_name("arguments")
+    if arguments is None:
+        return []
+    return [c for c in arguments.named_children if c.type != "comment"]
