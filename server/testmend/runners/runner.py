@@ -7,6 +7,7 @@ import os
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from ..config import Config
 from ..workspace.paths import resolve_in_root, to_relative
@@ -18,8 +19,16 @@ from .detect import (
     node_modules_dir,
     resolve_commands,
 )
-from .errors import MissingBinaryError, MissingNodeModulesError, ToolCrashedError
-from .models import LintFixResult, LintMessage, LintResult, TestRunResult, TypecheckResult
+from .errors import MissingBinaryError, MissingNodeModulesError, RunnerError, ToolCrashedError
+from .models import (
+    LintFixResult,
+    LintMessage,
+    LintResult,
+    SuiteError,
+    TestCase,
+    TestRunResult,
+    TypecheckResult,
+)
 from .parsing import (
     eslint_failure_summary,
     parse_eslint_report,
@@ -43,6 +52,18 @@ def tool_environment(config: Config, base: Mapping[str, str] | None = None) -> d
     env.pop("OPENAI_API_KEY", None)
     env.update(_TOOL_ENV)
     return env
+
+
+def _test_result(
+    rel: str, done: Completed, tests: list[TestCase], suite_error: SuiteError | None
+) -> TestRunResult:
+    return TestRunResult(
+        file=rel,
+        exit_code=done.returncode,
+        tests=tests,
+        suite_error=suite_error,
+        duration_s=done.duration_s,
+    )
 
 
 class ProjectRunners:
@@ -118,6 +139,38 @@ class ProjectRunners:
         setup file); ``extra_env`` is added to the tools' environment for this run only.
         """
         abs_file, rel = self._target(file)
+        report, output, done = await self._jest([abs_file], extra_args, extra_env, None)
+        return _test_result(rel, done, *parse_jest_report(report, abs_file, rel, output))
+
+    async def run_test_files(
+        self,
+        files: Sequence[str],
+        *,
+        extra_args: Sequence[str] = (),
+        timeout: float | None = None,
+    ) -> dict[str, TestRunResult]:
+        """jest on several files in one process: a result per file (a file jest did not run
+        gets a suite error saying so)."""
+        targets = [self._target(file) for file in files]
+        report, output, done = await self._jest(
+            [path for path, _ in targets], extra_args, None, timeout
+        )
+        results: dict[str, TestRunResult] = {}
+        for (abs_file, rel), file in zip(targets, files, strict=True):
+            try:
+                tests, suite_error = parse_jest_report(report, abs_file, rel, output)
+            except RunnerError as exc:
+                tests, suite_error = [], SuiteError(message=exc.message)
+            results[file] = _test_result(rel, done, tests, suite_error)
+        return results
+
+    async def _jest(
+        self,
+        files: Sequence[Path],
+        extra_args: Sequence[str],
+        extra_env: Mapping[str, str] | None,
+        timeout: float | None,
+    ) -> tuple[dict[str, Any], str, Completed]:
         base = self._argv(self.commands.test, "jest", "test")
         with tempfile.TemporaryDirectory(prefix="testmend-jest-") as tmp:
             report_path = Path(tmp) / "report.json"
@@ -130,19 +183,12 @@ class ProjectRunners:
                 "--coverage=false",
                 *extra_args,
                 "--runTestsByPath",
-                str(abs_file),
+                *(str(f) for f in files),
             ]
-            done = await self._run(argv, "jest", self.config.timeouts.test, extra_env)
+            done = await self._run(argv, "jest", timeout or self.config.timeouts.test, extra_env)
             output = done.stdout + done.stderr
             report = read_jest_output_file(report_path, output, done.returncode)
-        tests, suite_error = parse_jest_report(report, abs_file, rel, output)
-        return TestRunResult(
-            file=rel,
-            exit_code=done.returncode,
-            tests=tests,
-            suite_error=suite_error,
-            duration_s=done.duration_s,
-        )
+        return report, output, done
 
     async def _eslint(
         self, prefix: list[str] | None, setting: str, abs_file: Path
