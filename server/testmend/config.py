@@ -159,12 +159,27 @@ class Timeouts(_Section):
     typecheck: float = Field(180.0, gt=0, le=3600)
 
 
+class FidelityConfig(_Section):
+    """What a result must keep of the original test before the engine accepts it."""
+
+    intent: bool = True
+    """Run the intent check (mutants of the component under test)."""
+    max_mutants: int = Field(8, ge=0, le=200)
+    """Mutants per intent check: each costs two test files in one jest run."""
+    timeout_seconds: float = Field(180.0, gt=0, le=3600)
+    """Seconds before the intent check's jest run is stopped (the check is then reported as
+    not done)."""
+    threshold: float = Field(0.9, ge=0, le=1)
+    """Mutants the result catches / mutants the original catches, at least this to succeed."""
+
+
 class Config(_Section):
     project_root: Path
     commands: Commands = Commands()
     model: ModelConfig = ModelConfig()
     retry: RetryLimits = RetryLimits()
     timeouts: Timeouts = Timeouts()
+    fidelity: FidelityConfig = FidelityConfig()
     max_concurrent_runs: int = Field(2, ge=1, le=32)
 
     def redacted(self) -> dict[str, Any]:

@@ -9,6 +9,7 @@ parser must not be shared between threads.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cache
 from typing import Literal
 
@@ -86,6 +87,15 @@ def string_value(node: Node | None) -> str | None:
             return None
         return unescape_js(text_of(node)[1:-1])
     return None
+
+
+def walk(node: Node) -> Iterator[Node]:
+    """Every node under ``node`` (itself included), in source order."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(current.children))
 
 
 def call_args(call: Node) -> list[Node]:

@@ -5,26 +5,18 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..js_syntax import Node as Node
 from ..js_syntax import call_args, text_of
 from ..js_syntax import parse as parse
 from ..js_syntax import string_value as literal_value
+from ..js_syntax import walk as walk
 
 # The shared basics (testmend.js_syntax) under the codemod's short names.
 args_of = call_args
 text = text_of
-
-
-def walk(node: Node) -> Iterator[Node]:
-    """Every node under ``node`` (itself included), in source order."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(reversed(current.children))
 
 
 def unwrap(node: Node | None) -> Node | None:

@@ -496,3 +496,60 @@ def _local_name(name: str) -> str:
     if name.startswith("type ") or name == "*":
         return ""
     return name.rsplit(" as ", 1)[-1]
+
+
+MAX_MUTATION_TARGETS = 4
+
+
+def mutation_targets(
+    tree: Sequence[DependencyNode],
+    component: str | None,
+    *,
+    mocked: Iterable[str] = (),
+    limit: int = MAX_MUTATION_TARGETS,
+) -> list[str]:
+    """What the intent check mutates: the component under test, then the project's own modules
+    it imports (hooks, reducers, validation); index files, tests, ``__mocks__``, test utilities
+    and the modules the test mocks (``mocked``, project-relative) left out."""
+    skipped = set(mocked)
+    if component is None:
+        return []
+    by_path = {node.path: node for node in tree}
+    targets = [component]
+    node = by_path.get(component)
+    for imp in node.imports if node is not None else []:
+        dep = imp.resolved
+        if dep is None or imp.kind not in ("relative", "alias") or dep in targets:
+            continue
+        if is_test_file(dep) or _stem(dep) == "index" or not dep.endswith(JS_TS_EXTENSIONS):
+            continue
+        if dep in skipped or "__mocks__" in dep.split("/") or "test-utils" in dep:
+            continue
+        targets.append(dep)
+        if len(targets) >= limit:
+            break
+    return targets
+
+
+def covering_tests(root: Path, source: str, *, resolver: ModuleResolver | None = None) -> list[str]:
+    """Test files that cover a source file: named after it (``X.test.tsx``, ``__tests__/X.tsx``)
+    or, in its folder and its ``__tests__`` folder, importing it."""
+    resolver = resolver or ModuleResolver(root)
+    _, rel, _ = resolve(root, source)
+    if is_test_file(rel):
+        return [rel]
+    nodes = [DependencyNode(path=rel), DependencyNode(path=rel)]  # the first is "the test"
+    found = [test for test, _ in tests_of_dependencies(root, nodes, resolver=resolver)]
+    folder = posixpath.dirname(rel)
+    for directory in (folder, f"{folder}/__tests__" if folder else "__tests__"):
+        for name in _list_names(resolver, directory):
+            candidate = f"{directory}/{name}" if directory else name
+            if candidate in found or not is_test_file(candidate):
+                continue
+            try:
+                node, _ = _node_of(candidate, _source_file(root, candidate)[1], resolver)
+            except (OSError, ValueError):
+                continue
+            if any(imp.resolved == rel for imp in node.imports):
+                found.append(candidate)
+    return found

@@ -1,0 +1,221 @@
+"""The intent check: run the original test and the candidate against mutants of the code under
+test, in one jest process, and see which mutants each of them catches.
+
+In the shadow workspace (never the user's tree): each target source file is replaced by its
+schemata (every mutant behind a switch, see ``mutants.py``); the original and the candidate are
+copied next to the test once per mutant (and once, as mutant 0, for the baseline), with their
+snapshot files; one jest run takes every copy; then everything is put back as it was, whatever
+happened. A mutant is *killed* by a file when a test that passed in the baseline fails (or the
+file cannot run) with the mutant active.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..js_syntax import parse
+from ..runners import ProjectRunners, RunnerError, TestRunResult
+from ..workspace.paths import resolve_in_root
+from .models import IntentReport, Mutant, MutantOutcome
+from .mutants import asserted_classes, copy_name, generate_mutants, schemata_source
+
+
+def content_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def snapshot_path(test_file: str) -> str:
+    folder, _, name = test_file.rpartition("/")
+    return f"{folder}/__snapshots__/{name}.snap" if folder else f"__snapshots__/{name}.snap"
+
+
+@dataclass(frozen=True)
+class IntentInputs:
+    test_file: str
+    original: str
+    candidate: str
+    targets: Sequence[str]
+    """Project-relative source files to mutate, the component under test first."""
+    original_snapshot: str | None = None
+    candidate_snapshot: str | None = None
+    max_mutants: int = 12
+    timeout: float = 120.0
+    mutants: Sequence[Mutant] | None = None
+    """Given mutants (e.g. hand-made bugs, see :func:`text_mutant`) instead of generated ones."""
+
+
+def _passed(result: TestRunResult) -> set[str]:
+    return {t.full_name for t in result.tests if t.status == "passed"}
+
+
+def _killers(baseline: TestRunResult, mutant: TestRunResult) -> list[str]:
+    """Tests that pass in the baseline and not with the mutant (all of them if it can't run)."""
+    passing = _passed(baseline)
+    if mutant.suite_error is not None and baseline.suite_error is None:
+        return sorted(passing) or ["<the file>"]
+    return sorted(passing - _passed(mutant))
+
+
+_EXPRESSIONS = {
+    "arrow_function",
+    "function_expression",
+    "number",
+    "identifier",
+    "string",
+    "template_string",
+    "true",
+    "false",
+    "null",
+    "regex",
+    "object",
+    "array",
+}
+
+
+def text_mutant(mutant_id: int, path: str, source: str, find: str, replace: str) -> Mutant:
+    """A hand-made mutant: the first ``find`` in ``source`` replaced by ``replace``, widened to
+    the smallest expression that holds the change (so it can sit behind a schemata switch)."""
+    old = source.encode("utf-8")
+    at = old.index(find.encode("utf-8"))
+    new = old[:at] + replace.encode("utf-8") + old[at + len(find.encode("utf-8")) :]
+    start = 0
+    while start < min(len(old), len(new)) and old[start] == new[start]:
+        start += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - start and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    end = len(old) - tail
+    node = parse(old, path).root_node.descendant_for_byte_range(start, max(start, end))
+    while node is not None and not (node.type.endswith("_expression") or node.type in _EXPRESSIONS):
+        node = node.parent
+    if node is None:
+        raise ValueError(f"{find!r} → {replace!r} changes no expression of {path}")
+    delta = len(new) - len(old)
+    return Mutant(
+        id=mutant_id,
+        file=path,
+        line=old[: node.start_byte].count(b"\n") + 1,
+        operator="hand-made",
+        original=old[node.start_byte : node.end_byte].decode("utf-8"),
+        replacement=new[node.start_byte : node.end_byte + delta].decode("utf-8"),
+        start=node.start_byte,
+        end=node.end_byte,
+    )
+
+
+class _Workspace:
+    """Writes into the shadow workspace and puts everything back on exit."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.restore: dict[Path, bytes | None] = {}
+
+    def write(self, relative: str, text: str) -> None:
+        path = resolve_in_root(self.root, relative)
+        if path not in self.restore:
+            self.restore[path] = path.read_bytes() if path.is_file() else None
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+    def read(self, relative: str) -> str | None:
+        path = resolve_in_root(self.root, relative)
+        return path.read_text(encoding="utf-8") if path.is_file() else None
+
+    def close(self) -> None:
+        for path, content in self.restore.items():
+            if content is None:
+                path.unlink(missing_ok=True)
+            else:
+                path.write_bytes(content)
+        self.restore.clear()
+
+
+async def check_intent(
+    runners: ProjectRunners, workspace_root: Path, inputs: IntentInputs
+) -> IntentReport:
+    """Mutate ``inputs.targets`` and compare what the original and the candidate catch."""
+    started = time.monotonic()
+    report = IntentReport(
+        targets=list(inputs.targets), candidate_hash=content_hash(inputs.candidate)
+    )
+    if not inputs.targets:
+        return report.model_copy(
+            update={"skipped_reason": "no component under test was found for this test"}
+        )
+    files = _Workspace(workspace_root)
+    try:
+        mutants: list[Mutant] = []
+        classes = asserted_classes(inputs.original)
+        sources: dict[str, str] = {}
+        for index, target in enumerate(inputs.targets):
+            source = files.read(target)
+            if source is None:
+                continue
+            sources[target] = source
+            if inputs.mutants is not None:
+                mutants += [m for m in inputs.mutants if m.file == target]
+                continue
+            # Half the budget to the component, the rest shared; what a file cannot use goes on.
+            left = inputs.max_mutants - len(mutants)
+            remaining = len(inputs.targets) - index
+            share = -(-left // remaining) if index or remaining == 1 else max(1, (left + 1) // 2)
+            if share <= 0:
+                break
+            mutants += generate_mutants(
+                source, target, share, first_id=len(mutants) + 1, classes=classes
+            )
+        if not mutants:
+            return report.model_copy(
+                update={"skipped_reason": f"no mutation site in {', '.join(inputs.targets)}"}
+            )
+        for target, source in sources.items():
+            mine = [m for m in mutants if m.file == target]
+            if mine:
+                files.write(target, schemata_source(source, target, mine))
+        copies: dict[tuple[int, str], str] = {}
+        for mutant_id in [0, *(m.id for m in mutants)]:
+            for which, content, snapshot in (
+                ("o", inputs.original, inputs.original_snapshot),
+                ("c", inputs.candidate, inputs.candidate_snapshot),
+            ):
+                name = copy_name(inputs.test_file, mutant_id, which)
+                files.write(name, content)
+                if snapshot is not None:
+                    files.write(snapshot_path(name), snapshot)
+                copies[(mutant_id, which)] = name
+        try:
+            results = await runners.run_test_files(list(copies.values()), timeout=inputs.timeout)
+        except RunnerError as exc:
+            return report.model_copy(
+                update={
+                    "skipped_reason": f"the mutants could not be run: {exc.message}",
+                    "duration_s": time.monotonic() - started,
+                }
+            )
+    finally:
+        files.close()
+    baseline = {which: results[copies[(0, which)]] for which in ("o", "c")}
+    if baseline["o"].suite_error is not None or not _passed(baseline["o"]):
+        error = baseline["o"].suite_error
+        why = error.message.splitlines()[0][:200] if error else "no test of it passes"
+        return report.model_copy(
+            update={
+                "skipped_reason": f"the original test does not pass beside the mutants: {why}",
+                "duration_s": time.monotonic() - started,
+            }
+        )
+    outcomes = [
+        MutantOutcome(
+            mutant=mutant,
+            killed_by_original=_killers(baseline["o"], results[copies[(mutant.id, "o")]]),
+            killed_by_candidate=_killers(baseline["c"], results[copies[(mutant.id, "c")]]),
+        )
+        for mutant in mutants
+    ]
+    return report.model_copy(
+        update={"outcomes": outcomes, "duration_s": time.monotonic() - started}
+    )

@@ -1,0 +1,439 @@
+"""Mutants of the code under test, generated from its syntax tree, and the schemata source that
+holds them all at once.
+
+Operators (each a small bug a test of the component should notice):
+
+- ``comparison``: ``<`` ↔ ``<=``, ``>`` ↔ ``>=``, ``===`` ↔ ``!==``, ``==`` ↔ ``!=``
+- ``logical``: ``&&`` ↔ ``||``
+- ``arithmetic``: ``+`` ↔ ``-`` (not next to a string), ``*`` ↔ ``/``
+- ``number``: a small integer literal (0–100) off by one (larger ones are mostly delays/sizes)
+- ``boolean``: ``true`` ↔ ``false``
+- ``negate-condition``: the condition of an ``if``, a ``while`` or a ``?:`` negated
+- ``remove-call``: a call statement (or an arrow function's call body) not made
+- ``remove-handler``: a JSX event handler (``onClick={…}``) not passed
+- ``jsx-text`` / ``string``: visible text (JSX text, a message-like string literal) changed
+- ``class-name``: a class the test asserts (``hasClass``/``toHaveClass``) renamed where a JSX
+  ``className`` sets it (classes a test only selects by are implementation details)
+
+Nothing in types, imports, ``console`` calls or object keys is mutated. The choice is
+deterministic (same source, same mutants) and spread over operators and over the file.
+
+All chosen mutants of a file are written into one *schemata* file: each site becomes
+``(__testmendMutant(ID) ? MUTATED : ORIGINAL)``, and ``__testmendMutant`` reads the active
+mutant from the name of the test file jest is running (``….testmend-m<ID>-….test.tsx``), so
+one jest process runs the original and the candidate against every mutant, each test file in its
+own module registry.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..js_syntax import Node, parse, text_of, walk
+from .models import Mutant
+
+HELPER = "__testmendMutant"
+COPY_MARK = "testmend-m"
+"""Test file copies are named ``<stem>.testmend-m<ID>-<o|c><rest>``."""
+
+_HELPER_SOURCE = (
+    f"function {HELPER}(id) {{\n"
+    "  var g = typeof globalThis !== 'undefined' ? globalThis : {};\n"
+    "  if (g.__testmendActiveMutant === undefined) {\n"
+    "    var e = g.expect;\n"
+    "    var p = e && e.getState ? String(e.getState().testPath || '') : '';\n"
+    f"    var m = /\\.{COPY_MARK}(\\d+)-/.exec(p);\n"
+    "    g.__testmendActiveMutant = m ? Number(m[1]) : 0;\n"
+    "  }\n"
+    "  return g.__testmendActiveMutant === id;\n"
+    "}\n"
+)
+
+_COMPARISON = {
+    "<": "<=",
+    "<=": "<",
+    ">": ">=",
+    ">=": ">",
+    "===": "!==",
+    "!==": "===",
+    "==": "!=",
+    "!=": "==",
+}
+_LOGICAL = {"&&": "||", "||": "&&"}
+_ARITHMETIC = {"+": "-", "-": "+", "*": "/", "/": "*"}
+_NO_MUTATION_INSIDE = {
+    "import_statement",
+    "type_annotation",
+    "type_alias_declaration",
+    "interface_declaration",
+    "type_arguments",
+    "type_parameters",
+    "literal_type",
+    "enum_declaration",
+    "decorator",
+    "ambient_declaration",
+    "abstract_method_signature",
+}
+_HANDLER = re.compile(r"^on[A-Z]\w*$")
+_MESSAGE = re.compile(r"[A-Za-z]{2,}.*\s.*[A-Za-z]|^[A-Z][a-z]+[.!?]?$")
+_OPERATOR_ORDER = (
+    "comparison",
+    "negate-condition",
+    "number",
+    "remove-call",
+    "arithmetic",
+    "logical",
+    "remove-handler",
+    "jsx-text",
+    "string",
+    "boolean",
+    "class-name",
+)
+
+
+@dataclass(frozen=True)
+class _Site:
+    operator: str
+    start: int
+    end: int
+    line: int
+    original: str
+    mutated: str
+    """The replacement as it reads in the mutant (shown to people)."""
+    kind: str = "expression"
+    """How the schemata wraps it: ``expression``, ``statement`` or ``jsx-child``."""
+
+
+def _excluded(node: Node) -> bool:
+    current: Node | None = node.parent
+    while current is not None:
+        if current.type in _NO_MUTATION_INSIDE:
+            return True
+        if current.type == "call_expression":
+            fn = text_of(current.child_by_field_name("function"))
+            if fn.startswith("console.") or fn in ("require", "jest.mock", "import"):
+                return True
+        current = current.parent
+    return False
+
+
+def _flip_case(text: str) -> str:
+    for index, char in enumerate(text):
+        if char.isalpha():
+            return text[:index] + char.swapcase() + text[index + 1 :]
+    return text
+
+
+def _operator_node(node: Node) -> Node | None:
+    return node.child_by_field_name("operator")
+
+
+def _is_stringy(node: Node | None) -> bool:
+    return node is not None and node.type in ("string", "template_string")
+
+
+def _in_class_attribute(node: Node) -> bool:
+    current = node.parent
+    while current is not None and current.type not in ("jsx_element", "jsx_self_closing_element"):
+        if current.type == "jsx_attribute" and current.named_children:
+            return text_of(current.named_children[0]) in ("className", "class")
+        current = current.parent
+    return False
+
+
+_ASSERTED_CLASS = re.compile(r"(?:hasClass|toHaveClass)\(\s*['\"`]([\w-]+)['\"`]")
+
+
+def asserted_classes(test_source: str) -> set[str]:
+    """Class names a test asserts (``hasClass('x')``, ``toHaveClass('x')``): renaming one of
+    them is a bug the test is about. A class a test only selects by is an implementation detail
+    Testing Library tests deliberately do not depend on, so it is not mutated."""
+    return set(_ASSERTED_CLASS.findall(test_source))
+
+
+def _sites(source: bytes, root: Node, asserted_classes: set[str]) -> Iterator[_Site]:
+    for node in walk(root):
+        kind = node.type
+        if kind in (
+            "binary_expression",
+            "number",
+            "true",
+            "false",
+            "jsx_text",
+            "string",
+            "expression_statement",
+            "jsx_attribute",
+            "arrow_function",
+            "if_statement",
+            "while_statement",
+            "ternary_expression",
+        ):
+            if _excluded(node):
+                continue
+        else:
+            continue
+        line = node.start_point[0] + 1
+        text = text_of(node)
+        if kind == "binary_expression":
+            op_node = _operator_node(node)
+            op = text_of(op_node)
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is None or right is None or op_node is None:
+                continue
+            table, operator = None, ""
+            if op in _COMPARISON:
+                table, operator = _COMPARISON, "comparison"
+            elif op in _LOGICAL:
+                table, operator = _LOGICAL, "logical"
+            elif op in _ARITHMETIC and not (_is_stringy(left) or _is_stringy(right)):
+                table, operator = _ARITHMETIC, "arithmetic"
+            if table is None:
+                continue
+            before = source[node.start_byte : op_node.start_byte].decode("utf-8", "replace")
+            after = source[op_node.end_byte : node.end_byte].decode("utf-8", "replace")
+            yield _Site(
+                operator, node.start_byte, node.end_byte, line, text, f"{before}{table[op]}{after}"
+            )
+        elif kind == "number":
+            parent = node.parent
+            if (
+                parent is not None
+                and parent.type == "pair"
+                and parent.child_by_field_name("key") == node
+            ):
+                continue
+            if not re.fullmatch(r"\d{1,3}", text) or int(text) > 100:
+                continue
+            yield _Site("number", node.start_byte, node.end_byte, line, text, str(int(text) + 1))
+        elif kind in ("true", "false"):
+            yield _Site(
+                "boolean",
+                node.start_byte,
+                node.end_byte,
+                line,
+                text,
+                "false" if kind == "true" else "true",
+            )
+        elif kind == "jsx_text":
+            stripped = text.strip()
+            if (
+                not stripped
+                or "\n" in stripped
+                or "&" in stripped
+                or not any(c.isalpha() for c in stripped)
+            ):
+                continue
+            offset = len(text.encode("utf-8")) - len(text.lstrip().encode("utf-8"))
+            start = node.start_byte + offset
+            end = start + len(stripped.encode("utf-8"))
+            yield _Site("jsx-text", start, end, line, stripped, _flip_case(stripped), "jsx-child")
+        elif kind == "string":
+            parent = node.parent
+            value = text[1:-1]
+            quote = text[:1]
+            if _in_class_attribute(node):
+                token = next((t for t in value.split() if t in asserted_classes), None)
+                if token is None or "\\" in value:
+                    continue
+                renamed = " ".join(f"{t}-mutant" if t == token else t for t in value.split())
+                yield _Site(
+                    "class-name",
+                    node.start_byte,
+                    node.end_byte,
+                    line,
+                    text,
+                    f"{quote}{renamed}{quote}",
+                )
+                continue
+            if parent is None or parent.type in (
+                "jsx_attribute",
+                "pair",
+                "import_statement",
+                "export_statement",
+                "expression_statement",
+                "subscript_expression",
+            ):
+                continue
+            if "\\" in value or not _MESSAGE.search(value) or value == _flip_case(value):
+                continue
+            yield _Site(
+                "string",
+                node.start_byte,
+                node.end_byte,
+                line,
+                text,
+                f"{quote}{_flip_case(value)}{quote}",
+            )
+        elif kind == "expression_statement":
+            expr = node.named_children[0] if node.named_children else None
+            if expr is None or expr.type != "call_expression":
+                continue
+            fn = text_of(expr.child_by_field_name("function"))
+            if fn in ("super",) or fn.startswith("console."):
+                continue
+            yield _Site("remove-call", node.start_byte, node.end_byte, line, text, "", "statement")
+        elif kind == "arrow_function":
+            body = node.child_by_field_name("body")
+            if body is None or body.type != "call_expression":
+                continue
+            yield _Site(
+                "remove-call",
+                body.start_byte,
+                body.end_byte,
+                body.start_point[0] + 1,
+                text_of(body),
+                "undefined",
+            )
+        elif kind == "jsx_attribute":
+            children = node.named_children
+            if len(children) != 2:
+                continue
+            attribute, expression = text_of(children[0]), children[1]
+            if (
+                _HANDLER.match(attribute)
+                and expression.type == "jsx_expression"
+                and expression.named_children
+            ):
+                inner = expression.named_children[0]
+                yield _Site(
+                    "remove-handler",
+                    inner.start_byte,
+                    inner.end_byte,
+                    line,
+                    f"{attribute}={{{text_of(inner)}}}",
+                    "undefined",
+                )
+        elif kind in ("if_statement", "while_statement", "ternary_expression"):
+            condition = node.child_by_field_name("condition")
+            if condition is None:
+                continue
+            if condition.type == "parenthesized_expression" and condition.named_children:
+                condition = condition.named_children[0]
+            ctext = text_of(condition)
+            negated = f"!({ctext})"
+            argument = condition.child_by_field_name("argument")
+            if condition.type == "unary_expression" and ctext.startswith("!") and argument:
+                negated = text_of(argument)  # `!x` → `x`
+            yield _Site(
+                "negate-condition",
+                condition.start_byte,
+                condition.end_byte,
+                condition.start_point[0] + 1,
+                ctext,
+                negated,
+            )
+
+
+def _spread(sites: list[_Site], count: int) -> list[_Site]:
+    if count >= len(sites):
+        return list(sites)
+    step = len(sites) / count
+    return [sites[int(i * step + step / 2)] for i in range(count)]
+
+
+def choose_sites(
+    source: str, path: str, limit: int, classes: set[str] | None = None
+) -> list[_Site]:
+    """Up to ``limit`` non-overlapping sites, round-robin over operators, spread over the file."""
+    data = source.encode("utf-8")
+    tree = parse(data, path)
+    if tree.root_node.has_error or limit <= 0:
+        return []
+    by_operator: dict[str, list[_Site]] = {}
+    for site in _sites(data, tree.root_node, classes or set()):
+        by_operator.setdefault(site.operator, []).append(site)
+    queues = {op: _spread(sites, limit) for op, sites in by_operator.items()}
+    chosen: list[_Site] = []
+    while len(chosen) < limit and any(queues.values()):
+        for operator in _OPERATOR_ORDER:
+            queue = queues.get(operator)
+            while queue:
+                site = queue.pop(0)
+                if all(site.end <= c.start or site.start >= c.end for c in chosen):
+                    chosen.append(site)
+                    break
+            if len(chosen) >= limit:
+                break
+    return sorted(chosen, key=lambda s: s.start)
+
+
+def generate_mutants(
+    source: str, path: str, limit: int, first_id: int = 1, *, classes: set[str] | None = None
+) -> list[Mutant]:
+    """The mutants of one file, numbered from ``first_id``; ``classes``: the class names the
+    test asserts (see :func:`asserted_classes`)."""
+    return [
+        Mutant(
+            id=first_id + index,
+            file=path,
+            line=site.line,
+            operator=site.operator,
+            original=site.original,
+            replacement=site.mutated,
+            start=site.start,
+            end=site.end,
+        )
+        for index, site in enumerate(choose_sites(source, path, limit, classes))
+    ]
+
+
+def _schema(mutant: Mutant, original: str) -> str:
+    guard = f"{HELPER}({mutant.id})"
+    if mutant.operator == "remove-call" and mutant.replacement == "":
+        return f"if (!{guard}) {{ {original} }}"
+    if mutant.operator == "jsx-text":
+        return f"{{{guard} ? {_js_string(mutant.replacement)} : {_js_string(original)}}}"
+    return f"({guard} ? ({mutant.replacement}) : ({original}))"
+
+
+def _js_string(value: str) -> str:
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _insertion_point(data: bytes, path: str) -> int:
+    """After a shebang and leading directives ('use client'), where the helper goes."""
+    root = parse(data, path).root_node
+    offset = 0
+    for child in root.named_children:
+        if child.type == "hash_bang_line":
+            offset = child.end_byte
+            continue
+        if (
+            child.type == "expression_statement"
+            and child.named_children
+            and child.named_children[0].type == "string"
+        ):
+            offset = child.end_byte
+            continue
+        break
+    return offset
+
+
+def schemata_source(source: str, path: str, mutants: list[Mutant]) -> str:
+    """``source`` with every mutant behind its switch (``mutants`` must not overlap)."""
+    data = source.encode("utf-8")
+    for mutant in sorted(mutants, key=lambda m: m.start, reverse=True):
+        original = data[mutant.start : mutant.end].decode("utf-8")
+        data = data[: mutant.start] + _schema(mutant, original).encode("utf-8") + data[mutant.end :]
+    at = _insertion_point(data, path)
+    head = data[:at] + (b"\n" if at else b"")
+    return "// @ts-nocheck\n" + head.decode("utf-8") + _HELPER_SOURCE + data[at:].decode("utf-8")
+
+
+def mutated_source(source: str, mutant: Mutant) -> str:
+    """The file as this one mutant alone makes it (for the report's diff)."""
+    data = source.encode("utf-8")
+    replacement = mutant.replacement
+    if mutant.operator == "remove-call" and replacement == "":
+        replacement = ";"
+    return (data[: mutant.start] + replacement.encode("utf-8") + data[mutant.end :]).decode("utf-8")
+
+
+def copy_name(test_file: str, mutant_id: int, which: str) -> str:
+    """``src/A.test.tsx`` → ``src/A.testmend-m3-o.test.tsx`` (same folder: imports resolve)."""
+    folder, _, name = test_file.rpartition("/")
+    stem, dot, rest = name.partition(".")
+    copy = f"{stem}.{COPY_MARK}{mutant_id}-{which}" + (f".{rest}" if dot else "")
+    return f"{folder}/{copy}" if folder else copy

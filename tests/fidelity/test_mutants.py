@@ -1,0 +1,104 @@
+"""Mutants from the syntax tree, and the schemata file that holds them all behind switches."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from testmend.fidelity.mutants import (
+    asserted_classes,
+    copy_name,
+    generate_mutants,
+    mutated_source,
+    schemata_source,
+)
+from testmend.js_syntax import parse
+
+COMPONENT = """\
+'use client';
+import { useState } from 'react';
+import './Stepper.css';
+
+type Limit = 1 | 2;
+enum Mode { Fast = 3 }
+
+export function Stepper({ max, onDone }: { max: number; onDone: () => void }) {
+  const [count, setCount] = useState(0);
+  const next = () => {
+    if (count + 1 >= max) {
+      onDone();
+    }
+    setCount(count + 1);
+  };
+  console.log('rendering the stepper', 1);
+  return (
+    <div className={count > 0 ? 'stepper stepper--active' : 'stepper'}>
+      <button type="button" onClick={next} disabled={count === max}>
+        Next step
+      </button>
+      <p>{count === max ? 'All done here' : `Step ${count}`}</p>
+    </div>
+  );
+}
+"""
+PATH = "src/Stepper.tsx"
+
+
+def test_mutants_cover_the_operators_and_spare_types_imports_and_logs() -> None:
+    mutants = generate_mutants(COMPONENT, PATH, 50, classes={"stepper--active"})
+    operators = {m.operator for m in mutants}
+    assert {
+        "comparison",
+        "arithmetic",
+        "number",
+        "negate-condition",
+        "remove-call",
+        "remove-handler",
+        "jsx-text",
+        "string",
+        "class-name",
+    } <= operators
+    lines = {m.line for m in mutants}
+    assert not lines & {1, 2, 3, 5, 6, 16}  # directive, imports, types, enum, console.log
+    by_text = {(m.original, m.replacement) for m in mutants}
+    assert ("count + 1 >= max", "count + 1 > max") in by_text
+    assert ("Next step", "next step") in by_text
+    assert ("'stepper stepper--active'", "'stepper stepper--active-mutant'") in by_text
+    # Ranges never overlap, so every mutant can sit behind its own switch.
+    spans = sorted((m.start, m.end) for m in mutants)
+    assert all(a_end <= b_start for (_, a_end), (b_start, _) in pairwise(spans))
+
+
+def test_classes_a_test_only_selects_by_are_not_mutated() -> None:
+    mutants = generate_mutants(COMPONENT, PATH, 50, classes=set())
+    assert "class-name" not in {m.operator for m in mutants}
+    assert asserted_classes(
+        "expect(w.find('.stepper').hasClass('stepper--active')).toBe(true);"
+        "expect(el).toHaveClass(\"done\"); w.find('.other')"
+    ) == {"stepper--active", "done"}
+
+
+def test_the_choice_is_bounded_deterministic_and_spread_over_operators() -> None:
+    first = generate_mutants(COMPONENT, PATH, 5)
+    assert first == generate_mutants(COMPONENT, PATH, 5)
+    assert len(first) == 5
+    assert len({m.operator for m in first}) == 5
+    assert [m.id for m in generate_mutants(COMPONENT, PATH, 3, first_id=7)] == [7, 8, 9]
+    assert generate_mutants("const broken = (;", PATH, 5) == []
+
+
+def test_the_schemata_file_parses_and_switches_on_the_test_file_name() -> None:
+    mutants = generate_mutants(COMPONENT, PATH, 50, classes={"stepper--active"})
+    schemata = schemata_source(COMPONENT, PATH, mutants)
+    assert not parse(schemata, PATH).root_node.has_error
+    assert schemata.startswith("// @ts-nocheck\n'use client';")
+    assert schemata.count("__testmendMutant(") == len(mutants) + 1  # the switches + the helper
+    assert "testmend-m(\\d+)-" in schemata
+
+
+def test_one_mutant_alone_and_the_copies_names() -> None:
+    [mutant] = [m for m in generate_mutants(COMPONENT, PATH, 50) if m.operator == "remove-call"][:1]
+    alone = mutated_source(COMPONENT, mutant)
+    assert mutant.original not in alone and not parse(alone, PATH).root_node.has_error
+    assert copy_name("src/A.test.tsx", 3, "o") == "src/A.testmend-m3-o.test.tsx"
+    assert copy_name("src/__tests__/A.tsx", 0, "c") == "src/__tests__/A.testmend-m0-c.tsx"
+    assert copy_name("A.spec.js", 12, "c") == "A.testmend-m12-c.spec.js"
