@@ -14,6 +14,8 @@ from langchain.agents import AgentState
 class StepAgentState(AgentState[Any]):
     step: NotRequired[str]
     test_file: NotRequired[str]
+    original: NotRequired[str]
+    """The file as the run found it: what the candidate's test inventory is checked against."""
     candidate: NotRequired[str]
     """The candidate test file's content: the source of truth (the file on disk follows it)."""
     tracker: NotRequired[dict[str, Any]]

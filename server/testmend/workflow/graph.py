@@ -15,10 +15,11 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel
 
+from ..fidelity import models as fidelity_models
 from . import state as state_module
 from .context import RunDeps
-from .nodes import NODES, choose_start
 from .state import STEPS, MigrationState, Step
+from .steps import NODES, choose_start
 
 _NEXT: dict[Step, Step] = dict(pairwise(STEPS))
 
@@ -51,10 +52,12 @@ def build_graph(
 
 
 def checkpoint_serializer() -> JsonPlusSerializer:
-    """Checkpoints may only rebuild testmend's own state classes (no arbitrary imports)."""
+    """Checkpoints may only rebuild testmend's own state classes (no arbitrary imports): the
+    state's and the fidelity report's."""
     classes = [
         value
-        for value in vars(state_module).values()
+        for module in (state_module, fidelity_models)
+        for value in vars(module).values()
         if isinstance(value, type) and issubclass(value, BaseModel) and value is not BaseModel
     ]
     allowed = [(cls.__module__, cls.__name__) for cls in classes]

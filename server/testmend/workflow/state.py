@@ -12,11 +12,24 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..fidelity.models import FidelityReport
 from ..project.dependencies import DependencyNode, ImportInfo
 
 Step = Literal["research", "planning", "migrate", "lint", "typescript", "finish"]
 STEPS: tuple[Step, ...] = ("research", "planning", "migrate", "lint", "typescript", "finish")
-RunStatus = Literal["running", "succeeded", "failed", "cancelled", "paused"]
+RunStatus = Literal[
+    "running",
+    "finished",
+    "succeeded",
+    "needs_review",
+    "partial",
+    "discarded",
+    "failed",
+    "cancelled",
+    "paused",
+]
+"""``finished``: the workflow is done and the engine's acceptance policy has not yet decided.
+``partial``: a person chose to keep the best partial result; ``discarded``: to drop it."""
 PlanAction = Literal["migrate", "delete", "keep", "add"]
 # Part of the state (and so of checkpoints), defined where the dependency tree is built.
 STATE_IMPORTS = (DependencyNode, ImportInfo)
@@ -54,6 +67,10 @@ class ResearchContext(_Model):
     """Per test (full name): the HTML the original test rendered."""
     scratchpad: list[str] = []
     """Notes the research agent wrote for the later agents."""
+    component_under_test: str | None = None
+    mutation_targets: list[str] = []
+    """Source files the intent check mutates: the component under test, then the project's own
+    modules it imports from its folder (hooks, reducers, validation)."""
 
 
 class TestPlan(_Model):
@@ -65,6 +82,8 @@ class TestPlan(_Model):
     gherkin: str | None = None
     """Given/When/Then for ``migrate`` and ``add``."""
     reason: str = ""
+    fewer_assertions: str = ""
+    """Why the migrated test may make fewer assertions than the original (empty: it may not)."""
 
 
 class TrackedError(_Model):
@@ -95,6 +114,8 @@ class CandidateSnapshot(_Model):
 
 
 class Summary(_Model):
+    """Counted from the result file (tests) and the last checks, never from the plans."""
+
     tests_created: int = 0
     tests_deleted: int = 0
     tests_migrated: int = 0
@@ -107,6 +128,11 @@ class Summary(_Model):
     lint_errors: int = 0
     type_errors: int = 0
     enzyme_free: bool = False
+    fidelity: float | None = None
+    """Mutants the result catches / mutants the original catches (None: not measured)."""
+    mutants_caught_by_original: int = 0
+    mutants_lost: int = 0
+    findings: int = 0
 
 
 class ExitState(_Model):
@@ -116,6 +142,8 @@ class ExitState(_Model):
     summary: Summary = Summary()
     left_to_do: list[str] = []
     """What a person (or a later run with a model) still has to do."""
+    reasons: list[str] = []
+    """Why the engine decided the status it did (filled by the acceptance policy)."""
 
 
 class MigrationState(_Model):
@@ -149,6 +177,15 @@ class MigrationState(_Model):
     """Other files the result changes (the re-recorded snapshot): content, or None = deleted."""
     extra_originals: dict[str, str | None] = {}
     """Those files as they were when the run started (None = did not exist)."""
+    fidelity: FidelityReport | None = None
+    """The last inventory and intent check of the candidate."""
+    verify_tests: list[str] = []
+    """Fix runs: the test files run before and after the fix (the file itself, or the tests
+    that cover a source file)."""
+    baseline_passing: dict[str, list[str]] = {}
+    """Fix runs: per verified test file, the tests that passed before the fix."""
+    user_choice: Literal["apply_partial", "discard"] | None = None
+    """What a person answered at an escalation, when it decides the outcome."""
     step_results: dict[str, str] = {}
     """One line per finished step: what it did (for the report)."""
     exit: ExitState = ExitState()

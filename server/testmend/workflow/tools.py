@@ -30,6 +30,7 @@ from .context import ESCALATION_UNLOCKS_AT, SCOPE_REDUCTION_UNLOCKS_AT, RunDeps
 from .events import EditApplied, TestTally, ToolCalled
 from .state import CandidateSnapshot, ErrorTracker, Step
 from .tracking import ObservedError, active_errors, note_fix_tried, step_attempts
+from .verify import as_errors, describe_findings, inventory_check
 
 Runtime = ToolRuntime[RunDeps, StepAgentState]
 MAX_TOOL_OUTPUT = 12_000
@@ -161,6 +162,9 @@ class PlanInput(BaseModel):
     action: Literal["migrate", "delete", "keep", "add"]
     gherkin: str | None = Field(None, description="Given/When/Then, for migrate and add")
     reason: str = ""
+    fewer_assertions: str = Field(
+        "", description="why the migrated test may make fewer assertions than the original"
+    )
 
 
 def _merge_plans(runtime: Runtime, new: Sequence[PlanInput]) -> tuple[list[dict[str, Any]], str]:
@@ -187,10 +191,18 @@ def add_test_plan(
     runtime: Runtime,
     gherkin: str | None = None,
     reason: str = "",
+    fewer_assertions: str = "",
 ) -> Command[Any]:
-    """Record the plan for one test (replaces an earlier plan for the same name)."""
+    """Record the plan for one test (replaces an earlier plan for the same name). A delete
+    needs a reason; ``fewer_assertions`` says why the migrated test may assert less."""
     _emit_call(runtime, "add_test_plan", f"{action}: {test_name}")
-    plan = PlanInput(test_name=test_name, action=action, gherkin=gherkin, reason=reason)
+    plan = PlanInput(
+        test_name=test_name,
+        action=action,
+        gherkin=gherkin,
+        reason=reason,
+        fewer_assertions=fewer_assertions,
+    )
     plans, text = _merge_plans(runtime, [plan])
     return _reply(runtime, text, plans=plans)
 
@@ -372,7 +384,17 @@ async def run_test_file(runtime: Runtime) -> Command[Any]:
             text += f"\n\nScope reduced: fix only {remaining[0]!r} now."
     passing = [t.full_name for t in result.tests if t.status == "passed"]
     observed = observed_test_errors(result)
-    return _checked(runtime, _step(runtime), observed, passing, text, result.success, update)
+    # The tests passing is not enough: every original test must still be there, checking as much.
+    _, findings = inventory_check(
+        state.get("original", ""), candidate, test_file, state.get("plans", [])
+    )
+    if findings and state.get("original"):
+        observed += as_errors(findings)
+        text += "\n\n" + describe_findings(findings)
+        if result.success:
+            text = "The tests pass, but the result is not accepted yet:\n" + text
+    clean = result.success and not (findings and state.get("original"))
+    return _checked(runtime, _step(runtime), observed, passing, text, clean, update)
 
 
 @tool

@@ -1,0 +1,194 @@
+"""The lint and typescript steps: one algorithm, parametrised by the check.
+
+Run the check on the candidate (lint: after ``eslint --fix``), record it in the tracker, and
+(with a model) let the step's agent fix what is left; an agent's edit is kept only when the
+behaviour holds: in a migration, no test that passed fails and the test inventory loses
+nothing; in a fix run, no test that passed before the fix fails. A fix run first records which
+tests pass before anything changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from langgraph.runtime import Runtime
+
+from ...runners import LintResult, RunnerError, TypecheckResult
+from ..agents import run_agent
+from ..context import RunDeps
+from ..events import EditApplied
+from ..prompts import with_line_numbers
+from ..state import ErrorTracker, MigrationState, Step
+from ..tools import describe_lint, describe_types, sync_candidate
+from ..tracking import ObservedError
+from ..verify import behaviour_holds, passing_by_file, run_verify_tests, state_inventory
+from .common import (
+    Update,
+    agent_initial,
+    done,
+    emit_start,
+    fail,
+    previous_attempts,
+    run_tests,
+    tally,
+)
+
+CheckResult = LintResult | TypecheckResult
+
+
+@dataclass(frozen=True)
+class Check:
+    step: Literal["lint", "typescript"]
+    missing: str
+    """The step's detail when the project has no such tool."""
+    task: str
+    run: Callable[[RunDeps, str], Awaitable[Any]]
+    observed: Callable[[Any], list[ObservedError]]
+    describe: Callable[[Any], str]
+    count: Callable[[Any], int]
+    clean_detail: str
+    left_detail: Callable[[Any], str]
+    summary_key: str
+    count_key: str
+    available: Callable[[RunDeps], bool]
+    autofix: bool = False
+
+
+async def _lint(deps: RunDeps, test_file: str) -> LintResult:
+    return await deps.runners.lint(test_file)
+
+
+async def _types(deps: RunDeps, test_file: str) -> TypecheckResult:
+    return await deps.runners.typecheck(test_file)
+
+
+LINT = Check(
+    step="lint",
+    missing="skipped: no eslint in the project",
+    task="Make the candidate lint-clean.",
+    run=_lint,
+    observed=lambda r: [
+        ObservedError(subject=m.rule or "parse", message=m.message) for m in r.messages
+    ],
+    describe=lambda r: describe_lint(r.messages),
+    count=lambda r: r.error_count + r.warning_count,
+    clean_detail="lint clean",
+    left_detail=lambda r: f"{r.error_count} errors, {r.warning_count} warnings left",
+    summary_key="lint_summary",
+    count_key="lint_errors",
+    available=lambda deps: deps.runners.commands.lint is not None,
+    autofix=True,
+)
+TYPES = Check(
+    step="typescript",
+    missing="skipped: no TypeScript",
+    task="Make the candidate type-check.",
+    run=_types,
+    observed=lambda r: [ObservedError(subject=d.code, message=d.message) for d in r.diagnostics],
+    describe=lambda r: describe_types(r.diagnostics),
+    count=lambda r: r.error_count,
+    clean_detail="types clean",
+    left_detail=lambda r: f"{r.error_count} type errors left",
+    summary_key="type_summary",
+    count_key="type_errors",
+    available=lambda deps: deps.runners.commands.typecheck is not None,
+)
+
+
+async def _baseline(deps: RunDeps, state: MigrationState, step: Step) -> Update:
+    """Fix runs: the tests that pass before the fix (once per run)."""
+    if state.mode != "fix" or state.baseline_passing or not state.verify_tests:
+        return {}
+    sync_candidate(deps, state.test_file, state.original_content)
+    results = await run_verify_tests(deps, state.verify_tests)
+    for result in results.values():
+        tally(deps, step, result)
+    return {"baseline_passing": passing_by_file(results)}
+
+
+async def keep_if_behaviour_holds(
+    deps: RunDeps, state: MigrationState, before: str, after: str
+) -> str:
+    """An edit made for lint or types must not break tests or lose what the tests check."""
+    if after == before:
+        return after
+    if state.mode == "fix":
+        sync_candidate(deps, state.test_file, after)
+        held, _ = await behaviour_holds(deps, state)
+    else:
+        result = await run_tests(deps, state, after)
+        known = len(state.fidelity.inventory_findings) if state.fidelity else 0
+        _, findings = state_inventory(state, after)
+        held = result.passed_count >= state.tests_passing and len(findings) <= known
+    if held:
+        return after
+    sync_candidate(deps, state.test_file, before)
+    return before
+
+
+async def run_check(check: Check, state: MigrationState, deps: RunDeps) -> Update:
+    step = check.step
+    emit_start(deps, step, state)
+    candidate = state.candidate if state.candidate is not None else state.original_content
+    try:
+        baseline = await _baseline(deps, state, step)
+    except RunnerError as exc:
+        return fail(deps, state, step, f"the tests could not run before the fix: {exc.message}")
+    state = state.model_copy(update=baseline)
+    if not check.available(deps):
+        return done(deps, state, step, check.missing, candidate=candidate, **baseline)
+    try:
+        path = sync_candidate(deps, state.test_file, candidate)
+        if check.autofix:
+            fixed = await deps.runners.lint_fix(state.test_file)
+            if fixed.changed:
+                candidate = path.read_text(encoding="utf-8")
+                deps.emit(EditApplied(run_id=deps.run_id, step=step, source="eslint --fix"))
+        sync_candidate(deps, state.test_file, candidate)
+        result: CheckResult = await check.run(deps, state.test_file)
+    except RunnerError as exc:
+        return fail(deps, state, step, exc.message, candidate=candidate, **baseline)
+    verdict = deps.record_check(state.error_tracker, step, check.observed(result), [])
+    tracker = verdict.tracker
+    if check.count(result) and deps.models is not None:
+        values = {
+            "test_file": state.test_file,
+            "candidate": with_line_numbers(candidate),
+            "candidate_lines": str(candidate.count("\n") + 1),
+            "errors": check.describe(result),
+            "previous_attempts": previous_attempts(tracker, step),
+            "user_instructions": state.user_instructions,
+        }
+        final = await run_agent(
+            deps,
+            step,
+            values,
+            {**agent_initial(state, candidate), "tracker": tracker.model_dump()},
+            task=check.task,
+        )
+        tracker = ErrorTracker.model_validate(final.get("tracker") or {})
+        edited = final.get("candidate", candidate)
+        candidate = await keep_if_behaviour_holds(deps, state, candidate, edited)
+        sync_candidate(deps, state.test_file, candidate)
+        result = await check.run(deps, state.test_file)
+    count = check.count(result)
+    return done(
+        deps,
+        state,
+        step,
+        check.left_detail(result) if count else check.clean_detail,
+        candidate=candidate,
+        error_tracker=tracker,
+        **{check.summary_key: check.describe(result) if count else "", check.count_key: count},
+        **baseline,
+    )
+
+
+async def lint(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
+    return await run_check(LINT, state, runtime.context)
+
+
+async def typescript(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
+    return await run_check(TYPES, state, runtime.context)

@@ -1,0 +1,124 @@
+"""The finish step: the facts the engine's acceptance policy decides on, computed from the
+result file and the checks, never from the plans or an agent's word.
+
+The test inventory of the result against the original; the intent check (run again only when
+the candidate changed since the last one, and only when its tests pass); for fix runs, the
+tests after the fix against those before. The status it leaves is ``finished`` (or ``failed``
+when a step failed): the engine decides what the result is.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from langgraph.runtime import Runtime
+
+from ...codemod import is_enzyme_free
+from ...fidelity import FidelityReport, Finding, test_counts
+from ...project.dependencies import is_test_file
+from ...runners import RunnerError
+from ..context import RunDeps
+from ..events import StepFinished
+from ..state import ExitState, MigrationState
+from ..tools import sync_candidate
+from ..verify import (
+    intent_check,
+    intent_is_current,
+    intent_short,
+    lost_tests,
+    run_verify_tests,
+    state_inventory,
+)
+from .common import Update, emit_start, tally
+
+
+async def _fidelity(deps: RunDeps, state: MigrationState, candidate: str) -> FidelityReport:
+    checks_test_file = state.mode == "migrate" or is_test_file(state.test_file)
+    rows, findings = state_inventory(state, candidate) if checks_test_file else ([], [])
+    report = FidelityReport(rows=rows, inventory_findings=findings)
+    tests_pass = state.tests_total > 0 and state.tests_passing == state.tests_total
+    if state.mode == "migrate" and state.exit.status != "failed" and tests_pass:
+        previous = state.fidelity
+        if intent_is_current(previous, candidate) and previous is not None:
+            intent = previous.intent
+        else:
+            sync_candidate(deps, state.test_file, candidate)
+            intent = await intent_check(deps, state, candidate)
+        report = report.model_copy(update={"intent": intent})
+    return report
+
+
+async def finish(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
+    deps = runtime.context
+    emit_start(deps, "finish", state)
+    candidate = state.candidate if state.candidate is not None else state.original_content
+    update: Update = {}
+    lost: list[Finding] = []
+    if state.mode == "fix" and state.verify_tests and state.exit.status != "failed":
+        sync_candidate(deps, state.test_file, candidate)
+        try:
+            results = await run_verify_tests(deps, state.verify_tests)
+        except RunnerError as exc:
+            results = {}
+            lost = [Finding(kind="test-lost", message=f"the tests could not run: {exc.message}")]
+        for result in results.values():
+            tally(deps, "finish", result)
+        if results:
+            lost = lost_tests(state.baseline_passing, results)
+        update["tests_passing"] = sum(r.passed_count for r in results.values())
+        update["tests_total"] = sum(len(r.tests) for r in results.values())
+        state = state.model_copy(update=update)
+    fidelity = await _fidelity(deps, state, candidate)
+    fidelity = fidelity.model_copy(update={"behaviour_findings": lost})
+    counts = test_counts(fidelity.rows, state.mode)
+    enzyme_free = is_enzyme_free(candidate, state.test_file, deps.conventions)
+    intent = fidelity.intent
+    summary = state.exit.summary.model_copy(
+        update={
+            "tests_migrated": counts["migrated"],
+            "tests_deleted": counts["deleted"],
+            "tests_kept": counts["kept"],
+            "tests_created": counts["created"],
+            "patches_applied": state.successful_patches,
+            "errors_encountered": len(state.error_tracker.errors),
+            "tokens_used": sum(state.tokens_by_step.values()),
+            "tests_passing": state.tests_passing,
+            "tests_total": state.tests_total,
+            "lint_errors": state.lint_errors,
+            "type_errors": state.type_errors,
+            "enzyme_free": enzyme_free,
+            "fidelity": intent.fidelity if intent is not None else None,
+            "mutants_caught_by_original": intent.killed_by_original if intent else 0,
+            "mutants_lost": len(intent.lost()) if intent else 0,
+            "findings": len(fidelity.findings()),
+        }
+    )
+    left = list(state.codemod_left)
+    if state.tests_total and state.tests_passing < state.tests_total:
+        left.append(f"{state.tests_total - state.tests_passing} test(s) still fail")
+    if state.lint_errors:
+        left.append(f"{state.lint_errors} lint message(s)")
+    if state.type_errors:
+        left.append(f"{state.type_errors} type error(s)")
+    if state.mode == "migrate" and not enzyme_free:
+        left.append("the file still uses Enzyme")
+    left += [f.message for f in fidelity.findings()]
+    failed = state.exit.status == "failed"
+    exit_state = ExitState(
+        status="failed" if failed else "finished",
+        completed_at=datetime.now(UTC),
+        failure_reason=state.exit.failure_reason if failed else None,
+        summary=summary,
+        left_to_do=left,
+    )
+    detail = f"{len(fidelity.findings())} fidelity findings"
+    if state.mode == "migrate":
+        detail += f"; {intent_short(intent)}"
+    deps.emit(StepFinished(run_id=deps.run_id, step="finish", outcome="done", detail=detail))
+    return {
+        **update,
+        "exit": exit_state,
+        "current_step": "finish",
+        "candidate": candidate,
+        "fidelity": fidelity,
+    }

@@ -1,0 +1,242 @@
+"""The migrate step: the codemod's conversion, then (with a model) the migrate agent until the
+tests pass, the test inventory holds and the intent check is met; then validation, because the
+agent's word is not enough.
+
+Fidelity findings are failing evidence like failing tests: the agent's ``run_test_file`` reports
+inventory findings, and after the agent stops with passing tests the intent check runs; what it
+finds goes back to the agent (at most ``FIDELITY_ROUNDS`` times, counted in the tracker).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from ...codemod import CodemodResult, DomCapture, convert_enzyme_test
+from ...codemod.offline import snapshot_file
+from ...fidelity import FidelityReport, Finding
+from ...runners import RunnerError, TestRunResult
+from ...workspace.paths import resolve_in_root
+from ..agents import run_agent
+from ..context import RunDeps
+from ..events import EditApplied
+from ..prompts import with_line_numbers
+from ..state import CandidateSnapshot, ErrorTracker, MigrationState
+from ..tools import describe_test_result, observed_test_errors
+from ..verify import as_errors, describe_findings, intent_check, state_inventory
+from .common import (
+    Update,
+    agent_initial,
+    done,
+    emit_start,
+    fail,
+    instructions,
+    plans_text,
+    research_summary,
+    restore_snapshot,
+    run_tests,
+)
+
+FIDELITY_ROUNDS = 2
+"""How many more times the agent is sent back when the intent check finds lost intent."""
+
+
+def _retire_enzyme_snapshot(deps: RunDeps, state: MigrationState, candidate: str) -> Update:
+    snapshot = snapshot_file(state.test_file)
+    path = resolve_in_root(deps.workspace_root, snapshot)
+    if state.snapshot_file or not path.is_file() or "toMatchSnapshot" not in candidate:
+        return {}
+    original = path.read_text(encoding="utf-8")
+    restore_snapshot(deps, snapshot, {})
+    return {
+        "snapshot_file": snapshot,
+        "extra_originals": {**state.extra_originals, snapshot: original},
+    }
+
+
+def _evidence(result: TestRunResult, findings: list[Finding]) -> str:
+    text = describe_test_result(result)
+    extra = describe_findings(findings)
+    return f"{text}\n\n{extra}" if extra else text
+
+
+class _Loop:
+    """What the migrate step knows between agent rounds."""
+
+    def __init__(self, state: MigrationState, candidate: str, result: TestRunResult):
+        self.candidate = candidate
+        self.result = result
+        self.tracker = state.error_tracker
+        self.best = CandidateSnapshot(
+            content=candidate, passed=result.passed_count, total=len(result.tests)
+        )
+        self.patches = state.successful_patches
+        self.stop_reason: str | None = None
+        self.said: list[str] = []
+        self.choice: str | None = None
+        self.fidelity = FidelityReport()
+
+
+async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
+    deps = runtime.context
+    emit_start(deps, "migrate", state)
+    capture = DomCapture.model_validate_json(state.dom_capture) if state.dom_capture else None
+
+    def convert() -> CodemodResult:  # in a thread: conventions walk the sources, the codemod parses
+        return convert_enzyme_test(
+            state.original_content, path=state.test_file, options=deps.conventions, dom=capture
+        )
+
+    converted = await asyncio.to_thread(convert)
+    if converted.error and not converted.enzyme_free:
+        return fail(
+            deps, state, "migrate", f"the codemod could not convert the file: {converted.error}"
+        )
+    snapshot_update = _retire_enzyme_snapshot(deps, state, converted.content)
+    state = state.model_copy(update=snapshot_update)
+    deps.emit(
+        EditApplied(
+            run_id=deps.run_id,
+            step="migrate",
+            source="codemod",
+            detail=f"{len(converted.notes)} notes, {converted.untranslated_count} left to do",
+        )
+    )
+    try:
+        result = await run_tests(deps, state, converted.content)
+    except RunnerError as exc:
+        return fail(deps, state, "migrate", exc.message + (f" — {exc.hint}" if exc.hint else ""))
+    loop = _Loop(state, converted.content, result)
+    rows, findings = state_inventory(state, loop.candidate)
+    loop.fidelity = FidelityReport(rows=rows, inventory_findings=findings)
+    loop.tracker = deps.record_check(
+        loop.tracker,
+        "migrate",
+        [*observed_test_errors(result), *as_errors(findings)],
+        [t.full_name for t in result.tests if t.status == "passed"],
+    ).tracker
+    if deps.models is not None:
+        try:
+            await _agent_rounds(deps, state, loop)
+        except RunnerError as exc:
+            return fail(deps, state, "migrate", exc.message)
+    result = loop.result
+    common: dict[str, Any] = {
+        "candidate": loop.candidate,
+        "error_tracker": loop.tracker,
+        "successful_patches": loop.patches,
+        "last_test_summary": describe_test_result(result),
+        "tests_passing": result.passed_count,
+        "tests_total": len(result.tests),
+        "fidelity": loop.fidelity,
+        **snapshot_update,
+    }
+    if loop.said:
+        # What a person said when asked for help guides the later steps too.
+        common["user_instructions"] = instructions(state, loop.said)
+    if loop.choice in ("apply_partial", "discard"):
+        common["user_choice"] = loop.choice
+    if not result.success and deps.models is not None:
+        reason = loop.stop_reason or "the migrate agent stopped with failing tests"
+        return fail(
+            deps,
+            state,
+            "migrate",
+            f"{reason}; {result.failed_count} of {len(result.tests)} tests fail",
+            best_candidate=loop.best,
+            **common,
+        )
+    detail = f"{result.passed_count}/{len(result.tests)} tests pass"
+    if converted.notes:
+        detail += f"; codemod notes: {len(converted.notes)}"
+    if loop.fidelity.findings():
+        detail += f"; {len(loop.fidelity.findings())} fidelity findings"
+    best = loop.best
+    if best.passed < result.passed_count:
+        best = CandidateSnapshot(
+            content=loop.candidate, passed=result.passed_count, total=len(result.tests)
+        )
+    left = [f"{n.message} (line {n.line})" for n in converted.notes if n.kind == "untranslated"]
+    return done(
+        deps,
+        state,
+        "migrate",
+        detail,
+        best_candidate=best,
+        codemod_left=left if not result.success else [],
+        **common,
+    )
+
+
+async def _agent_rounds(deps: RunDeps, state: MigrationState, loop: _Loop) -> None:
+    """Send the agent back until the tests pass, the inventory holds and the intent is kept."""
+    threshold = deps.config.fidelity.threshold
+    task = "Make every planned test pass. The current test results are under 'Previous attempts'."
+    evidence = _evidence(loop.result, loop.fidelity.inventory_findings)
+    for round_number in range(FIDELITY_ROUNDS + 1):
+        if loop.result.success and not loop.fidelity.inventory_findings:
+            intent = await intent_check(deps, state, loop.candidate)
+            loop.fidelity = loop.fidelity.model_copy(update={"intent": intent})
+            fidelity = intent.fidelity
+            if fidelity is None or fidelity >= threshold or round_number == FIDELITY_ROUNDS:
+                return
+            lost = intent.findings()
+            verdict = deps.record_check(loop.tracker, "migrate", as_errors(lost), [])
+            loop.tracker = verdict.tracker
+            if verdict.limit_reason:
+                loop.stop_reason = verdict.limit_reason
+                return
+            task = (
+                "The tests pass, but the intent check shows that the migrated test no longer "
+                "catches bugs the original test caught (listed under 'Previous attempts'). "
+                "Strengthen the assertions of the tests named there so that they fail on those "
+                "bugs, without deleting, skipping or weakening any test."
+            )
+            evidence = describe_findings(lost)
+        elif round_number > 0 and not loop.result.success:
+            return  # the agent stopped with failing tests: validation reports it
+        await _one_round(deps, state, loop, task, evidence)
+        if loop.stop_reason or loop.choice:
+            return
+        evidence = _evidence(loop.result, loop.fidelity.inventory_findings)
+
+
+async def _one_round(
+    deps: RunDeps, state: MigrationState, loop: _Loop, task: str, evidence: str
+) -> None:
+    agent_state = {
+        **agent_initial(state, loop.candidate),
+        "tracker": loop.tracker.model_dump(),
+        "best": loop.best.model_dump(),
+        "patches": loop.patches,
+    }
+    values = {
+        "test_file": state.test_file,
+        "original_test": state.original_content,
+        "research_context": research_summary(state),
+        "test_plans": plans_text(state.test_plans),
+        "candidate": with_line_numbers(loop.candidate),
+        "candidate_lines": str(loop.candidate.count("\n") + 1),
+        "previous_attempts": evidence,
+        "user_instructions": instructions(state, loop.said),
+    }
+    final = await run_agent(deps, "migrate", values, agent_state, task=task)
+    loop.candidate = final.get("candidate", loop.candidate)
+    loop.tracker = ErrorTracker.model_validate(final.get("tracker") or {})
+    loop.patches = final.get("patches", loop.patches)
+    if final.get("best"):
+        loop.best = CandidateSnapshot.model_validate(final["best"])
+    loop.stop_reason = final.get("stop_reason")
+    loop.said += [s for s in final.get("instructions", []) if s not in loop.said]
+    answer = (final.get("escalation") or {}).get("answer")
+    if answer in ("apply_partial", "discard"):
+        loop.choice = answer
+    # Validation: the agent's word is not enough; run the tests once more.
+    loop.result = await run_tests(deps, state, loop.candidate)
+    if not loop.result.success and loop.best.passed > loop.result.passed_count:
+        loop.candidate = loop.best.content
+        loop.result = await run_tests(deps, state, loop.candidate)
+    rows, findings = state_inventory(state, loop.candidate)
+    loop.fidelity = FidelityReport(rows=rows, inventory_findings=findings)
