@@ -11,10 +11,11 @@ from typing import Literal, TextIO
 
 from ..config import ConfigError, find_project_root, load_config
 from ..engine import Engine, EngineError, RunRequest, RunResult
+from ..engine.changes import changed_since, on_disk, result_changes, write_changes
 from ..engine.store import RunStore
 from ..project import enzyme_test_files
 from ..workflow.events import RunEvent, event_line
-from ..workspace.paths import PathEscapeError, resolve_in_root
+from ..workspace.paths import PathEscapeError
 
 
 class Progress:
@@ -42,30 +43,26 @@ def _expand(paths: list[str]) -> list[Path]:
     return files
 
 
-def _on_disk(path: Path) -> str | None:
-    return path.read_text(encoding="utf-8") if path.is_file() else None
+def _write_result(root: Path, result: RunResult, accept_review: bool) -> str:
+    """Write what the engine accepted (or, with ``--accept-review``, what needs review), and
+    only over the content the run started from."""
+    if not (result.applies or (accept_review and result.status == "needs_review")):
+        hint = " (--accept-review writes it)" if result.status == "needs_review" else ""
+        return f"not written: {result.status}{hint}"
+    changes = result_changes(result)
+    stale = changed_since(changes, on_disk(root))
+    if stale:
+        return f"not written: {stale[0]} changed on disk during the run"
+    write_changes(root, changes)
+    extra = [c.path for c in changes[1:]]
+    return "written" + (f" (and {', '.join(extra)})" if extra else "")
 
 
-def _write_result(root: Path, result: RunResult) -> str:
-    """Write only a result whose tests pass, and only over the content the run started from
-    (the test file and, when its snapshots were re-recorded, the snapshot file)."""
-    if not result.tests_pass:
-        return "not written: its tests do not all pass"
-    changes: dict[str, str | None] = {result.file: result.content, **result.extra_files}
-    originals: dict[str, str | None] = {result.file: result.original, **result.extra_originals}
-    for relative in changes:
-        if _on_disk(resolve_in_root(root, relative)) != originals.get(relative):
-            return f"not written: {relative} changed on disk during the run"
-    for relative, content in changes.items():
-        target = resolve_in_root(root, relative)
-        if content is None:
-            target.unlink(missing_ok=True)
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f".{target.name}.testmend-tmp")
-        tmp.write_text(content, encoding="utf-8")
-        tmp.replace(target)
-    return "written" + (f" (and {', '.join(result.extra_files)})" if result.extra_files else "")
+def _accepted(result: RunResult, written: str | None, accept_review: bool) -> bool:
+    """Exit status 0 needs every result accepted (by the engine, or by the user with
+    ``--accept-review``) and, with ``--write``, written."""
+    accepted = result.applies or (accept_review and result.status == "needs_review")
+    return accepted and (written is None or written.startswith("written"))
 
 
 async def _run_many(args: argparse.Namespace, mode: Literal["migrate", "fix"]) -> int:
@@ -127,15 +124,20 @@ def _report(
     args: argparse.Namespace, root: Path, results: list[RunResult], problems: list[str]
 ) -> int:
     written: dict[str, str] = {}
+    accept_review = bool(getattr(args, "accept_review", False))
     if getattr(args, "write", False):
         for result in results:
-            written[result.run_id] = _write_result(root, result)
+            try:
+                written[result.run_id] = _write_result(root, result, accept_review)
+            except OSError as exc:
+                written[result.run_id] = f"not written: {exc}"
     if args.json:
         payload = {
             "results": [
                 {
                     **result.model_dump(mode="json", exclude={"original", "content"}),
                     "tests_pass": result.tests_pass,
+                    "accepted": result.applies,
                     "written": written.get(result.run_id),
                 }
                 for result in results
@@ -146,18 +148,28 @@ def _report(
     else:
         for result in results:
             print(result.diff, end="" if result.diff.endswith("\n") else "\n")
-            tally = f"{result.summary.tests_passing}/{result.summary.tests_total} tests pass"
-            line = f"{result.file}: {result.status} ({tally})"
-            if result.failure_reason:
-                line += f" — {result.failure_reason}"
-            if result.run_id in written:
-                line += f"; {written[result.run_id]}"
-            print(line, file=sys.stderr)
+            print(_result_line(result, written.get(result.run_id)), file=sys.stderr)
             print(f"  report: {result.report_path}", file=sys.stderr)
         for problem in problems:
             print(f"testmend: {problem}", file=sys.stderr)
-    ok = not problems and all(r.tests_pass for r in results) and bool(results)
+    ok = bool(results) and not problems
+    ok = ok and all(_accepted(r, written.get(r.run_id), accept_review) for r in results)
     return 0 if ok else 1
+
+
+def _result_line(result: RunResult, written: str | None) -> str:
+    summary = result.summary
+    facts = [f"{summary.tests_passing}/{summary.tests_total} tests pass"]
+    if summary.fidelity is not None:
+        facts.append(f"fidelity {summary.fidelity:.2f}")
+    if summary.findings:
+        facts.append(f"{summary.findings} findings")
+    line = f"{result.file}: {result.status} ({', '.join(facts)})"
+    for reason in result.reasons[:6]:
+        line += f"\n  - {reason}"
+    if written:
+        line += f"\n  {written}"
+    return line
 
 
 def migrate(args: argparse.Namespace) -> int:
@@ -230,7 +242,12 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         parser.add_argument("--offline", action="store_true", help="deterministic tier only")
         parser.add_argument("--json", action="store_true", help="machine-readable results")
         parser.add_argument(
-            "--write", action="store_true", help="write results whose tests pass over the files"
+            "--write", action="store_true", help="write the results the engine accepted"
+        )
+        parser.add_argument(
+            "--accept-review",
+            action="store_true",
+            help="with --write, also write results that need review (you accept them)",
         )
         parser.add_argument("--instructions", help="extra instructions for the agents")
         if name == "migrate":
@@ -255,4 +272,5 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     parser.add_argument("--offline", action="store_true")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--write", action="store_true")
+    parser.add_argument("--accept-review", action="store_true")
     parser.set_defaults(handler=resume)

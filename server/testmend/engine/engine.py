@@ -22,8 +22,10 @@ from langgraph.types import Command
 from pydantic import BaseModel
 
 from ..config import Config
+from ..fidelity import FidelityReport
 from ..llm.factory import ModelFactory, ModelUnavailableError, UsageRecorder, model_factory
 from ..patching import unified_diff
+from ..project.dependencies import covering_tests, is_test_file
 from ..runners import ProjectRunners
 from ..runners.detect import (
     detect_package_manager,
@@ -41,6 +43,7 @@ from ..workspace.shadow import (
     collect_stale_workspaces,
     create_shadow_workspace_async,
 )
+from .acceptance import Decision, decide
 from .report import render_report
 from .store import RunRecord, RunStore
 
@@ -77,6 +80,14 @@ class RunResult(BaseModel):
     """Other files the result changes (a re-recorded snapshot); None means delete it."""
     extra_originals: dict[str, str | None] = {}
     """Those files as they were when the run started (None: they did not exist)."""
+    reasons: list[str] = []
+    """Why the acceptance policy decided ``status``."""
+    fidelity: FidelityReport | None = None
+
+    @property
+    def applies(self) -> bool:
+        """The engine accepted it: the editor applies it, ``--write`` writes it."""
+        return Decision(self.status).applies
 
     @property
     def tests_pass(self) -> bool:
@@ -210,6 +221,19 @@ class Engine:
         except UnicodeDecodeError as exc:
             raise EngineError(f"{relative} is not UTF-8 text: {exc}") from None
 
+    async def _verify_tests(self, relative: str) -> list[str]:
+        """A fix must show it loses no passing test: the file's own tests, or for a source
+        file the tests that cover it; a source file no test covers is refused."""
+        if is_test_file(relative):
+            return [relative]
+        found = await asyncio.to_thread(covering_tests, self.project_root, relative)
+        if not found:
+            raise EngineError(
+                f"{relative}: no test covers it (no {Path(relative).stem}.test.* or test "
+                "beside it that imports it), so a fix could not be checked: fix it by hand"
+            )
+        return found
+
     def running_file(self, relative: str) -> str | None:
         for handle in self.handles.values():
             if handle.file == relative and handle.task and not handle.task.done():
@@ -225,6 +249,7 @@ class Engine:
         source = self._read_source(relative, request.content)
         if request.mode == "migrate" and "enzyme" not in source:
             raise EngineError(f"{relative} does not use Enzyme: nothing to migrate")
+        verify_tests = await self._verify_tests(relative) if request.mode == "fix" else []
         run_id = self.store.new_run_id()
         start: Step = request.start_step or ("lint" if request.mode == "fix" else "research")
         state = MigrationState(
@@ -235,6 +260,7 @@ class Engine:
             start_node=start,
             candidate=source if request.mode == "fix" or request.start_step else None,
             user_instructions=request.user_instructions,
+            verify_tests=verify_tests,
         )
         now = datetime.now(UTC)
         record = RunRecord(
@@ -369,16 +395,17 @@ class Engine:
         state: MigrationState,
         emit: Callable[[RunEvent], None],
     ) -> RunResult:
-        exit_state: ExitState = state.exit
         result = self._result_from_state(record.run_id, state)
-        self.store.write_text(record.run_id, "report.md", render_report(state, result.diff))
+        decision = Decision(result.status, result.reasons)
+        report = render_report(state, result.diff, decision, self._mutated_sources(state))
+        self.store.write_text(record.run_id, "report.md", report)
         self.store.write_text(record.run_id, "result.txt", result.content)
         self.store.save(
             record.model_copy(
                 update={
-                    "status": exit_state.status,
-                    "failure_reason": exit_state.failure_reason,
-                    "summary": exit_state.summary,
+                    "status": result.status,
+                    "failure_reason": result.failure_reason,
+                    "summary": result.summary,
                     "question": None,
                 }
             )
@@ -386,13 +413,29 @@ class Engine:
         emit(
             RunFinished(
                 run_id=record.run_id,
-                status=exit_state.status,
-                summary=exit_state.summary,
-                failure_reason=exit_state.failure_reason,
+                status=result.status,
+                summary=result.summary,
+                failure_reason=result.failure_reason,
             )
         )
         handle.queue.put_nowait(None)
         return result
+
+    def _mutated_sources(self, state: MigrationState) -> dict[str, str]:
+        """The files whose lost mutants the report shows as diffs."""
+        intent = state.fidelity.intent if state.fidelity is not None else None
+        sources: dict[str, str] = {}
+        for outcome in intent.lost() if intent is not None else []:
+            path = outcome.mutant.file
+            with contextlib.suppress(OSError, ValueError):
+                sources.setdefault(
+                    path, resolve_in_root(self.project_root, path).read_text(encoding="utf-8")
+                )
+        return sources
+
+    def decide(self, state: MigrationState) -> Decision:
+        """The acceptance policy (see ``acceptance.py``) for this engine's configuration."""
+        return decide(state, self.config.fidelity)
 
     def _result_from_state(self, run_id: str, state: MigrationState) -> RunResult:
         content = state.candidate if state.candidate is not None else state.original_content
@@ -404,19 +447,22 @@ class Engine:
         diff = unified_diff(state.original_content, content, state.test_file)
         for path, text in extra.items():
             diff += unified_diff(state.extra_originals.get(path) or "", text or "", path)
+        decision = self.decide(state)
         return RunResult(
             run_id=run_id,
             file=state.test_file,
-            status=state.exit.status,
+            status=decision.status,
             original=state.original_content,
             content=content,
             diff=diff,
             summary=state.exit.summary,
-            failure_reason=state.exit.failure_reason,
+            failure_reason=decision.summary(),
             left_to_do=state.exit.left_to_do,
             report_path=str(self.store.run_dir(run_id) / "report.md"),
             extra_files=extra,
             extra_originals={path: state.extra_originals.get(path) for path in extra},
+            reasons=decision.reasons,
+            fidelity=state.fidelity,
         )
 
     # -- control -------------------------------------------------------------------------------

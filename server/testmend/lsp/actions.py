@@ -122,9 +122,16 @@ def _diagnostic_json(diagnostic: types.Diagnostic) -> dict[str, object]:
 
 
 def code_actions(
-    uri: str, text: str, version: int | None, context: types.CodeActionContext
+    uri: str,
+    text: str,
+    version: int | None,
+    context: types.CodeActionContext,
+    *,
+    covered: bool = False,
 ) -> list[types.CodeAction]:
-    """The actions a document gets; [] for other files and non-file URIs."""
+    """The actions a document gets; [] for other files and non-file URIs. ``covered``: a
+    source file that tests cover (a fix of it can be checked by running them); Fix is offered
+    on test files and on covered source files only."""
     if not is_js_ts(uri) or not _readable(text):
         return []
     only = [str(kind) for kind in context.only] if context.only else None
@@ -148,6 +155,8 @@ def code_actions(
             actions.append(
                 types.CodeAction(title=MIGRATE_TITLE, kind=MIGRATE_KIND, command=migrate)
             )
+    if not (covered or is_test_file(uri)):
+        return actions
     lint = [d for d in context.diagnostics if (d.source or "").lower() in _LINT_SOURCES]
     if lint and _wanted(types.CodeActionKind.QuickFix, only):
         arguments = [uri, version, [_diagnostic_json(d) for d in lint]]

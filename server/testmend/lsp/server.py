@@ -25,7 +25,9 @@ from pygls.lsp.server import LanguageServer
 from .. import __version__
 from ..config import ConfigError, find_project_root, load_config
 from ..engine import Engine, EngineError, RunHandle, RunRequest, RunResult
+from ..engine.changes import changed_since, result_changes
 from ..llm.factory import ModelFactory
+from ..project.dependencies import covering_tests
 from ..workflow.events import NeedsInput, RunEvent, RunFinished, event_line
 from ..workspace.paths import PathEscapeError
 from . import actions
@@ -35,6 +37,9 @@ from .progress import RUN_STATUS, ProgressState, status_payload
 log = logging.getLogger(__name__)
 
 SECTION = "testmend"
+APPLY_TITLE = "Testmend: Apply kept result"
+REPORT_TITLE = "Testmend: Show last report"
+"""What the editor's command palette calls ``testmend.applyResult`` / ``testmend.showReport``."""
 MAX_ACTIVE_RUNS = 4
 ANSWERS: dict[str, str] = {
     "Retry with more attempts": "retry",
@@ -58,8 +63,6 @@ class ActiveRun:
     handle: RunHandle
     token: str | None = None
     task: asyncio.Task[None] | None = None
-    apply_anyway: bool = False
-    discard: bool = False
 
 
 @dataclass
@@ -148,6 +151,7 @@ class TestmendServer(LanguageServer):
         self.pending: dict[str, PendingResult] = {}
         self.reports: dict[str, RunReport] = {}
         self.diagnosed: set[str] = set()
+        self.coverage: dict[str, bool] = {}
         self._register()
 
     # -- registration --------------------------------------------------------------------------
@@ -269,8 +273,31 @@ class TestmendServer(LanguageServer):
         document = self.workspace.text_documents.get(uri)
         if document is None:  # not open: answering would mean reading the disk
             return None
-        found = actions.code_actions(uri, document.source, document.version, params.context)
+        found = actions.code_actions(
+            uri,
+            document.source,
+            document.version,
+            params.context,
+            covered=not actions.is_test_file(uri) and self._covered(uri),
+        )
         return found or None
+
+    def _covered(self, uri: str) -> bool:
+        """Whether tests cover a source file (looked up once per file: a few directory
+        listings and import parses)."""
+        if uri not in self.coverage:
+            fs_path = uris.to_fs_path(uri) if actions.is_js_ts(uri) else None
+            covered = False
+            if fs_path:
+                path = Path(fs_path)
+                root = find_project_root(path)
+                with contextlib.suppress(Exception):
+                    relative = path.resolve().relative_to(root).as_posix()
+                    covered = bool(covering_tests(root, relative))
+            if len(self.coverage) > 2000:
+                self.coverage.clear()
+            self.coverage[uri] = covered
+        return self.coverage[uri]
 
     # -- starting runs ---------------------------------------------------------------------------
 
@@ -463,7 +490,7 @@ class TestmendServer(LanguageServer):
                     break
                 if result is not None or not isinstance(last, NeedsInput):
                     if isinstance(last, RunFinished):
-                        ending = last.status
+                        ending = last.status.replace("_", " ")
                         if result is None and last.failure_reason:
                             self.tell(f"{name}: {last.failure_reason}", types.MessageType.Error)
                     break
@@ -476,8 +503,6 @@ class TestmendServer(LanguageServer):
                     )
                     ending = "paused"
                     break
-                run.apply_anyway = answer == "apply_partial"
-                run.discard = answer == "discard"
                 run.handle = await run.engine.resume(run.run_id, answer)
         except asyncio.CancelledError:
             ending = "cancelled"
@@ -494,11 +519,14 @@ class TestmendServer(LanguageServer):
     # -- results ---------------------------------------------------------------------------------
 
     async def deliver(self, run: ActiveRun, result: RunResult) -> None:
+        """Apply what the engine accepted; keep anything else for an explicit accept."""
         name = Path(result.file).name
         self.reports[run.run_id] = RunReport(run.uri, result.report_path)
         summary = result.summary
         tally = f"tests {summary.tests_passing}/{summary.tests_total} passing"
-        if run.discard:
+        if summary.fidelity is not None:
+            tally += f", fidelity {summary.fidelity:.2f}"
+        if result.status == "discarded":
             self.tell(f"{name}: result discarded")
             return
         if result.content == result.original:
@@ -506,67 +534,80 @@ class TestmendServer(LanguageServer):
             return
         pending = PendingResult(run.run_id, run.uri, run.version, run.mode, result)
         self.pending[run.run_id] = pending
-        if not (result.status == "succeeded" or result.tests_pass or run.apply_anyway):
-            reason = f": {result.failure_reason}" if result.failure_reason else ""
+        if not result.applies:
+            why = f": {result.reasons[0]}" if result.reasons else ""
+            more = f" (and {len(result.reasons) - 1} more)" if len(result.reasons) > 1 else ""
             self.tell(
-                f"{name}: {result.status} ({tally}){reason}. The result is kept, not applied: "
-                f"run `testmend.applyResult` to apply it anyway, `testmend.showReport` to see "
-                "what is left to do.",
+                f"{name}: {result.status.replace('_', ' ')} ({tally}){why}{more}. The result is "
+                f"kept, not applied: “{APPLY_TITLE}” applies it anyway, “{REPORT_TITLE}” shows "
+                "the findings.",
                 types.MessageType.Warning,
             )
             return
         await self.apply_pending(pending, against_current=False)
 
-    def _extra_changes(self, pending: PendingResult) -> list[FileChange]:
-        """The other files of the result (a re-recorded snapshot), when still as the run found
-        them; the user is told about any that cannot be included."""
+    def _current_text(self, root: Path, relative: str) -> str | None:
+        """A file as the editor has it (open buffer) or as it is on disk."""
+        path = root / relative
+        uri = uris.from_fs_path(str(path)) or path.as_uri()
+        document = self.workspace.text_documents.get(uri)
+        if document is not None:
+            return str(document.source)
+        try:
+            return path.read_text(encoding="utf-8") if path.is_file() else None
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    def _file_changes(self, pending: PendingResult, root: Path, current: str) -> list[FileChange]:
+        """The result's files as LSP changes: the test file against what the buffer holds now,
+        the others (a re-recorded snapshot) when still as the run found them."""
         result = pending.result
-        test_path = Path(uris.to_fs_path(pending.uri) or "")
-        root = test_path.parents[len(Path(result.file).parts) - 1]
-        changes = []
-        for relative, updated in result.extra_files.items():
-            original = result.extra_originals.get(relative)
-            path = root / relative
-            on_disk = path.read_text(encoding="utf-8") if path.is_file() else None
-            if original is None or updated is None or on_disk != original:
+        changes = [FileChange(pending.uri, None, current, result.content)]
+        for change in result_changes(result)[1:]:
+            if (
+                change.original is None
+                or change.updated is None
+                or changed_since([change], lambda rel: self._current_text(root, rel))
+            ):
                 self.tell(
-                    f"{relative} is not part of the edit (created, deleted or changed meanwhile):"
-                    " run the test once with `jest -u` to record it",
+                    f"{change.path} is not part of the edit (created, deleted or changed "
+                    "meanwhile): run the test once with `jest -u` to record it",
                     types.MessageType.Warning,
                 )
                 continue
+            path = root / change.path
             uri = uris.from_fs_path(str(path)) or path.as_uri()
             document = self.workspace.text_documents.get(uri)
             version = document.version if document is not None else None
-            changes.append(FileChange(uri, version, original, updated))
+            changes.append(FileChange(uri, version, change.original, change.updated))
         return changes
 
     async def apply_pending(self, pending: PendingResult, *, against_current: bool) -> bool:
         """Apply a kept result; ``against_current`` replaces whatever the buffer holds now."""
         result = pending.result
         name = Path(result.file).name
+        test_path = Path(uris.to_fs_path(pending.uri) or "")
+        root = test_path.parents[len(Path(result.file).parts) - 1]
         document = self.workspace.text_documents.get(pending.uri)
-        current = document.source if document is not None else None
         version = document.version if document is not None else None
+        current = self._current_text(root, result.file)
         if current is None:
-            try:
-                current = Path(uris.to_fs_path(pending.uri) or "").read_text(encoding="utf-8")
-            except OSError as exc:
-                self.tell(f"{name}: cannot read it to apply the result: {exc}")
-                return False
-        if not against_current and (current != result.original or version != pending.version):
+            self.tell(f"{name}: cannot read it to apply the result")
+            return False
+        stale = changed_since(result_changes(result)[:1], lambda rel: current)
+        if not against_current and (stale or version != pending.version):
             self.tell(
                 f"{name} changed during the run: nothing was overwritten. The result is kept: "
-                "run `testmend.applyResult` to apply it over the current text.",
+                f"“{APPLY_TITLE}” applies it over the current text.",
                 types.MessageType.Warning,
             )
             return False
         workspace = self.client_capabilities.workspace
         if not (workspace and workspace.apply_edit):
-            self.tell(f"{name}: this editor cannot apply edits; see `testmend.showReport`")
+            self.tell(f"{name}: this editor cannot apply edits; see “{REPORT_TITLE}”")
             return False
-        changes = [FileChange(pending.uri, version, current, result.content)]
-        changes += self._extra_changes(pending)
+        changes = self._file_changes(pending, root, current)
+        changes[0] = FileChange(pending.uri, version, current, result.content)
         edit = workspace_edit(
             changes,
             self.client_capabilities,
@@ -584,16 +625,16 @@ class TestmendServer(LanguageServer):
         if not answer.applied:
             why = f" ({answer.failure_reason})" if answer.failure_reason else ""
             self.tell(
-                f"{name}: the result was not applied{why}; it is kept: run "
-                "`testmend.applyResult` to apply it later.",
+                f"{name}: the result was not applied{why}; it is kept: “{APPLY_TITLE}” applies "
+                "it later.",
                 types.MessageType.Warning,
             )
             return False
         self.pending.pop(pending.run_id, None)
         summary = result.summary
         self.tell(
-            f"{name}: {result.status}, tests {summary.tests_passing}/{summary.tests_total} "
-            "passing — applied (undo restores the original)"
+            f"{name}: {result.status.replace('_', ' ')}, tests {summary.tests_passing}/"
+            f"{summary.tests_total} passing — applied (undo restores the original)"
         )
         return True
 
