@@ -23,8 +23,11 @@ _NUMBERED = re.compile(r"^\s*\d+\| ?", re.M)
 
 
 class Replay:
-    def __init__(self, fixture: str, *, fail_with: int | None = None):
-        self.recording: dict[str, Any] = json.loads((FIXTURES / fixture).read_text())
+    def __init__(self, fixture: str | dict[str, Any], *, fail_with: int | None = None):
+        """``fixture``: a file in fixtures/replay, or the recording itself."""
+        self.recording: dict[str, Any] = (
+            json.loads((FIXTURES / fixture).read_text()) if isinstance(fixture, str) else fixture
+        )
         self.fail_with = fail_with
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
@@ -50,7 +53,10 @@ class Replay:
         match = _CANDIDATE.search(system)
         assert match, "no candidate in the system prompt"
         old = _NUMBERED.sub("", match.group(1))
-        new = (FIXTURES / self.recording["rewrite_to"]).read_text().rstrip("\n")
+        if "rewrite_text" in self.recording:
+            new = str(self.recording["rewrite_text"]).rstrip("\n")
+        else:
+            new = (FIXTURES / self.recording["rewrite_to"]).read_text().rstrip("\n")
         return f"<<<<<<< SEARCH\n{old}\n=======\n{new}\n>>>>>>> REPLACE\n"
 
 

@@ -117,3 +117,52 @@ async def test_migrated_test_catches_the_bug(example_copy: Path, case: str) -> N
     # The check is not only carried by tests that fail anyway (left for the agent).
     assert caught_before - partial, "pick a bug that a fully converted test catches"
     assert (caught_before - partial) <= failing(after)
+
+
+async def test_the_products_intent_check_finds_the_hand_made_bugs(example_copy: Path) -> None:
+    """The same hand-made bugs, through testmend's own intent check (one jest process for all
+    of them): each bug the original test catches, the codemod's output catches too, and the
+    check says which tests of each file catch it."""
+    from testmend.fidelity.intent import IntentInputs, check_intent, text_mutant
+
+    app_copy = example_copy
+    runners = ProjectRunners(load_config(app_copy, environ={}), cwd=app_copy)
+    by_test: dict[str, list[str]] = {}
+    for case in sorted(MUTATIONS):
+        if case not in PARTIAL_ONLY:
+            by_test.setdefault(MUTATIONS[case][0], []).append(case)
+    for test_file, cases in sorted(by_test.items()):
+        original = (app_copy / test_file).read_text()
+        capture = await capture_dom(runners, test_file, workspace_root=app_copy)
+        converted = convert_enzyme_test(
+            original, path=test_file, options=detect_conventions(app_copy), dom=capture
+        )
+        mutants = [
+            text_mutant(
+                index + 1,
+                MUTATIONS[case][1],
+                (app_copy / MUTATIONS[case][1]).read_text(),
+                MUTATIONS[case][2],
+                MUTATIONS[case][3],
+            )
+            for index, case in enumerate(cases)
+        ]
+        inputs = IntentInputs(
+            test_file=test_file,
+            original=original,
+            candidate=converted.content,
+            targets=sorted({m.file for m in mutants}),
+            mutants=mutants,
+            original_snapshot=None,
+            candidate_snapshot=None,
+        )
+        report = await check_intent(runners, app_copy, inputs)
+        assert report.skipped_reason is None, report.skipped_reason
+        for outcome, case in zip(report.outcomes, cases, strict=True):
+            assert outcome.killed_by_original, f"{case}: the original should catch it"
+            assert outcome.killed_by_candidate, f"{case}: the migrated test misses it"
+        assert report.fidelity == 1.0
+        # Nothing of the check is left in the app.
+        assert not list(app_copy.rglob("*.testmend-m*"))
+        for mutant in mutants:
+            assert "__testmendMutant" not in (app_copy / mutant.file).read_text()

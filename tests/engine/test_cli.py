@@ -73,8 +73,8 @@ def test_migrate_prints_the_diff_and_writes_nothing_by_default(
     assert done.returncode == 1  # a test still fails
     assert done.stdout.startswith(f"diff --git a/{SIMPLE_TEST} b/{SIMPLE_TEST}\n")
     assert "-import { mount } from 'enzyme';" in done.stdout
-    assert "not written: its tests do not all pass" in done.stderr
-    assert "failed (1/2 tests pass)" in done.stderr
+    assert "not written: failed" in done.stderr
+    assert "failed (1/2 tests pass" in done.stderr
     assert (project / SIMPLE_TEST).read_text(encoding="utf-8") == SIMPLE_ENZYME
     assert git(project, "status", "--porcelain") == ""
 
@@ -115,3 +115,64 @@ def test_bad_inputs_get_clear_messages(project: Path, workspaces: Path) -> None:
     assert listed.returncode == 0 and "no runs in" in listed.stdout
     badly = run_testmend(project, workspaces, "resume", "20990101-000000-abcdef")
     assert badly.returncode == 2 and "retry.maxAttemptsPerError" in badly.stderr
+
+
+FIXABLE_TEST = "src/components/Counter/Label.test.tsx"
+FIXABLE_BEFORE = """\
+import { render, screen } from '@testing-library/react';
+import { Counter } from './Counter';
+
+it('shows the label', () => {
+  let label = 'Seats';
+  render(<Counter label={label} />);
+  expect(screen.getByText(label)).toBeInTheDocument();
+});
+"""
+
+
+def test_fix_writes_a_lint_fixed_test_after_its_tests_ran_before_and_after(
+    project: Path, workspaces: Path
+) -> None:
+    (project / FIXABLE_TEST).write_text(FIXABLE_BEFORE, encoding="utf-8")
+    done = run_testmend(project, workspaces, "fix", FIXABLE_TEST, "--offline", "--json", "--write")
+    assert done.returncode == 0, done.stderr
+    [result] = json.loads(done.stdout)["results"]
+    assert result["status"] == "succeeded", result["reasons"]
+    assert result["written"] == "written"
+    assert "const label = 'Seats';" in (project / FIXABLE_TEST).read_text(encoding="utf-8")
+    assert result["summary"]["tests_passing"] == result["summary"]["tests_total"] == 1
+    # The test ran before the fix (lint step) and after it (finish).
+    assert "[Label.test.tsx] lint: tests 1/1 passing" in done.stderr
+    assert "[Label.test.tsx] finish: tests 1/1 passing" in done.stderr
+
+
+def test_fix_of_a_component_runs_the_tests_that_cover_it(project: Path, workspaces: Path) -> None:
+    component = project / "src/components/Counter/Counter.tsx"
+    source = component.read_text(encoding="utf-8")
+    broken = source.replace(
+        "    const { label = 'Count' } = this.props;",
+        "    let { label = 'Count' } = this.props;",
+    )
+    assert broken != source
+    component.write_text(broken, encoding="utf-8")
+    done = run_testmend(
+        project, workspaces, "fix", "src/components/Counter/Counter.tsx", "--offline", "--json"
+    )
+    assert done.returncode == 0, done.stderr
+    [result] = json.loads(done.stdout)["results"]
+    assert result["status"] == "succeeded", result["reasons"]
+    assert "const { label = 'Count' }" in result["diff"].split("+++", 1)[1]
+    # The tests that cover it ran before and after the fix: Counter.test.tsx (named after it)
+    # and Seats.test.tsx (beside it, importing it).
+    for step in ("lint", "finish"):
+        assert f"[Counter.tsx] {step}: tests 7/7 passing" in done.stderr
+        assert f"[Counter.tsx] {step}: tests 2/2 passing" in done.stderr
+    assert result["summary"]["tests_total"] == 9
+    assert component.read_text(encoding="utf-8") == broken  # no --write
+
+
+def test_fix_refuses_a_source_file_no_test_covers(project: Path, workspaces: Path) -> None:
+    done = run_testmend(project, workspaces, "fix", "src/hooks/useCountdown.ts", "--offline")
+    assert done.returncode == 1
+    assert "src/hooks/useCountdown.ts: no test covers it" in done.stderr
+    assert "Traceback" not in done.stderr

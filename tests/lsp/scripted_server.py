@@ -21,6 +21,7 @@ from tests.engine.conftest import (  # noqa: E402
     quiet_agents,
     rewrite_to,
 )
+from tests.engine.test_dishonest_agents import CHEATS  # noqa: E402
 from tests.engine.test_engine_runs import LINT_AFTER  # noqa: E402
 
 SCRIPTS: dict[str, dict[str, list[object]]] = {
@@ -53,6 +54,16 @@ SCRIPTS: dict[str, dict[str, list[object]]] = {
 }
 
 
+# An agent that deletes the test it cannot migrate and declares victory (each time it is sent
+# back with the finding).
+SCRIPTS["cheat"] = {
+    **quiet_agents(),
+    "migrate": [
+        rewrite_to(CHEATS["deletes-the-failing-test"][0]),
+        call("run_test_file"),
+        reply("all tests pass"),
+    ],
+}
 SCRIPTS["one-run"] = SCRIPTS["seats"]
 MAX_RUNS = {"one-run": 1}
 """Scripts whose server takes fewer runs at once than the default."""

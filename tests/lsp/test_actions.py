@@ -83,6 +83,11 @@ async def test_actions_offered_and_not_offered(
         [source_action] = await actions_for(client, uri_of(source), only=["source"])
         assert source_action.title == FIX_TITLE
         assert await actions_for(client, uri_of(source), only=["refactor"]) == []
+        # A source file no test covers: a fix could not be checked, so none is offered.
+        uncovered = project / "src/hooks/useCountdown.ts"
+        client.open(uri_of(uncovered), uncovered.read_text())
+        assert await actions_for(client, uri_of(uncovered), [eslint_diagnostic()]) == []
+        assert await actions_for(client, uri_of(uncovered), only=["source"]) == []
 
         # Nothing for other files, non-file URIs, or documents the editor has not opened.
         assert await actions_for(client, "untitled:Untitled-1") == []

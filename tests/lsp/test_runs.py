@@ -120,6 +120,31 @@ async def test_scripted_migration_progress_edit_and_edit_mid_run(
     assert list(workspaces.iterdir()) == []
 
 
+async def test_a_result_that_needs_review_is_kept_until_the_user_accepts_it(
+    project: Path, workspaces: Path
+) -> None:
+    """The agent deleted the failing test: the tests pass, but the engine does not accept the
+    result, so the editor gets no edit until the user applies it on purpose."""
+    uri = uri_of(project / SIMPLE_TEST)
+    async with session(project, workspaces, script="cheat") as client:
+        client.open(uri, SIMPLE_ENZYME)
+        run_id = (await command(client, "testmend.migrate", uri, 1, []))["runId"]
+        await client.wait_for(lambda: finished(client, run_id))
+        [end] = events(client, run_id, "run_finished")
+        assert end["status"] == "needs_review"
+        assert "Seats counter increments" in end["failure_reason"]
+        await client.wait_for(lambda: client.said("needs review"), timeout=30)
+        [message] = client.said("needs review")
+        assert "Seats counter increments" in message
+        assert "Testmend: Apply kept result" in message and "testmend.applyResult" not in message
+        assert client.edits == [] and client.texts[uri] == SIMPLE_ENZYME
+
+        applied = await command(client, "testmend.applyResult", run_id)
+        assert applied == {"applied": True, "runId": run_id}
+        assert "it('increments'" not in client.texts[uri]
+    assert (project / SIMPLE_TEST).read_text(encoding="utf-8") == SIMPLE_ENZYME
+
+
 async def test_offline_migration_with_neovim_capabilities(project: Path, workspaces: Path) -> None:
     uri = uri_of(project / PAGINATION)
     original = (project / PAGINATION).read_text(encoding="utf-8")
