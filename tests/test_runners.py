@@ -86,6 +86,32 @@ async def test_failing_test_has_message_and_line(example_copy: Path) -> None:
     assert "\x1b[" not in message  # no colour codes reach the agent
 
 
+async def test_a_failure_jest_cannot_serialise_still_gives_a_report(example_copy: Path) -> None:
+    """A failed comparison of a class instance (React internals, circular) made jest's --json
+    writer crash with no report; the results processor drops the raw error objects."""
+    test = write(
+        example_copy,
+        "src/components/Counter/Circular.test.tsx",
+        """
+        import { mount } from 'enzyme';
+        import { Counter } from './Counter';
+
+        it('compares an instance', () => {
+          const wrapper = mount(<Counter label="Seats" />);
+          expect(wrapper.instance()).toEqual({ count: 1 });
+        });
+
+        it('passes', () => {
+          expect(1 + 1).toBe(2);
+        });
+        """,
+    )
+    [result] = (await runners_for(example_copy).run_test_files([test])).values()
+    assert result.suite_error is None
+    assert [t.status for t in result.tests] == ["failed", "passed"]
+    assert "toEqual" in result.tests[0].failure_messages[0]
+
+
 async def test_rtl_dom_dump_has_no_colour_codes(example_copy: Path) -> None:
     relative = write(
         example_copy,

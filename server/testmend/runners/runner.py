@@ -42,6 +42,8 @@ from .process import Completed, run_command
 
 # Variables every tool run gets: no colour codes in messages (RTL's DOM dumps included), no
 # watch mode, no interactive prompts.
+_RESULTS_PROCESSOR = Path(__file__).with_name("jest_results.cjs")
+"""Drops the raw error objects jest cannot always serialise into its --json report."""
 _TOOL_ENV = {"CI": "true", "COLORS": "false", "FORCE_COLOR": "0", "NO_COLOR": "1"}
 
 
@@ -181,6 +183,7 @@ class ProjectRunners:
                 "--testLocationInResults",
                 "--ci",
                 "--coverage=false",
+                f"--testResultsProcessor={_RESULTS_PROCESSOR}",
                 *extra_args,
                 "--runTestsByPath",
                 *(str(f) for f in files),
