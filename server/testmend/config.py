@@ -164,7 +164,7 @@ class FidelityConfig(_Section):
 
     intent: bool = True
     """Run the intent check (mutants of the component under test)."""
-    max_mutants: int = Field(8, ge=0, le=200)
+    max_mutants: int = Field(6, ge=0, le=200)
     """Mutants per intent check: each costs two test files in one jest run."""
     timeout_seconds: float = Field(180.0, gt=0, le=3600)
     """Seconds before the intent check's jest run is stopped (the check is then reported as

@@ -6,6 +6,7 @@ from itertools import pairwise
 
 from testmend.fidelity.mutants import (
     asserted_classes,
+    body_name,
     copy_name,
     generate_mutants,
     mutated_source,
@@ -102,3 +103,6 @@ def test_one_mutant_alone_and_the_copies_names() -> None:
     assert copy_name("src/A.test.tsx", 3, "o") == "src/A.testmend-m3-o.test.tsx"
     assert copy_name("src/__tests__/A.tsx", 0, "c") == "src/__tests__/A.testmend-m0-c.tsx"
     assert copy_name("A.spec.js", 12, "c") == "A.testmend-m12-c.spec.js"
+    # The copies import the original (o) or the candidate (c), written once beside them.
+    assert body_name("src/A.test.tsx", "o") == "src/A.testmend-o.test.tsx"
+    assert "testmend-m" not in body_name("A.spec.js", "c")

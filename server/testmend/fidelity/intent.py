@@ -3,15 +3,16 @@ test, in one jest process, and see which mutants each of them catches.
 
 In the shadow workspace (never the user's tree): each target source file is replaced by its
 schemata (every mutant behind a switch, see ``mutants.py``); the original and the candidate are
-copied next to the test once per mutant (and once, as mutant 0, for the baseline), with their
-snapshot files; one jest run takes every copy; then everything is put back as it was, whatever
-happened. A mutant is *killed* by a file when a test that passed in the baseline fails (or the
-file cannot run) with the mutant active.
+written once next to the test, and for every mutant (and for the baseline, mutant 0) a copy
+that imports one of them is written beside it, with the snapshot file; one jest run takes every
+copy; then everything is put back as it was, whatever happened. A mutant is *killed* by a file
+when a test that passed in the baseline fails (or the file cannot run) with the mutant active.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,7 +22,13 @@ from ..js_syntax import parse
 from ..runners import ProjectRunners, RunnerError, TestRunResult
 from ..workspace.paths import resolve_in_root
 from .models import IntentReport, Mutant, MutantOutcome
-from .mutants import asserted_classes, copy_name, generate_mutants, schemata_source
+from .mutants import (
+    asserted_classes,
+    body_name,
+    copy_name,
+    generate_mutants,
+    schemata_source,
+)
 
 
 def content_hash(text: str) -> str:
@@ -176,19 +183,28 @@ async def check_intent(
             mine = [m for m in mutants if m.file == target]
             if mine:
                 files.write(target, schemata_source(source, target, mine))
+        # The original and the candidate are written once; each copy only imports one of
+        # them, so jest transforms each test once, whatever the number of mutants.
         copies: dict[tuple[int, str], str] = {}
+        for which, content in (("o", inputs.original), ("c", inputs.candidate)):
+            files.write(body_name(inputs.test_file, which), content)
         for mutant_id in [0, *(m.id for m in mutants)]:
-            for which, content, snapshot in (
-                ("o", inputs.original, inputs.original_snapshot),
-                ("c", inputs.candidate, inputs.candidate_snapshot),
+            for which, snapshot in (
+                ("o", inputs.original_snapshot),
+                ("c", inputs.candidate_snapshot),
             ):
                 name = copy_name(inputs.test_file, mutant_id, which)
-                files.write(name, content)
+                body = body_name(inputs.test_file, which).rsplit("/", 1)[-1]
+                files.write(name, f"import './{body.rsplit('.', 1)[0]}';\n")
                 if snapshot is not None:
                     files.write(snapshot_path(name), snapshot)
                 copies[(mutant_id, which)] = name
         try:
-            results = await runners.run_test_files(list(copies.values()), timeout=inputs.timeout)
+            # The only jest of the run at this point: let it use every core.
+            workers = f"--maxWorkers={max(1, os.cpu_count() or 1)}"
+            results = await runners.run_test_files(
+                list(copies.values()), extra_args=[workers], timeout=inputs.timeout
+            )
         except RunnerError as exc:
             return report.model_copy(
                 update={

@@ -431,6 +431,15 @@ def mutated_source(source: str, mutant: Mutant) -> str:
     return (data[: mutant.start] + replacement.encode("utf-8") + data[mutant.end :]).decode("utf-8")
 
 
+def body_name(test_file: str, which: str) -> str:
+    """``src/A.test.tsx`` → ``src/A.testmend-o.test.tsx``: where the original (``o``) or the
+    candidate (``c``) is written once for the copies to import."""
+    folder, _, name = test_file.rpartition("/")
+    stem, dot, rest = name.partition(".")
+    body = f"{stem}.testmend-{which}" + (f".{rest}" if dot else "")
+    return f"{folder}/{body}" if folder else body
+
+
 def copy_name(test_file: str, mutant_id: int, which: str) -> str:
     """``src/A.test.tsx`` → ``src/A.testmend-m3-o.test.tsx`` (same folder: imports resolve)."""
     folder, _, name = test_file.rpartition("/")
