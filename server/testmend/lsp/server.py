@@ -558,11 +558,11 @@ class TestmendServer(LanguageServer):
         except (OSError, UnicodeDecodeError):
             return None
 
-    def _file_changes(self, pending: PendingResult, root: Path, current: str) -> list[FileChange]:
-        """The result's files as LSP changes: the test file against what the buffer holds now,
-        the others (a re-recorded snapshot) when still as the run found them."""
+    def _other_changes(self, pending: PendingResult, root: Path) -> list[FileChange]:
+        """The result's other files (a re-recorded snapshot) as LSP changes, when still as the
+        run found them."""
         result = pending.result
-        changes = [FileChange(pending.uri, None, current, result.content)]
+        changes = []
         for change in result_changes(result)[1:]:
             if (
                 change.original is None
@@ -606,8 +606,8 @@ class TestmendServer(LanguageServer):
         if not (workspace and workspace.apply_edit):
             self.tell(f"{name}: this editor cannot apply edits; see “{REPORT_TITLE}”")
             return False
-        changes = self._file_changes(pending, root, current)
-        changes[0] = FileChange(pending.uri, version, current, result.content)
+        changes = [FileChange(pending.uri, version, current, result.content)]
+        changes += self._other_changes(pending, root)
         edit = workspace_edit(
             changes,
             self.client_capabilities,
