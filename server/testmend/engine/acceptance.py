@@ -22,8 +22,6 @@ from ..workflow.state import MigrationState, RunStatus
 
 APPLIED = frozenset({"succeeded", "partial"})
 """Statuses whose result is applied (editor) or written (``--write``) without another word."""
-KEPT = frozenset({"needs_review", "failed"})
-"""Statuses whose result is kept for an explicit accept."""
 
 
 @dataclass(frozen=True)

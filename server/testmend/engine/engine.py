@@ -43,7 +43,7 @@ from ..workspace.shadow import (
     collect_stale_workspaces,
     create_shadow_workspace_async,
 )
-from .acceptance import Decision, decide
+from .acceptance import APPLIED, Decision, decide
 from .report import render_report
 from .store import RunRecord, RunStore
 
@@ -87,7 +87,7 @@ class RunResult(BaseModel):
     @property
     def applies(self) -> bool:
         """The engine accepted it: the editor applies it, ``--write`` writes it."""
-        return Decision(self.status).applies
+        return self.status in APPLIED
 
     @property
     def tests_pass(self) -> bool:

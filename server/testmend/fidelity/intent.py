@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..codemod.offline import snapshot_file
 from ..js_syntax import parse
 from ..runners import ProjectRunners, RunnerError, TestRunResult
 from ..workspace.paths import resolve_in_root
@@ -33,11 +34,6 @@ from .mutants import (
 
 def content_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-
-
-def snapshot_path(test_file: str) -> str:
-    folder, _, name = test_file.rpartition("/")
-    return f"{folder}/__snapshots__/{name}.snap" if folder else f"__snapshots__/{name}.snap"
 
 
 @dataclass(frozen=True)
@@ -197,7 +193,7 @@ async def check_intent(
                 body = body_name(inputs.test_file, which).rsplit("/", 1)[-1]
                 files.write(name, f"import './{body.rsplit('.', 1)[0]}';\n")
                 if snapshot is not None:
-                    files.write(snapshot_path(name), snapshot)
+                    files.write(snapshot_file(name), snapshot)
                 copies[(mutant_id, which)] = name
         try:
             # The only jest of the run at this point: let it use every core.

@@ -28,6 +28,7 @@ from ..engine import Engine, EngineError, RunHandle, RunRequest, RunResult
 from ..engine.changes import changed_since, result_changes
 from ..llm.factory import ModelFactory
 from ..project.dependencies import covering_tests
+from ..project.errors import ProjectToolError
 from ..workflow.events import NeedsInput, RunEvent, RunFinished, event_line
 from ..workspace.paths import PathEscapeError
 from . import actions
@@ -126,6 +127,19 @@ def _settings_from(raw: object) -> Mapping[str, Any]:
     if inner is None and SECTION in raw:
         return {}
     return dict(raw)
+
+
+def _covered_by_tests(uri: str) -> bool:
+    """Whether tests cover the source file at ``uri`` (so a fix of it can be checked)."""
+    fs_path = uris.to_fs_path(uri)
+    if not fs_path:
+        return False
+    path = Path(fs_path)
+    root = find_project_root(path)
+    try:
+        return bool(covering_tests(root, path.resolve().relative_to(root).as_posix()))
+    except (OSError, ValueError, ProjectToolError, PathEscapeError):
+        return False
 
 
 class TestmendServer(LanguageServer):
@@ -255,6 +269,7 @@ class TestmendServer(LanguageServer):
         )
 
     def on_open(self, params: types.DidOpenTextDocumentParams) -> None:
+        self.coverage.pop(params.text_document.uri, None)  # tests may have come or gone
         self._publish(params.text_document.uri)
 
     def on_change(self, params: types.DidChangeTextDocumentParams) -> None:
@@ -268,32 +283,27 @@ class TestmendServer(LanguageServer):
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
             )
 
-    def on_code_action(self, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+    async def on_code_action(self, params: types.CodeActionParams) -> list[types.CodeAction] | None:
         uri = params.text_document.uri
+        if self.workspace.text_documents.get(uri) is None:  # not open: would mean reading disk
+            return None
+        covered = False
+        if actions.is_js_ts(uri) and not actions.is_test_file(uri):
+            covered = await self._covered(uri)
         document = self.workspace.text_documents.get(uri)
-        if document is None:  # not open: answering would mean reading the disk
+        if document is None:  # closed meanwhile
             return None
         found = actions.code_actions(
-            uri,
-            document.source,
-            document.version,
-            params.context,
-            covered=not actions.is_test_file(uri) and self._covered(uri),
+            uri, document.source, document.version, params.context, covered=covered
         )
         return found or None
 
-    def _covered(self, uri: str) -> bool:
-        """Whether tests cover a source file (looked up once per file: a few directory
-        listings and import parses)."""
+    async def _covered(self, uri: str) -> bool:
+        """Whether tests cover a source file: looked up once per opening of the file, in a
+        worker thread (directory listings and import parses), so the event loop keeps
+        answering."""
         if uri not in self.coverage:
-            fs_path = uris.to_fs_path(uri) if actions.is_js_ts(uri) else None
-            covered = False
-            if fs_path:
-                path = Path(fs_path)
-                root = find_project_root(path)
-                with contextlib.suppress(Exception):
-                    relative = path.resolve().relative_to(root).as_posix()
-                    covered = bool(covering_tests(root, relative))
+            covered = await asyncio.to_thread(_covered_by_tests, uri)
             if len(self.coverage) > 2000:
                 self.coverage.clear()
             self.coverage[uri] = covered

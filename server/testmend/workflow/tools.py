@@ -385,15 +385,18 @@ async def run_test_file(runtime: Runtime) -> Command[Any]:
     passing = [t.full_name for t in result.tests if t.status == "passed"]
     observed = observed_test_errors(result)
     # The tests passing is not enough: every original test must still be there, checking as much.
-    _, findings = inventory_check(
-        state.get("original", ""), candidate, test_file, state.get("plans", [])
+    original = state.get("original")
+    findings = (
+        inventory_check(original, candidate, test_file, state.get("plans", []))[1]
+        if original
+        else []
     )
-    if findings and state.get("original"):
+    if findings:
         observed += as_errors(findings)
         text += "\n\n" + describe_findings(findings)
         if result.success:
             text = "The tests pass, but the result is not accepted yet:\n" + text
-    clean = result.success and not (findings and state.get("original"))
+    clean = result.success and not findings
     return _checked(runtime, _step(runtime), observed, passing, text, clean, update)
 
 

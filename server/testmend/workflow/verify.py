@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from ..codemod.offline import snapshot_file
 from ..fidelity import FidelityReport, Finding, IntentReport, InventoryRow, compare, read_inventory
-from ..fidelity.intent import IntentInputs, check_intent, content_hash, snapshot_path
+from ..fidelity.intent import IntentInputs, check_intent, content_hash
 from ..runners import RunnerError, TestRunResult
 from ..workspace.paths import resolve_in_root
 from .context import RunDeps
@@ -90,7 +91,7 @@ async def intent_check(deps: RunDeps, state: MigrationState, candidate: str) -> 
             candidate_hash=content_hash(candidate),
         )
     targets = state.research.mutation_targets if state.research else []
-    snapshot = snapshot_path(state.test_file)
+    snapshot = snapshot_file(state.test_file)
     original_snapshot = (
         state.extra_originals.get(snapshot)
         if snapshot in state.extra_originals
@@ -120,13 +121,10 @@ def intent_short(report: IntentReport | None) -> str:
     if report.skipped_reason:
         return f"intent not checked: {report.skipped_reason}"
     fidelity = report.fidelity
-    base = (
-        f"{report.killed_by_both}/{report.killed_by_original} mutants caught"
-        f" (fidelity {fidelity:.2f})"
-        if fidelity is not None
-        else f"the original test catches none of {len(report.outcomes)} mutants"
-    )
-    return base
+    if fidelity is None:
+        return f"the original test catches none of {len(report.outcomes)} mutants"
+    caught = f"{report.killed_by_both}/{report.killed_by_original}"
+    return f"{caught} mutants caught (fidelity {fidelity:.2f})"
 
 
 # --- fix runs: the tests before and after -------------------------------------------------------
@@ -166,13 +164,13 @@ def lost_tests(
     return findings
 
 
-async def behaviour_holds(deps: RunDeps, state: MigrationState) -> tuple[bool, list[Finding]]:
-    """Fix runs: do the verification tests still pass where they passed before?"""
-    if not state.verify_tests:
-        return True, []
+async def tests_after_fix(
+    deps: RunDeps, state: MigrationState
+) -> tuple[dict[str, TestRunResult], list[Finding]]:
+    """Fix runs: the verification tests now, and those that passed before and no longer do
+    (every one of them, when the tests cannot run)."""
     try:
         results = await run_verify_tests(deps, state.verify_tests)
     except RunnerError as exc:
-        return False, [Finding(kind="test-lost", message=f"the tests could not run: {exc.message}")]
-    findings = lost_tests(state.baseline_passing, results)
-    return not findings, findings
+        return {}, [Finding(kind="test-lost", message=f"the tests could not run: {exc.message}")]
+    return results, lost_tests(state.baseline_passing, results)

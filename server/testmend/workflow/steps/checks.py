@@ -23,7 +23,7 @@ from ..prompts import with_line_numbers
 from ..state import ErrorTracker, MigrationState, Step
 from ..tools import describe_lint, describe_types, sync_candidate
 from ..tracking import ObservedError
-from ..verify import behaviour_holds, passing_by_file, run_verify_tests, state_inventory
+from ..verify import passing_by_file, run_verify_tests, state_inventory, tests_after_fix
 from .common import (
     Update,
     agent_initial,
@@ -116,7 +116,8 @@ async def keep_if_behaviour_holds(
         return after
     if state.mode == "fix":
         sync_candidate(deps, state.test_file, after)
-        held, _ = await behaviour_holds(deps, state)
+        _, lost = await tests_after_fix(deps, state)
+        held = not lost
     else:
         result = await run_tests(deps, state, after)
         known = len(state.fidelity.inventory_findings) if state.fidelity else 0

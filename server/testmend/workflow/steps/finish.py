@@ -16,7 +16,6 @@ from langgraph.runtime import Runtime
 from ...codemod import is_enzyme_free
 from ...fidelity import FidelityReport, Finding, test_counts
 from ...project.dependencies import is_test_file
-from ...runners import RunnerError
 from ..context import RunDeps
 from ..events import StepFinished
 from ..state import ExitState, MigrationState
@@ -25,9 +24,8 @@ from ..verify import (
     intent_check,
     intent_is_current,
     intent_short,
-    lost_tests,
-    run_verify_tests,
     state_inventory,
+    tests_after_fix,
 )
 from .common import Update, emit_start, tally
 
@@ -38,9 +36,8 @@ async def _fidelity(deps: RunDeps, state: MigrationState, candidate: str) -> Fid
     report = FidelityReport(rows=rows, inventory_findings=findings)
     tests_pass = state.tests_total > 0 and state.tests_passing == state.tests_total
     if state.mode == "migrate" and state.exit.status != "failed" and tests_pass:
-        previous = state.fidelity
-        if intent_is_current(previous, candidate) and previous is not None:
-            intent = previous.intent
+        if state.fidelity is not None and intent_is_current(state.fidelity, candidate):
+            intent = state.fidelity.intent
         else:
             sync_candidate(deps, state.test_file, candidate)
             intent = await intent_check(deps, state, candidate)
@@ -56,15 +53,9 @@ async def finish(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
     lost: list[Finding] = []
     if state.mode == "fix" and state.verify_tests and state.exit.status != "failed":
         sync_candidate(deps, state.test_file, candidate)
-        try:
-            results = await run_verify_tests(deps, state.verify_tests)
-        except RunnerError as exc:
-            results = {}
-            lost = [Finding(kind="test-lost", message=f"the tests could not run: {exc.message}")]
+        results, lost = await tests_after_fix(deps, state)
         for result in results.values():
             tally(deps, "finish", result)
-        if results:
-            lost = lost_tests(state.baseline_passing, results)
         update["tests_passing"] = sum(r.passed_count for r in results.values())
         update["tests_total"] = sum(len(r.tests) for r in results.values())
         state = state.model_copy(update=update)
