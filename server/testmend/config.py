@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 from collections.abc import Mapping
 from pathlib import Path
@@ -173,6 +174,41 @@ class FidelityConfig(_Section):
     """Mutants the result catches / mutants the original catches, at least this to succeed."""
 
 
+SandboxMode = Literal["auto", "bubblewrap", "landlock", "seatbelt", "off"]
+
+
+class SandboxConfig(_Section):
+    """Where the project's tools run on candidate code (see docs/sandbox.md)."""
+
+    mode: SandboxMode = "auto"
+    """``auto``: bubblewrap, else Landlock (Linux), Seatbelt (macOS); ``off``: no sandbox."""
+    writable: list[str] = []
+    """Extra paths the tools may write (absolute, or ``~/…``)."""
+    readable: list[str] = []
+    """Paths the deny list hides that the tools may read anyway."""
+    deny: list[str] = []
+    """Extra paths the tools may not read (added to the built-in list of secrets)."""
+    env: list[str] = []
+    """Extra environment variables passed to the tools (the rest is reduced to what they need;
+    the model's API key is never passed)."""
+
+    @field_validator("writable", "readable", "deny")
+    @classmethod
+    def _absolute(cls, paths: list[str]) -> list[str]:
+        for path in paths:
+            if not os.path.isabs(os.path.expanduser(path)):
+                raise ValueError(f"{path!r} is not an absolute path (or ~/…)")
+        return paths
+
+    @field_validator("env")
+    @classmethod
+    def _names(cls, names: list[str]) -> list[str]:
+        for name in names:
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+                raise ValueError(f"{name!r} is not an environment variable name")
+        return names
+
+
 class Config(_Section):
     project_root: Path
     commands: Commands = Commands()
@@ -180,6 +216,7 @@ class Config(_Section):
     retry: RetryLimits = RetryLimits()
     timeouts: Timeouts = Timeouts()
     fidelity: FidelityConfig = FidelityConfig()
+    sandbox: SandboxConfig = SandboxConfig()
     max_concurrent_runs: int = Field(2, ge=1, le=32)
 
     def redacted(self) -> dict[str, Any]:

@@ -27,6 +27,8 @@ from .runners.detect import (
 from .runners.errors import RunnerError
 from .runners.process import run_command
 from .runners.runner import tool_environment
+from .sandbox import build_policy, choose_sandbox
+from .sandbox.select import how_to
 
 Status = Literal["ok", "warning", "missing", "info"]
 
@@ -143,6 +145,45 @@ def _model_check(config: Config) -> Check:
         fix="for agent-assisted runs set model.tiers.full (and .mini) in "
         f"{CONFIG_FILE_NAME} and export {model.api_key_env} (or OPENAI_BASE_URL for a local "
         "OpenAI-compatible endpoint)",
+    )
+
+
+def _sandbox_check(config: Config) -> Check:
+    """The sandbox in force, what it lets the tools do, and how to get one when missing."""
+    choice = choose_sandbox(config.sandbox)
+    if choice.sandboxed:
+        policy = build_policy(
+            config.sandbox,
+            workdir=config.project_root,
+            writable=[Path("<workspace>")],
+            temp_dir=Path("<workspace>/tmp"),
+            project_root=config.project_root,
+            home=os.environ.get("HOME"),
+        )
+        hidden = ", ".join(str(p) for p in policy.hidden[:6])
+        more = f" and {len(policy.hidden) - 6} more" if len(policy.hidden) > 6 else ""
+        return Check(
+            name="sandbox",
+            status="warning" if choice.problem else "ok",
+            detail=f"{choice.summary()}. Writable: the run's workspace and its temp dir"
+            + "".join(f", {p}" for p in config.sandbox.writable)
+            + f"; network: none; hidden: {hidden or 'nothing'}{more}",
+            fix=f"for a stronger sandbox: {how_to()}" if choice.problem else None,
+        )
+    if choice.mode == "off":
+        return Check(
+            name="sandbox",
+            status="warning",
+            detail='off (sandbox.mode is "off"): tests the model writes run with your rights',
+            fix='remove sandbox.mode "off" from the configuration',
+        )
+    return Check(
+        name="sandbox",
+        status="missing",
+        detail=f"none: {choice.problem}. Agent runs are refused"
+        + ("; offline codemod runs run unsandboxed" if choice.mode == "auto" else ""),
+        fix=how_to(),
+        blocking=choice.refusal(model_code=config.model.configured) is not None,
     )
 
 
@@ -310,6 +351,7 @@ def run_doctor(
         )
     )
     checks.append(_model_check(config))
+    checks.append(_sandbox_check(config))
     checks.append(_workspace_check(root))
     return DoctorReport(project_root=str(root), checks=checks)
 

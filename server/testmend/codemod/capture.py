@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
 import time
 import uuid
 from importlib import resources
@@ -149,14 +148,13 @@ async def capture_dom(
     and the records captured until then are kept.
     """
     root = Path(workspace_root).resolve()
-    if runners.cwd != root:
-        runners = ProjectRunners(runners.config, cwd=root, commands=runners.commands)
+    runners = runners.elsewhere(root)
     abs_test = resolve_in_root(root, test_file)
     token = uuid.uuid4().hex[:10]
     setup = root / f".testmend-capture-{token}.setup.js"
     started = time.perf_counter()
     wrapper: Path | None = None
-    with tempfile.TemporaryDirectory(prefix="testmend-capture-") as tmp:
+    with runners.temp_dir("testmend-capture-") as tmp:
         out = Path(tmp) / "capture.json"
         error: str | None = None
         passed = failed = 0

@@ -33,12 +33,14 @@ from ..runners.detect import (
     needs_node_modules,
     node_modules_dir,
 )
+from ..sandbox import Sandbox, SandboxChoice, choose_sandbox, sandbox_for
 from ..workflow.context import RunDeps
 from ..workflow.events import NeedsInput, RunEvent, RunFinished, RunStarted
 from ..workflow.graph import build_graph, checkpoint_serializer
 from ..workflow.state import ExitState, MigrationState, RunStatus, Step, Summary
 from ..workspace.paths import resolve_in_root, to_relative
 from ..workspace.shadow import (
+    ShadowWorkspace,
     ShadowWorkspaceError,
     collect_stale_workspaces,
     create_shadow_workspace_async,
@@ -83,6 +85,8 @@ class RunResult(BaseModel):
     reasons: list[str] = []
     """Why the acceptance policy decided ``status``."""
     fidelity: FidelityReport | None = None
+    sandbox: str = ""
+    """The sandbox the run's commands ran in ("unsandboxed — …" when none)."""
 
     @property
     def applies(self) -> bool:
@@ -103,6 +107,8 @@ class RunHandle:
     task: asyncio.Task[RunResult | None] | None = None
     queue: asyncio.Queue[RunEvent | None] = field(default_factory=asyncio.Queue)
     history: list[RunEvent] = field(default_factory=list)
+    sandbox: str = ""
+    """The sandbox the run's commands ran in (for its report)."""
 
     async def events(self) -> AsyncIterator[RunEvent]:
         """Events until the run ends or pauses."""
@@ -127,7 +133,7 @@ class Engine:
         offline: bool = False,
         workspaces_dir: Path | None = None,
         on_event: Callable[[RunEvent], None] | None = None,
-        runners_factory: Callable[[Config, Path], ProjectRunners] | None = None,
+        runners_factory: Callable[[Config, Path, Sandbox], ProjectRunners] | None = None,
     ):
         self.config = config
         self.project_root = config.project_root
@@ -141,8 +147,9 @@ class Engine:
         self.workspaces_dir = workspaces_dir
         self.on_event = on_event
         self.runners_factory = runners_factory or (
-            lambda config, cwd: ProjectRunners(config, cwd=cwd)
+            lambda config, cwd, sandbox: ProjectRunners(config, cwd=cwd, sandbox=sandbox)
         )
+        self.sandbox_choice: SandboxChoice | None = None
         self.handles: dict[str, RunHandle] = {}
         self._semaphore = asyncio.Semaphore(config.max_concurrent_runs)
         self._saver_cm: Any = None
@@ -167,6 +174,7 @@ class Engine:
             return
         self.store.ensure()
         await asyncio.to_thread(collect_stale_workspaces, self.workspaces_dir)
+        self.sandbox_choice = await asyncio.to_thread(choose_sandbox, self.config.sandbox)
         self._saver_cm = AsyncSqliteSaver.from_conn_string(str(self.store.checkpoints))
         self._saver = await self._saver_cm.__aenter__()
         self._saver.serde = checkpoint_serializer()
@@ -200,6 +208,22 @@ class Engine:
                 f"{root} has no node_modules: install the project's dependencies "
                 f"({install_command(manager)}) first"
             )
+
+    def _check_sandbox(self) -> None:
+        """Refuse a run the sandbox policy forbids (model code and no sandbox)."""
+        assert self.sandbox_choice is not None
+        if why := self.sandbox_choice.refusal(model_code=not self.offline):
+            raise EngineError(why)
+
+    def _sandbox(self, workspace: ShadowWorkspace) -> Sandbox:
+        """Writable: the workspace's checkout and a temp dir beside it (both removed with it)."""
+        return sandbox_for(
+            self.config,
+            workspace.root,
+            writable=[workspace.tree or workspace.root],
+            temp_dir=workspace.container / "tmp",
+            repo_root=workspace.repo_root,
+        )
 
     def _read_source(self, relative: str, content: str | None) -> str:
         if content is not None:
@@ -246,6 +270,7 @@ class Engine:
         if other := self.running_file(relative):
             raise EngineError(f"{relative} is already being migrated (run {other})")
         self._check_node_modules()
+        self._check_sandbox()
         source = self._read_source(relative, request.content)
         if request.mode == "migrate" and "enzyme" not in source:
             raise EngineError(f"{relative} does not use Enzyme: nothing to migrate")
@@ -311,11 +336,13 @@ class Engine:
                     base_dir=self.workspaces_dir,
                 )
                 try:
+                    sandbox = self._sandbox(workspace)
+                    handle.sandbox = sandbox.describe()
                     deps = RunDeps(
                         run_id=record.run_id,
                         config=self.config,
                         workspace_root=workspace.root,
-                        runners=self.runners_factory(self.config, workspace.root),
+                        runners=self.runners_factory(self.config, workspace.root, sandbox),
                         run_dir=self.store.run_dir(record.run_id),
                         models=self.models,
                         emit=emit,
@@ -396,8 +423,11 @@ class Engine:
         emit: Callable[[RunEvent], None],
     ) -> RunResult:
         result = self._result_from_state(record.run_id, state)
+        result.sandbox = handle.sandbox
         decision = Decision(result.status, result.reasons)
-        report = render_report(state, result.diff, decision, self._mutated_sources(state))
+        report = render_report(
+            state, result.diff, decision, self._mutated_sources(state), sandbox=handle.sandbox
+        )
         self.store.write_text(record.run_id, "report.md", report)
         self.store.write_text(record.run_id, "result.txt", result.content)
         self.store.save(
@@ -491,6 +521,7 @@ class Engine:
             raise EngineError(f"run {run_id} has finished ({record.status}); nothing to resume")
         if record.status == "paused" and answer is None:
             raise EngineError(f"run {run_id} is waiting for an answer: {record.question}")
+        self._check_sandbox()
         graph_input: Any = Command(resume=answer) if record.status == "paused" else None
         record = record.model_copy(
             update={"status": "running", "pid": os.getpid(), "question": None}
@@ -505,6 +536,7 @@ class Engine:
         snapshot = await self._graph.aget_state({"configurable": {"thread_id": run_id}})
         if not snapshot.values:
             raise EngineError(f"run {run_id} has no checkpoint to restart from")
+        self._check_sandbox()
         state = MigrationState.model_validate(snapshot.values)
         new_id = self.store.new_run_id()
         restarted = state.model_copy(

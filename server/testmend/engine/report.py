@@ -101,6 +101,8 @@ def render_report(
     diff: str,
     decision: Decision,
     sources: dict[str, str] | None = None,
+    *,
+    sandbox: str = "",
 ) -> str:
     exit_state = state.exit
     summary = exit_state.summary
@@ -119,6 +121,7 @@ def render_report(
         f"- run: `{state.run_id}` ({state.mode})",
         f"- outcome: **{decision.status}** — {_WHY.get(decision.status, '')}",
         f"- finished: {finished}",
+        f"- sandbox: {sandbox or 'not recorded'}",
     ]
     if decision.reasons:
         lines += ["", "## Why", ""] + [f"- {reason}" for reason in decision.reasons]

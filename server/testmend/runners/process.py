@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shutil
 import signal
 import time
 from collections.abc import Mapping, Sequence
@@ -63,15 +64,22 @@ async def run_command(
     env: Mapping[str, str],
     timeout: float,
     tool: str,
+    prefix: Sequence[str] = (),
 ) -> Completed:
     """Run ``argv`` in ``cwd``; raise RunnerTimeoutError (group killed) after ``timeout`` s.
 
-    Cancelling the awaiting task kills the process group as well, so a cancelled run leaves no
-    jest or tsc behind.
+    ``prefix`` starts it (the sandbox: ``bwrap … --`` or the launcher); errors name ``argv``
+    only. Cancelling the awaiting task kills the process group as well, so a cancelled run
+    leaves no jest or tsc behind.
     """
     started = time.perf_counter()
+    if prefix and shutil.which(argv[0], path=env.get("PATH")) is None:
+        # Inside the sandbox a missing binary would be the sandbox's error: say it here.
+        reason = "was not found" if not os.path.exists(argv[0]) else "is not executable"
+        raise MissingBinaryError(tool, argv[0], cwd, reason=reason)
     try:
         proc = await asyncio.create_subprocess_exec(
+            *prefix,
             *argv,
             cwd=cwd,
             env=dict(env),

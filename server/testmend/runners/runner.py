@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..config import Config
+from ..sandbox import Sandbox, sandbox_for, tool_env
 from ..workspace.paths import resolve_in_root, to_relative
 from .detect import (
     ResolvedCommands,
@@ -40,25 +41,38 @@ from .parsing import (
 )
 from .process import Completed, run_command
 
-# Variables every tool run gets: no colour codes in messages (RTL's DOM dumps included), no
-# watch mode, no interactive prompts.
 _RESULTS_PROCESSOR = Path(__file__).with_name("jest_results.cjs")
 """Drops the raw error objects jest cannot always serialise into its --json report."""
-_TOOL_ENV = {"CI": "true", "COLORS": "false", "FORCE_COLOR": "0", "NO_COLOR": "1"}
 
 
 def tool_environment(config: Config, base: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment for the project's tools: the model API key is removed."""
-    env = dict(os.environ if base is None else base)
-    env.pop(config.model.api_key_env, None)
-    env.pop("OPENAI_API_KEY", None)
-    env.update(_TOOL_ENV)
-    return env
+    """The environment for the project's tools: only what they need (see ``sandbox.tool_env``),
+    never the model's API key."""
+    return tool_env(
+        os.environ if base is None else base,
+        passed=config.sandbox.env,
+        never=[config.model.api_key_env],
+    )
 
 
 def _test_result(
-    rel: str, done: Completed, tests: list[TestCase], suite_error: SuiteError | None
+    sandbox: Sandbox,
+    rel: str,
+    done: Completed,
+    tests: list[TestCase],
+    suite_error: SuiteError | None,
 ) -> TestRunResult:
+    """The result, with what the sandbox blocked named in the failure messages."""
+    tests = [
+        t.model_copy(update={"failure_messages": [sandbox.explain(m) for m in t.failure_messages]})
+        if t.failure_messages
+        else t
+        for t in tests
+    ]
+    if suite_error is not None:
+        suite_error = suite_error.model_copy(
+            update={"message": sandbox.explain(suite_error.message)}
+        )
     return TestRunResult(
         file=rel,
         exit_code=done.returncode,
@@ -72,7 +86,9 @@ class ProjectRunners:
     """The project's own tools, run in ``cwd`` (the project root or a shadow workspace of it).
 
     Files are given relative to ``cwd`` and go through the one path-resolution function, so
-    nothing outside the project can be named. Results are filtered to that file.
+    nothing outside the project can be named. Results are filtered to that file. Every command
+    runs in ``sandbox`` (by default: writable ``cwd`` and a private temp dir); its temp files
+    (reports) live in the sandbox's temp dir.
     """
 
     def __init__(
@@ -82,11 +98,23 @@ class ProjectRunners:
         cwd: Path | None = None,
         commands: ResolvedCommands | None = None,
         env: Mapping[str, str] | None = None,
+        sandbox: Sandbox | None = None,
     ):
         self.config = config
         self.cwd = Path(cwd or config.project_root).resolve()
         self.commands = commands or resolve_commands(config, config.project_root)
         self.env = tool_environment(config, env)
+        self.sandbox = sandbox or sandbox_for(config, self.cwd, environ=env)
+
+    def elsewhere(self, cwd: Path) -> ProjectRunners:
+        """The same tools and sandbox settings, run in ``cwd``."""
+        if Path(cwd).resolve() == self.cwd:
+            return self
+        return ProjectRunners(self.config, cwd=cwd, commands=self.commands)
+
+    def temp_dir(self, prefix: str) -> tempfile.TemporaryDirectory[str]:
+        """A temp dir in the sandbox's own (under the run's workspace): gone with it."""
+        return tempfile.TemporaryDirectory(prefix=prefix, dir=self.sandbox.policy.temp_dir)
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -123,8 +151,11 @@ class ProjectRunners:
         extra_env: Mapping[str, str] | None = None,
     ) -> Completed:
         self._check_node_modules()
-        env = {**self.env, **extra_env} if extra_env else self.env
-        return await run_command(argv, cwd=self.cwd, env=env, timeout=timeout, tool=tool)
+        launch = self.sandbox.launch()
+        env = self.sandbox.environment({**self.env, **(extra_env or {}), **launch.env})
+        return await run_command(
+            argv, cwd=self.cwd, env=env, timeout=timeout, tool=tool, prefix=launch.prefix
+        )
 
     # -- tools -----------------------------------------------------------------------------
 
@@ -142,7 +173,9 @@ class ProjectRunners:
         """
         abs_file, rel = self._target(file)
         report, output, done = await self._jest([abs_file], extra_args, extra_env, None)
-        return _test_result(rel, done, *parse_jest_report(report, abs_file, rel, output))
+        return _test_result(
+            self.sandbox, rel, done, *parse_jest_report(report, abs_file, rel, output)
+        )
 
     async def run_test_files(
         self,
@@ -163,7 +196,7 @@ class ProjectRunners:
                 tests, suite_error = parse_jest_report(report, abs_file, rel, output)
             except RunnerError as exc:
                 tests, suite_error = [], SuiteError(message=exc.message)
-            results[file] = _test_result(rel, done, tests, suite_error)
+            results[file] = _test_result(self.sandbox, rel, done, tests, suite_error)
         return results
 
     async def _jest(
@@ -174,7 +207,7 @@ class ProjectRunners:
         timeout: float | None,
     ) -> tuple[dict[str, Any], str, Completed]:
         base = self._argv(self.commands.test, "jest", "test")
-        with tempfile.TemporaryDirectory(prefix="testmend-jest-") as tmp:
+        with self.temp_dir("testmend-jest-") as tmp:
             report_path = Path(tmp) / "report.json"
             argv = [
                 *base,
@@ -197,14 +230,15 @@ class ProjectRunners:
         self, prefix: list[str] | None, setting: str, abs_file: Path
     ) -> tuple[list[LintMessage], bool, float]:
         base = self._argv(prefix, "eslint", setting)
-        with tempfile.TemporaryDirectory(prefix="testmend-eslint-") as tmp:
+        with self.temp_dir("testmend-eslint-") as tmp:
             report_path = Path(tmp) / "report.json"
             argv = [*base, "--format", "json", "--output-file", str(report_path), str(abs_file)]
             done = await self._run(argv, "eslint", self.config.timeouts.lint)
             if done.returncode not in (0, 1):
                 raise ToolCrashedError(
                     "eslint",
-                    f"eslint failed: {eslint_failure_summary(done.stderr, done.stdout)}",
+                    "eslint failed: "
+                    + self.sandbox.explain(eslint_failure_summary(done.stderr, done.stdout)),
                     "check the project's eslint configuration (run eslint on the file by hand)",
                     output=tail(done.stderr + done.stdout),
                 )
@@ -249,7 +283,9 @@ class ProjectRunners:
         raise_for_broken_config(diagnostics, output)
         if done.returncode != 0 and not diagnostics:
             raise ToolCrashedError(
-                "tsc", f"tsc exited with status {done.returncode}", output=tail(output)
+                "tsc",
+                f"tsc exited with status {done.returncode}",
+                output=self.sandbox.explain(tail(output)),
             )
         target = os.path.realpath(abs_file)
         mine = [
