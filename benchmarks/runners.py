@@ -1,9 +1,11 @@
-"""Runner overhead: each runner's wall time against the same raw command run directly.
+"""Runner overhead: each runner's wall time, in each sandbox, against the raw command.
 
     .venv/bin/python benchmarks/runners.py [--runs N] [--file src/...test.tsx]
 
-Runs alternate (raw, runner, raw, runner, …) after one warm-up of each so that caches and
-machine noise hit both sides alike. Target: runner overhead at most 5% of the raw command.
+For jest, eslint and tsc: the raw command run directly, then the runner with sandbox.mode
+"off" (launcher only), "bubblewrap" and "landlock" (those this machine offers). Runs alternate
+(raw, off, bubblewrap, landlock, raw, …) after one warm-up of each so that caches and machine
+noise hit all alike. Target: a sandboxed runner within 5% of the unsandboxed command.
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ sys.path.insert(0, str(REPO / "server"))
 
 from testmend.config import load_config  # noqa: E402
 from testmend.runners import ProjectRunners  # noqa: E402
+from testmend.sandbox import choose_sandbox  # noqa: E402
+
+MODES = ("off", "bubblewrap", "landlock")
 
 
 def raw(argv: list[str], cwd: Path, env: dict[str, str]) -> float:
@@ -31,9 +36,11 @@ def raw(argv: list[str], cwd: Path, env: dict[str, str]) -> float:
     return time.perf_counter() - started
 
 
-async def timed(call: Callable[[], Awaitable[object]]) -> float:
+async def timed(
+    call: Callable[[ProjectRunners], Awaitable[object]], runner: ProjectRunners
+) -> float:
     started = time.perf_counter()
-    await call()
+    await call(runner)
     return time.perf_counter() - started
 
 
@@ -45,12 +52,19 @@ async def main() -> None:
     args = parser.parse_args()
 
     app: Path = args.app.resolve()
-    runners = ProjectRunners(load_config(app))
-    env = runners.env
+    runners: dict[str, ProjectRunners] = {}
+    for mode in MODES:
+        config = load_config(app, editor_settings={"sandbox": {"mode": mode}})
+        choice = choose_sandbox(config.sandbox)
+        if mode == "off" or choice.sandboxed:
+            runners[mode] = ProjectRunners(config)
+        else:
+            print(f"({mode}: not available here: {choice.problem})")
+    env = runners["off"].env
     target = str(app / args.file)
     bin_dir = app / "node_modules" / ".bin"
     tmp = Path(tempfile.mkdtemp(prefix="testmend-bench-"))
-    cases: list[tuple[str, list[str], Callable[[], Awaitable[object]]]] = [
+    cases: list[tuple[str, list[str], Callable[[ProjectRunners], Awaitable[object]]]] = [
         (
             "jest",
             [
@@ -63,7 +77,7 @@ async def main() -> None:
                 "--runTestsByPath",
                 target,
             ],
-            lambda: runners.run_tests(args.file),
+            lambda r: r.run_tests(args.file),
         ),
         (
             "eslint",
@@ -75,32 +89,34 @@ async def main() -> None:
                 str(tmp / "e.json"),
                 target,
             ],
-            lambda: runners.lint(args.file),
+            lambda r: r.lint(args.file),
         ),
         (
             "tsc",
             [str(bin_dir / "tsc"), "--noEmit", "-p", "tsconfig.json", "--pretty", "false"],
-            lambda: runners.typecheck(args.file),
+            lambda r: r.typecheck(args.file),
         ),
     ]
-    print(f"runner overhead on {app.name}/{args.file}, {args.runs} runs each (median seconds)\n")
-    print(f"{'tool':<8}{'raw':>9}{'runner':>9}{'overhead':>10}   raw min/max      runner min/max")
+    print(f"runner overhead on {app.name}/{args.file}, {args.runs} runs each (median seconds)")
+    print("overhead: against the raw command; in brackets: against the unsandboxed runner\n")
+    header = f"{'tool':<8}{'raw':>8}" + "".join(f"{m:>24}" for m in runners)
+    print(header)
     for name, argv, call in cases:
         raw(argv, app, env)
-        await call()
-        raw_times: list[float] = []
-        runner_times: list[float] = []
+        for runner in runners.values():
+            await call(runner)
+        times: dict[str, list[float]] = {"raw": [], **{m: [] for m in runners}}
         for _ in range(args.runs):
-            raw_times.append(raw(argv, app, env))
-            runner_times.append(await timed(call))
-        raw_median = statistics.median(raw_times)
-        runner_median = statistics.median(runner_times)
-        overhead = (runner_median - raw_median) / raw_median * 100
-        print(
-            f"{name:<8}{raw_median:>9.3f}{runner_median:>9.3f}{overhead:>+9.1f}%"
-            f"   {min(raw_times):.3f}/{max(raw_times):.3f}    "
-            f"{min(runner_times):.3f}/{max(runner_times):.3f}"
-        )
+            times["raw"].append(raw(argv, app, env))
+            for mode, runner in runners.items():
+                times[mode].append(await timed(call, runner))
+        medians = {k: statistics.median(v) for k, v in times.items()}
+        cells = []
+        for mode in runners:
+            over_raw = (medians[mode] - medians["raw"]) / medians["raw"] * 100
+            over_off = (medians[mode] - medians["off"]) / medians["off"] * 100
+            cells.append(f"{medians[mode]:.3f} {over_raw:+6.1f}% [{over_off:+5.1f}%]")
+        print(f"{name:<8}{medians['raw']:>8.3f}" + "".join(f"{c:>24}" for c in cells))
 
 
 if __name__ == "__main__":

@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from ..replay_server import FIXTURES, Replay, serve
+from ..replay_server import Replay, serve
 from .conftest import SIMPLE_ENZYME, SIMPLE_TEST
+from .recordings import recording
 
 pytestmark = pytest.mark.node
 
@@ -85,46 +86,6 @@ CHEATS: dict[str, tuple[str, str]] = {
         "intent-lost",
     ),
 }
-
-
-def _turn(
-    n: int, content: str | None = None, call: tuple[str, str] | None = None
-) -> dict[str, Any]:
-    message: dict[str, Any] = {"role": "assistant", "content": content}
-    if call is not None:
-        name, arguments = call
-        function = {"name": name, "arguments": arguments}
-        message["tool_calls"] = [{"id": f"call_{n}", "type": "function", "function": function}]
-    return {
-        "id": f"chatcmpl-{n}",
-        "object": "chat.completion",
-        "created": 1763700000 + n,
-        "model": "gpt-4.1",
-        "choices": [
-            {"index": 0, "finish_reason": "tool_calls" if call else "stop", "message": message}
-        ],
-        "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110},
-    }
-
-
-def recording(candidate: str) -> dict[str, Any]:
-    """Research and planning as recorded for the honest migration; a migrate agent that writes
-    ``candidate``, runs the tests and declares victory (each time it is sent back)."""
-    honest = json.loads((FIXTURES / "seats_migration.json").read_text())
-    return {
-        "rewrite_text": candidate,
-        "research": honest["research"],
-        "planning": honest["planning"],
-        "migrate": [
-            _turn(1, call=("edit_file", json.dumps({"blocks": "{{REWRITE_BLOCKS}}"}))),
-            _turn(2, call=("run_test_file", "{}")),
-            _turn(3, content="All tests pass now. Done."),
-            _turn(4, content="Done."),
-        ],
-        # Lint and type agents that fix nothing (a cheat leaves unused imports or a skip).
-        "lint": [_turn(5, content="Nothing to fix.")],
-        "typescript": [_turn(6, content="Nothing to fix.")],
-    }
 
 
 @pytest.mark.parametrize("cheat", sorted(CHEATS))

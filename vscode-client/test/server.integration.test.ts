@@ -101,7 +101,7 @@ describe('against the real testmend server', () => {
     const { record } = await withServer(everySetting());
     const [options] = record.initializationOptions as { testmend: Record<string, unknown> }[];
     expect(Object.keys(options.testmend).sort()).toEqual(
-      ['commands', 'fidelity', 'maxConcurrentRuns', 'model', 'retry', 'timeouts'].sort(),
+      ['commands', 'fidelity', 'maxConcurrentRuns', 'model', 'retry', 'sandbox', 'timeouts'].sort(),
     );
     // The server validates initializationOptions, then the answer to its workspace/configuration
     // pull: once that is answered and a later request has come back, it must not have complained.

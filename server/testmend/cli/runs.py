@@ -149,6 +149,8 @@ def _report(
         for result in results:
             print(result.diff, end="" if result.diff.endswith("\n") else "\n")
             print(_result_line(result, written.get(result.run_id)), file=sys.stderr)
+            if result.sandbox.startswith("unsandboxed"):
+                print(f"  ran {result.sandbox}", file=sys.stderr)
             print(f"  report: {result.report_path}", file=sys.stderr)
         for problem in problems:
             print(f"testmend: {problem}", file=sys.stderr)

@@ -134,7 +134,9 @@ class Engine:
         workspaces_dir: Path | None = None,
         on_event: Callable[[RunEvent], None] | None = None,
         runners_factory: Callable[[Config, Path, Sandbox], ProjectRunners] | None = None,
+        sandbox: SandboxChoice | None = None,
     ):
+        """``sandbox``: the sandbox to use (default: the best ``config.sandbox`` allows here)."""
         self.config = config
         self.project_root = config.project_root
         self.store = RunStore(self.project_root)
@@ -149,7 +151,7 @@ class Engine:
         self.runners_factory = runners_factory or (
             lambda config, cwd, sandbox: ProjectRunners(config, cwd=cwd, sandbox=sandbox)
         )
-        self.sandbox_choice: SandboxChoice | None = None
+        self.sandbox_choice = sandbox
         self.handles: dict[str, RunHandle] = {}
         self._semaphore = asyncio.Semaphore(config.max_concurrent_runs)
         self._saver_cm: Any = None
@@ -174,7 +176,8 @@ class Engine:
             return
         self.store.ensure()
         await asyncio.to_thread(collect_stale_workspaces, self.workspaces_dir)
-        self.sandbox_choice = await asyncio.to_thread(choose_sandbox, self.config.sandbox)
+        if self.sandbox_choice is None:
+            self.sandbox_choice = await asyncio.to_thread(choose_sandbox, self.config.sandbox)
         self._saver_cm = AsyncSqliteSaver.from_conn_string(str(self.store.checkpoints))
         self._saver = await self._saver_cm.__aenter__()
         self._saver.serde = checkpoint_serializer()
@@ -217,12 +220,14 @@ class Engine:
 
     def _sandbox(self, workspace: ShadowWorkspace) -> Sandbox:
         """Writable: the workspace's checkout and a temp dir beside it (both removed with it)."""
+        assert self.sandbox_choice is not None
         return sandbox_for(
             self.config,
             workspace.root,
             writable=[workspace.tree or workspace.root],
             temp_dir=workspace.container / "tmp",
             repo_root=workspace.repo_root,
+            choice=self.sandbox_choice,
         )
 
     def _read_source(self, relative: str, content: str | None) -> str:

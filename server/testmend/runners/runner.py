@@ -114,6 +114,7 @@ class ProjectRunners:
 
     def temp_dir(self, prefix: str) -> tempfile.TemporaryDirectory[str]:
         """A temp dir in the sandbox's own (under the run's workspace): gone with it."""
+        self.sandbox.policy.temp_dir.mkdir(parents=True, exist_ok=True)
         return tempfile.TemporaryDirectory(prefix=prefix, dir=self.sandbox.policy.temp_dir)
 
     # -- helpers ---------------------------------------------------------------------------

@@ -31,6 +31,9 @@ def read_paths(policy: SandboxPolicy) -> list[str]:
     hidden = set(policy.hidden)
     granted: list[str] = []
 
+    def covers_hidden(path: Path) -> bool:
+        return path in hidden or any(path in h.parents for h in hidden)
+
     def grant(directory: Path) -> None:
         try:
             entries = sorted(os.scandir(directory), key=lambda e: e.name)
@@ -38,10 +41,15 @@ def read_paths(policy: SandboxPolicy) -> list[str]:
             return
         for entry in entries:
             path = Path(entry.path)
-            if path in hidden:
+            if entry.is_symlink():
+                # A rule follows the link: one leading to (or above) a hidden path would
+                # uncover it. Its target is reached by the walk under its own name anyway.
+                target = Path(os.path.realpath(path))
+                if not covers_hidden(target):
+                    granted.append(str(path))
+            elif path in hidden:
                 continue
-            below = any(path in h.parents for h in hidden)
-            if below and entry.is_dir(follow_symlinks=False):
+            elif covers_hidden(path) and entry.is_dir(follow_symlinks=False):
                 grant(path)
             else:
                 granted.append(str(path))

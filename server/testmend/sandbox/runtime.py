@@ -93,6 +93,7 @@ def sandbox_for(
     temp_dir: Path | None = None,
     repo_root: Path | None = None,
     environ: Mapping[str, str] | None = None,
+    choice: SandboxChoice | None = None,
 ) -> Sandbox:
     """The sandbox for commands run in ``workdir`` (writable: ``writable`` or ``workdir``).
 
@@ -109,4 +110,4 @@ def sandbox_for(
         repo_root=repo_root,
         home=env.get("HOME"),
     )
-    return Sandbox(choose_sandbox(config.sandbox), policy)
+    return Sandbox(choice or choose_sandbox(config.sandbox), policy)

@@ -1,0 +1,100 @@
+"""A hostile agent, through the real ChatOpenAI client against a local endpoint, writes a test
+that tries every way out and runs it with run_test_file. Every attempt fails inside the sandbox,
+the agent is told "blocked by the sandbox", the run goes on to its end, nothing of the user's
+changes, and neither the secret nor the token ever reaches the model."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ..replay_server import Replay, serve
+from ..sandbox.test_escapes import (
+    NODE_MODULES_ESCAPE,
+    SECRET,
+    TOKEN,
+    Listener,
+    hostile_test,
+    tree_digest,
+)
+from .conftest import SIMPLE_ENZYME, SIMPLE_TEST
+from .recordings import recording
+
+pytestmark = pytest.mark.node
+
+KEY = "sk-sandbox-canary-99"
+
+
+def test_a_hostile_agent_stays_in_the_sandbox(project: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_rsa").write_text(SECRET)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    listener = Listener()
+    before = tree_digest(project)
+    replay = Replay(recording(hostile_test(outside, home, listener.port)))
+    try:
+        with serve(replay) as url:
+            (project / "testmend.config.json").write_text(
+                json.dumps(
+                    {
+                        "model": {
+                            "baseUrl": url,
+                            "tiers": {"full": "gpt-4.1", "mini": "gpt-4.1-mini"},
+                            "maxRetries": 0,
+                        },
+                        "fidelity": {"intent": False},
+                    }
+                )
+            )
+            before["testmend.config.json"] = tree_digest(project)["testmend.config.json"]
+            env = {
+                **os.environ,
+                "HOME": str(home),
+                "GITHUB_TOKEN": TOKEN,
+                "OPENAI_API_KEY": KEY,
+            }
+            env.pop("TESTMEND_WORKSPACES_DIR", None)
+            done = subprocess.run(
+                [sys.executable, "-m", "testmend", "migrate", "--write", "--json", SIMPLE_TEST],
+                cwd=project,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=900,
+            )
+    finally:
+        listener.close()
+        if NODE_MODULES_ESCAPE.exists():
+            NODE_MODULES_ESCAPE.unlink()
+            pytest.fail("the test wrote into the user's node_modules")
+
+    assert done.returncode == 1, done.stderr[-3000:]
+    (result,) = json.loads(done.stdout)["results"]
+    assert result["status"] == "failed" and not result["accepted"], result["reasons"]
+    assert result["sandbox"].startswith(("bubblewrap", "landlock")), result["sandbox"]
+    # The agent ran its test and was told what the sandbox stopped.
+    tool_results = [
+        m["content"]
+        for body in replay.requests
+        for m in body["messages"]
+        if m["role"] == "tool" and "writes a file outside the workspace" in str(m["content"])
+    ]
+    assert tool_results, "the hostile test never ran"
+    assert "blocked by the sandbox" in tool_results[-1]
+    # Nothing got out.
+    sent = json.dumps(replay.requests)
+    assert SECRET not in sent and TOKEN not in sent
+    assert tree_digest(project) == before
+    assert (project / SIMPLE_TEST).read_text() == SIMPLE_ENZYME
+    assert list(outside.iterdir()) == []
+    assert listener.connections == 0
+    report = Path(result["report_path"]).read_text()
+    assert f"- sandbox: {result['sandbox']}" in report
+    assert KEY not in report and TOKEN not in report and SECRET not in report

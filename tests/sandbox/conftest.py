@@ -1,0 +1,3 @@
+from ..engine.conftest import project
+
+__all__ = ["project"]
