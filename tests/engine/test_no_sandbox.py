@@ -54,7 +54,7 @@ async def test_an_explicit_sandbox_that_is_missing_refuses_every_run(
     missing = SandboxChoice(mode="seatbelt", kind="none", problem="Seatbelt is macOS only")
     engine = Engine(make_config(project), offline=True, workspaces_dir=workspaces, sandbox=missing)
     async with engine:
-        with pytest.raises(EngineError, match='sandbox.mode is "seatbelt" but Seatbelt is macOS'):
+        with pytest.raises(EngineError, match=r'sandbox\.mode is "seatbelt" but Seatbelt is macOS'):
             await engine.start(RunRequest(file=SIMPLE_TEST))
 
 
