@@ -199,3 +199,54 @@ def test_find_project_root(tmp_path: Path) -> None:
     test_file.write_text("")
     assert find_project_root(test_file) == tmp_path.resolve()
     assert find_project_root(nested) == tmp_path.resolve()
+
+
+@pytest.mark.parametrize(
+    ("sandbox", "key"),
+    [
+        ({"mode": "off"}, "sandbox.mode"),
+        ({"writable": ["/home/me"]}, "sandbox.writable"),
+        ({"readable": ["/home/me/.ssh"]}, "sandbox.readable"),
+        ({"env": ["GITHUB_TOKEN"]}, "sandbox.env"),
+        ({"network": ["evil.example"]}, "sandbox.network"),
+    ],
+)
+def test_the_projects_file_cannot_loosen_the_sandbox(
+    tmp_path: Path, sandbox: dict[str, object], key: str
+) -> None:
+    write_config(tmp_path, {"sandbox": sandbox})
+    with pytest.raises(ConfigError) as refused:
+        load_config(tmp_path, environ={})
+    assert refused.value.key == key
+    assert "cannot loosen the sandbox" in str(refused.value)
+    assert f"TESTMEND_SANDBOX__{key.split('.')[1].upper()}" in str(refused.value)
+    # The same from the user's own settings or environment is accepted.
+    (tmp_path / CONFIG_FILE_NAME).unlink()
+    assert load_config(tmp_path, environ={}, editor_settings={"sandbox": sandbox}).sandbox
+    field = key.split(".")[1]
+    variable = f"TESTMEND_SANDBOX__{field.upper()}"
+    value = sandbox[field]
+    environ = {variable: value if isinstance(value, str) else json.dumps(value)}
+    assert load_config(tmp_path, environ=environ).sandbox
+
+
+def test_the_projects_file_may_tighten_the_sandbox(tmp_path: Path) -> None:
+    write_config(tmp_path, {"sandbox": {"mode": "landlock", "deny": ["/srv/secrets"]}})
+    config = load_config(tmp_path, environ={})
+    assert config.sandbox.mode == "landlock" and config.sandbox.deny == ["/srv/secrets"]
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ({"writable": ["relative/path"]}, "is not an absolute path"),
+        ({"network": ["http://example.com"]}, "is not a host"),
+        ({"env": ["NOT-A-NAME"]}, "is not an environment variable name"),
+        ({"mode": "docker"}, "'auto', 'bubblewrap', 'landlock', 'seatbelt' or 'off'"),
+    ],
+)
+def test_bad_sandbox_settings_are_named(
+    tmp_path: Path, setting: dict[str, object], message: str
+) -> None:
+    with pytest.raises(ConfigError, match=message):
+        load_config(tmp_path, environ={}, editor_settings={"sandbox": setting})

@@ -116,3 +116,38 @@ def test_console_script_runs_doctor_on_the_git_checkout() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Ready: a migration can run." in done.stdout
     assert "git worktree of HEAD" in done.stdout
+
+
+def test_the_sandbox_in_force_and_what_it_allows(example_copy: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    environ = {**os.environ, "HOME": str(home)}
+    report = run_doctor(example_copy, environ=environ)
+    sandbox = next(c for c in report.checks if c.name == "sandbox")
+    assert sandbox.status in ("ok", "warning") and not sandbox.blocking
+    assert sandbox.detail.startswith(("bubblewrap", "landlock"))
+    assert "Writable: the run's workspace and its temp dir" in sandbox.detail
+    assert "network: none" in sandbox.detail and str(home / ".ssh") in sandbox.detail
+
+    allowed = run_doctor(
+        example_copy,
+        editor_settings={"sandbox": {"network": ["registry.npmjs.org"]}},
+        environ=environ,
+    )
+    detail = next(c for c in allowed.checks if c.name == "sandbox").detail
+    assert "network: only registry.npmjs.org, through testmend's proxy" in detail
+
+
+def test_a_missing_sandbox_says_how_to_get_one(example_copy: Path) -> None:
+    report = run_doctor(example_copy, editor_settings={"sandbox": {"mode": "seatbelt"}})
+    sandbox = next(c for c in report.checks if c.name == "sandbox")
+    if sys.platform == "darwin":  # pragma: no cover - the macOS path
+        pytest.skip("sandbox-exec exists on macOS")
+    assert sandbox.status == "missing" and sandbox.blocking and not report.ready
+    assert "Seatbelt (sandbox-exec) is macOS only" in sandbox.detail
+    assert sandbox.fix is not None and "bubblewrap" in sandbox.fix
+
+    off = run_doctor(example_copy, editor_settings={"sandbox": {"mode": "off"}})
+    sandbox = next(c for c in off.checks if c.name == "sandbox")
+    assert sandbox.status == "warning" and not sandbox.blocking
+    assert "run with your rights" in sandbox.detail

@@ -15,7 +15,7 @@ import json
 import os
 import re
 import shlex
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -25,6 +25,7 @@ from pydantic import (
     Field,
     SecretStr,
     ValidationError,
+    ValidationInfo,
     field_validator,
 )
 from pydantic.alias_generators import to_camel
@@ -188,25 +189,41 @@ class SandboxConfig(_Section):
     """Paths the deny list hides that the tools may read anyway."""
     deny: list[str] = []
     """Extra paths the tools may not read (added to the built-in list of secrets)."""
+    network: list[str] = []
+    """Hosts the tools may reach through testmend's proxy (``host``: ports 80 and 443,
+    ``host:port``, ``*.domain``); empty: no network at all."""
     env: list[str] = []
     """Extra environment variables passed to the tools (the rest is reduced to what they need;
     the model's API key is never passed)."""
 
-    @field_validator("writable", "readable", "deny")
+    @field_validator("writable", "readable", "deny", "network", "env")
     @classmethod
-    def _absolute(cls, paths: list[str]) -> list[str]:
-        for path in paths:
-            if not os.path.isabs(os.path.expanduser(path)):
-                raise ValueError(f"{path!r} is not an absolute path (or ~/…)")
-        return paths
+    def _well_formed(cls, values: list[str], info: ValidationInfo) -> list[str]:
+        shape, what = _SANDBOX_SHAPES[str(info.field_name)]
+        for value in values:
+            if not shape(value):
+                raise ValueError(f"{value!r} is not {what}")
+        return values
 
-    @field_validator("env")
-    @classmethod
-    def _names(cls, names: list[str]) -> list[str]:
-        for name in names:
-            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
-                raise ValueError(f"{name!r} is not an environment variable name")
-        return names
+
+def _is_absolute(value: str) -> bool:
+    return os.path.isabs(os.path.expanduser(value))
+
+
+_PATH = (_is_absolute, "an absolute path (or ~/…)")
+_SANDBOX_SHAPES: dict[str, tuple[Callable[[str], bool], str]] = {
+    "writable": _PATH,
+    "readable": _PATH,
+    "deny": _PATH,
+    "network": (
+        lambda v: bool(re.fullmatch(r"(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:[0-9]{1,5})?", v)),
+        "a host, host:port or *.domain",
+    ),
+    "env": (
+        lambda v: bool(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", v)),
+        "an environment variable name",
+    ),
+}
 
 
 class Config(_Section):
@@ -362,6 +379,30 @@ def _format_validation_error(exc: ValidationError, provenance: Mapping[str, str]
     return ConfigError(message, key=dotted, source=source)
 
 
+#: Sandbox keys that would loosen it: a project's own file may not set them (see load_config).
+_LOOSENING = ("writable", "readable", "env", "network")
+
+
+def _refuse_loosening(layer: Mapping[str, Any], source: str) -> None:
+    """The project's file comes with the code the sandbox runs: it may tighten the sandbox
+    (``mode`` other than off, ``deny``), never loosen it."""
+    sandbox = layer.get("sandbox")
+    if not isinstance(sandbox, Mapping):
+        return
+    loosened = [k for k in _LOOSENING if sandbox.get(k)]
+    if sandbox.get("mode") == "off":
+        loosened.insert(0, "mode")
+    if loosened:
+        key = f"sandbox.{loosened[0]}"
+        raise ConfigError(
+            f"{source}: {key}: a project's own {CONFIG_FILE_NAME} cannot loosen the sandbox "
+            "(it comes with the code the sandbox protects you from); set it in your editor "
+            f"settings or the environment (TESTMEND_SANDBOX__{loosened[0].upper()})",
+            key=key,
+            source=source,
+        )
+
+
 def load_config(
     project_root: Path,
     *,
@@ -383,6 +424,8 @@ def load_config(
         if not isinstance(layer, Mapping):
             raise ConfigError(f"{source}: must be an object of settings", source=source)
         _refuse_secrets(layer, source)
+        if source == file_source:
+            _refuse_loosening(layer, source)
         if "projectRoot" in layer or "project_root" in layer:
             raise ConfigError(
                 f"{source}: projectRoot: set by testmend from the workspace, not configurable",

@@ -148,7 +148,7 @@ def _model_check(config: Config) -> Check:
     )
 
 
-def _sandbox_check(config: Config) -> Check:
+def _sandbox_check(config: Config, environ: Mapping[str, str]) -> Check:
     """The sandbox in force, what it lets the tools do, and how to get one when missing."""
     choice = choose_sandbox(config.sandbox)
     if choice.sandboxed:
@@ -158,16 +158,21 @@ def _sandbox_check(config: Config) -> Check:
             writable=[Path("<workspace>")],
             temp_dir=Path("<workspace>/tmp"),
             project_root=config.project_root,
-            home=os.environ.get("HOME"),
+            home=environ.get("HOME"),
         )
         hidden = ", ".join(str(p) for p in policy.hidden[:6])
+        network = (
+            f"only {', '.join(config.sandbox.network)}, through testmend's proxy"
+            if config.sandbox.network
+            else "none"
+        )
         more = f" and {len(policy.hidden) - 6} more" if len(policy.hidden) > 6 else ""
         return Check(
             name="sandbox",
             status="warning" if choice.problem else "ok",
             detail=f"{choice.summary()}. Writable: the run's workspace and its temp dir"
             + "".join(f", {p}" for p in config.sandbox.writable)
-            + f"; network: none; hidden: {hidden or 'nothing'}{more}",
+            + f"; network: {network}; hidden: {hidden or 'nothing'}{more}",
             fix=f"for a stronger sandbox: {how_to()}" if choice.problem else None,
         )
     if choice.mode == "off":
@@ -351,7 +356,7 @@ def run_doctor(
         )
     )
     checks.append(_model_check(config))
-    checks.append(_sandbox_check(config))
+    checks.append(_sandbox_check(config, os.environ if environ is None else environ))
     checks.append(_workspace_check(root))
     return DoctorReport(project_root=str(root), checks=checks)
 

@@ -81,6 +81,8 @@ def test_seatbelt_profile_denies_by_default_and_orders_its_rules(tmp_path: Path)
         f'(allow file-write* (subpath "{ws / "tree"}") (subpath "{ws / "tmp"}"))'
     )
     assert "network" not in text  # denied by default: no rule opens it
+    with_proxy = profile(policy, 4321).splitlines()
+    assert with_proxy[-1] == '(allow network-outbound (remote ip "localhost:4321"))'
 
 
 def test_seatbelt_quotes_paths() -> None:

@@ -25,6 +25,8 @@ def test_secrets_are_hidden_and_the_work_never_is(tmp_path: Path) -> None:
     repo = home / "code" / "repo"
     project = repo / "packages" / "app"
     project.mkdir(parents=True)
+    (repo / ".git").mkdir()
+    (repo / ".git" / "config").write_text("url = https://user:token@host/repo.git")
     (project / ".env.local").write_text("A=1")
     (repo / ".env").write_text("B=2")
     (project / "src").mkdir()
@@ -47,6 +49,7 @@ def test_secrets_are_hidden_and_the_work_never_is(tmp_path: Path) -> None:
         home / ".env",
         project / ".env.local",
         repo / ".env",
+        repo / ".git" / "config",
     } <= hidden
     # Missing paths are not listed (bubblewrap cannot mount over them); nested .env files in
     # the project are not looked for.

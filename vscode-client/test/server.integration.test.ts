@@ -89,6 +89,7 @@ function everySetting(): Record<string, unknown> {
     else if (type === 'boolean') values[key] = !spec.default;
     else if (type === 'integer' || type === 'number') values[key] = (spec.minimum ?? 1) + 1;
     else if (key === 'testmend.sandbox.env') values[key] = ['TESTMEND_EXTRA'];
+    else if (key === 'testmend.sandbox.network') values[key] = ['registry.npmjs.org'];
     else if (key.startsWith('testmend.sandbox.')) values[key] = ['/tmp/testmend-extra'];
     else if (type === 'array') values[key] = ['node_modules/.bin/tool', '--flag'];
     else if (key.endsWith('baseUrl')) values[key] = 'http://127.0.0.1:9/v1';

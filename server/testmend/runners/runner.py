@@ -152,6 +152,7 @@ class ProjectRunners:
         extra_env: Mapping[str, str] | None = None,
     ) -> Completed:
         self._check_node_modules()
+        await self.sandbox.start()
         launch = self.sandbox.launch()
         env = self.sandbox.environment({**self.env, **(extra_env or {}), **launch.env})
         return await run_command(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from .policy import SandboxPolicy
@@ -22,8 +23,12 @@ _NET_ERROR = re.compile(
 _LEAD = "blocked by the sandbox"
 
 
-def explain(text: str, policy: SandboxPolicy) -> str:
-    """``text`` with a line per blocked access in front; unchanged when nothing was blocked."""
+def explain(text: str, policy: SandboxPolicy, proxy_blocked: Sequence[str] = ()) -> str:
+    """``text`` with a line per blocked access in front; unchanged when nothing was blocked.
+
+    ``proxy_blocked``: the ``host:port`` the allow-list proxy refused during the run; named
+    where the text mentions the host (the client shows only a 403).
+    """
     if _LEAD in text:
         return text
     notes: list[str] = []
@@ -36,9 +41,19 @@ def explain(text: str, policy: SandboxPolicy) -> str:
             notes.append(
                 f"{_LEAD}: {path} (tests may write only in the workspace and its temp dir)"
             )
+    why = (
+        "tests reach only the hosts in sandbox.network, through the proxy in HTTP(S)_PROXY"
+        if policy.network
+        else "tests run without network"
+    )
+    direct = set()
     for match in _NET_ERROR.finditer(text):
         target = match["host"] or match["addr"]
-        notes.append(f"{_LEAD}: network access to {target} (tests run without network)")
+        direct.add(target)
+        notes.append(f"{_LEAD}: network access to {target} ({why})")
+    if not direct and ("403" in text or any(t.rsplit(":", 1)[0] in text for t in proxy_blocked)):
+        for target in dict.fromkeys(proxy_blocked):
+            notes.append(f"{_LEAD}: network access to {target} (not in sandbox.network)")
     if not notes:
         return text
     return "\n".join(dict.fromkeys(notes)) + "\n" + text

@@ -5,30 +5,38 @@ depend on nothing but the standard library. The spec comes in the ``TESTMEND_SAN
 environment variable (JSON, removed before the command starts, so the command cannot read or
 change the rules of later runs)::
 
-    {"parent": PID, "landlock": {"abi": N, "read": [...], "write": [...], "devices": [...]}}
+    {"parent": PID,
+     "landlock": {"abi": N, "read": [...], "write": [...], "devices": [...], "ports": [...]},
+     "bridge": {"socket": PATH, "port": N}}
 
 ``parent``: this process stays as the command's supervisor, with PR_SET_PDEATHSIG: when
 testmend dies (even by SIGKILL) it kills its process group, the command and its workers.
 ``landlock``: read/execute beneath ``read``, everything beneath ``write``, read/write on the
 device files under ``devices``; nothing else. With ABI ≥ 4 TCP bind/connect are denied, with
-ABI ≥ 6 signals to and abstract sockets of processes outside the sandbox too.
+ABI ≥ 6 signals to and abstract sockets of processes outside the sandbox too; ``ports`` are the
+TCP ports it may still connect to (the allow-list proxy's).
+``bridge``: inside bubblewrap's network namespace, listen on 127.0.0.1:``port`` and relay each
+connection to the allow-list proxy's Unix socket outside (``proxy.py``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import json
 import os
 import signal
+import socket
 import stat
 import sys
+import threading
 
 SPEC_ENV = "TESTMEND_SANDBOX_SPEC"
 
 # Generic syscall numbers (the same on x86_64 and aarch64).
 _CREATE_RULESET, _ADD_RULE, _RESTRICT_SELF = 444, 445, 446
 _CREATE_RULESET_VERSION = 1
-_RULE_PATH_BENEATH = 1
+_RULE_PATH_BENEATH, _RULE_NET_PORT = 1, 2
 _PR_SET_PDEATHSIG, _PR_SET_NO_NEW_PRIVS = 1, 38
 _O_PATH = getattr(os, "O_PATH", 0o10000000)
 
@@ -63,6 +71,10 @@ class _RulesetAttr(ctypes.Structure):
 class _PathBeneathAttr(ctypes.Structure):
     _pack_ = 1
     _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+
+class _NetPortAttr(ctypes.Structure):
+    _fields_ = [("allowed_access", ctypes.c_uint64), ("port", ctypes.c_uint64)]
 
 
 def _libc() -> ctypes.CDLL:
@@ -128,6 +140,10 @@ def restrict(spec: dict[str, object]) -> None:
     device = read | WRITE_FILE | (TRUNCATE if abi >= 3 else 0) | (IOCTL_DEV if abi >= 5 else 0)
     for path in spec.get("devices", []):  # type: ignore[attr-defined]
         _add(libc, ruleset, str(path), device)
+    for port in spec.get("ports", []) if abi >= 4 else []:  # type: ignore[attr-defined]
+        rule = _NetPortAttr(NET_CONNECT_TCP, int(port))
+        if libc.syscall(_ADD_RULE, ruleset, _RULE_NET_PORT, ctypes.byref(rule), 0) != 0:
+            _fail(f"landlock_add_rule(port {port})")
     if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         _fail("prctl(PR_SET_NO_NEW_PRIVS)")
     if libc.syscall(_RESTRICT_SELF, ruleset, 0) != 0:
@@ -169,6 +185,32 @@ def _supervise(child: int) -> None:
     os._exit(code)
 
 
+def _relay(source: socket.socket, sink: socket.socket) -> None:
+    try:
+        while chunk := source.recv(65536):
+            sink.sendall(chunk)
+    except OSError:
+        pass
+    finally:
+        for sock, how in ((sink, socket.SHUT_WR), (source, socket.SHUT_RD)):
+            with contextlib.suppress(OSError):
+                sock.shutdown(how)
+
+
+def _bridge(listener: socket.socket, path: str) -> None:
+    """Relay each TCP connection to the proxy's Unix socket (a thread; dies with us)."""
+    while True:
+        try:
+            client, _ = listener.accept()
+            upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            upstream.connect(path)
+        except OSError:
+            client.close()
+            continue
+        for source, sink in ((client, upstream), (upstream, client)):
+            threading.Thread(target=_relay, args=(source, sink), daemon=True).start()
+
+
 def main(argv: list[str]) -> None:
     if "--" not in argv or argv.index("--") == len(argv) - 1:
         sys.stderr.write("usage: launch.py -- COMMAND [ARGS…]\n")
@@ -177,15 +219,26 @@ def main(argv: list[str]) -> None:
     spec = json.loads(os.environ.pop(SPEC_ENV, "{}") or "{}")
     if spec.get("landlock"):
         restrict(spec["landlock"])
-    parent = int(spec.get("parent") or 0)
-    if not parent or not sys.platform.startswith("linux"):
+    parent = int(spec.get("parent") or 0) if sys.platform.startswith("linux") else 0
+    bridge = spec.get("bridge")
+    if not parent and not bridge:
         _exec(command)
-    _libc().prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-    if os.getppid() != parent:  # testmend died before the line above
-        os._exit(137)
+    if parent:
+        _libc().prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        if os.getppid() != parent:  # testmend died before the line above
+            os._exit(137)
+    listener = None
+    if bridge:  # listening before the command starts: it may connect at once
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", int(bridge["port"])))
+        listener.listen(64)
     child = os.fork()
     if child == 0:
+        if listener is not None:
+            listener.close()
         _exec(command)
+    if listener is not None:
+        threading.Thread(target=_bridge, args=(listener, bridge["socket"]), daemon=True).start()
     _supervise(child)
 
 

@@ -1,9 +1,10 @@
 """What a sandboxed command may touch: the policy every backend enforces.
 
 One :class:`SandboxPolicy` per working directory (a run's shadow workspace): the paths it may
-write (the workspace and a private temp dir), the paths hidden from it (the user's secrets) and
-the environment it gets (only what the tools need). No backend gives it any network. Backends
-(bubblewrap, Landlock, Seatbelt) turn it into their own terms.
+write (the workspace and a private temp dir), the paths hidden from it (the user's secrets), the
+hosts it may reach (none by default; through the allow-list proxy otherwise) and the environment
+it gets (only what the tools need). Backends (bubblewrap, Landlock, Seatbelt) turn it into their
+own terms.
 """
 
 from __future__ import annotations
@@ -147,6 +148,8 @@ class SandboxPolicy:
     """Existing paths whose content the command cannot read."""
     readable: tuple[Path, ...] = ()
     """``sandbox.readable``: readable even if under a hidden path."""
+    network: tuple[str, ...] = ()
+    """``sandbox.network``: hosts reachable through the allow-list proxy; empty: none."""
 
     def environment(self, env: Mapping[str, str]) -> dict[str, str]:
         """``env`` with the temp dir set (node, jest's cache and most tools honour TMPDIR)."""
@@ -161,7 +164,8 @@ class SandboxPolicy:
 
     def describe(self) -> str:
         writable = ", ".join(str(p) for p in self.writable)
-        return f"writable: {writable}; network: none; {len(self.hidden)} secret paths hidden"
+        network = f"only {', '.join(self.network)} (proxy)" if self.network else "none"
+        return f"writable: {writable}; network: {network}; {len(self.hidden)} secret paths hidden"
 
 
 def _dotenv_files(directories: Iterable[Path]) -> list[Path]:
@@ -201,8 +205,8 @@ def build_policy(
     ``writable`` are the run's own trees (the shadow workspace); ``temp_dir`` must be under one
     of them. Hidden: the home's secrets (:data:`HOME_SECRETS`), :data:`SYSTEM_SECRETS`, the
     ``.env`` files of the project, of the directories up to its repository root and of the home,
-    and ``sandbox.deny``; never a path the command needs (a writable tree, the project, or an
-    ancestor of either).
+    the repository's ``.git/config``, and ``sandbox.deny``; never a path the command needs (a
+    writable tree, the project, or an ancestor of either).
     """
     temp = _real(temp_dir)
     trees = [_real(p) for p in writable]
@@ -217,6 +221,8 @@ def build_policy(
     if home_dir is not None:
         directories.append(home_dir)
     candidates += _dotenv_files(directories)
+    # Remote URLs with tokens live in the repository's config; the tools need no git.
+    candidates += [d / ".git" / "config" for d in directories if (d / ".git").is_dir()]
     candidates += [_real(p) for p in settings.deny]
     hidden: list[Path] = []
     for candidate in candidates:
@@ -233,4 +239,5 @@ def build_policy(
         temp_dir=temp,
         hidden=tuple(hidden),
         readable=tuple(_real(p) for p in settings.readable),
+        network=tuple(settings.network),
     )

@@ -127,8 +127,7 @@ class AllowListProxy:
             await _respond(
                 writer,
                 403,
-                f"blocked by the sandbox: network access to {host}:{port} "
-                "(not in sandbox.network)",
+                f"blocked by the sandbox: network access to {host}:{port} (not in sandbox.network)",
             )
             return
         try:

@@ -44,8 +44,8 @@ def _filters(paths: list[str]) -> str:
     return " ".join(f"(subpath {quote(p)})" for p in paths)
 
 
-def profile(policy: SandboxPolicy) -> str:
-    """The profile for ``policy`` (no network rule: network is denied by default)."""
+def profile(policy: SandboxPolicy, proxy_port: int | None = None) -> str:
+    """The profile for ``policy``: no network but, with ``proxy_port``, the allow-list proxy."""
     lines = [_BASE.rstrip("\n")]
     if policy.hidden:
         lines.append(f"(deny file-read* {_filters([str(p) for p in policy.hidden])})")
@@ -53,8 +53,10 @@ def profile(policy: SandboxPolicy) -> str:
         lines.append(f"(allow file-read* {_filters([str(p) for p in policy.readable])})")
     lines.append(f"(allow file-write* {_filters([str(p) for p in policy.writable])})")
     lines.append(_DEVICES)
+    if proxy_port is not None:
+        lines.append(f'(allow network-outbound (remote ip "localhost:{proxy_port}"))')
     return "\n".join(lines) + "\n"
 
 
-def command_prefix(policy: SandboxPolicy) -> list[str]:
-    return [SANDBOX_EXEC, "-p", profile(policy)]
+def command_prefix(policy: SandboxPolicy, proxy_port: int | None = None) -> list[str]:
+    return [SANDBOX_EXEC, "-p", profile(policy, proxy_port)]
