@@ -96,7 +96,7 @@ async def one_run(base: Path) -> tuple[float, float, dict[str, float]]:
         config,
         models=lambda agent: model,
         workspaces_dir=base / "workspaces",
-        runners_factory=lambda cfg, cwd: TimedRunners(cfg, cwd=cwd),
+        runners_factory=lambda cfg, cwd, sandbox: TimedRunners(cfg, cwd=cwd, sandbox=sandbox),
     )
     started = time.perf_counter()
     async with engine:

@@ -340,6 +340,7 @@ class Engine:
                     overlays={record.file: original},
                     base_dir=self.workspaces_dir,
                 )
+                sandbox: Sandbox | None = None
                 try:
                     sandbox = self._sandbox(workspace)
                     handle.sandbox = sandbox.describe()
@@ -370,6 +371,8 @@ class Engine:
                             self._paused(handle, record, interrupt, emit)
                             return None
                 finally:
+                    if sandbox is not None:
+                        await sandbox.aclose()
                     await asyncio.to_thread(workspace.remove)
             snapshot = await self._graph.aget_state(config)
             return self._finished(
@@ -427,8 +430,7 @@ class Engine:
         state: MigrationState,
         emit: Callable[[RunEvent], None],
     ) -> RunResult:
-        result = self._result_from_state(record.run_id, state)
-        result.sandbox = handle.sandbox
+        result = self._result_from_state(record.run_id, state, handle.sandbox)
         decision = Decision(result.status, result.reasons)
         report = render_report(
             state, result.diff, decision, self._mutated_sources(state), sandbox=handle.sandbox
@@ -442,6 +444,7 @@ class Engine:
                     "failure_reason": result.failure_reason,
                     "summary": result.summary,
                     "question": None,
+                    "sandbox": handle.sandbox,
                 }
             )
         )
@@ -472,7 +475,9 @@ class Engine:
         """The acceptance policy (see ``acceptance.py``) for this engine's configuration."""
         return decide(state, self.config.fidelity)
 
-    def _result_from_state(self, run_id: str, state: MigrationState) -> RunResult:
+    def _result_from_state(
+        self, run_id: str, state: MigrationState, sandbox: str = ""
+    ) -> RunResult:
         content = state.candidate if state.candidate is not None else state.original_content
         extra = {
             path: text
@@ -498,6 +503,7 @@ class Engine:
             extra_originals={path: state.extra_originals.get(path) for path in extra},
             reasons=decision.reasons,
             fidelity=state.fidelity,
+            sandbox=sandbox,
         )
 
     # -- control -------------------------------------------------------------------------------
@@ -569,4 +575,5 @@ class Engine:
         snapshot = await self._graph.aget_state({"configurable": {"thread_id": run_id}})
         if not snapshot.values or snapshot.next:
             return None
-        return self._result_from_state(run_id, MigrationState.model_validate(snapshot.values))
+        state = MigrationState.model_validate(snapshot.values)
+        return self._result_from_state(run_id, state, self.store.load(run_id).sandbox)

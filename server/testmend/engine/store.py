@@ -32,6 +32,8 @@ class RunRecord(BaseModel):
     summary: Summary | None = None
     question: str | None = None
     """When paused: what the run asks a person."""
+    sandbox: str = ""
+    """Where its commands ran (see ``RunResult.sandbox``)."""
 
 
 class RunStore:
