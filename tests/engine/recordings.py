@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
-from ..replay_server import FIXTURES
+from ..replay_server import FIXTURES, Replay, serve
+from .conftest import SIMPLE_TEST
 
 
 def turn(n: int, content: str | None = None, call: tuple[str, str] | None = None) -> dict[str, Any]:
@@ -44,3 +48,27 @@ def recording(candidate: str) -> dict[str, Any]:
         "lint": [turn(5, content="Nothing to fix.")],
         "typescript": [turn(6, content="Nothing to fix.")],
     }
+
+
+def migrate_through_cli(
+    project: Path, replay: Replay, settings: dict[str, Any], env: dict[str, str]
+) -> subprocess.CompletedProcess[str]:
+    """``testmend migrate --write --json SIMPLE_TEST`` in ``project``, its model the local
+    endpoint replaying ``replay`` (the project's config file gets ``settings`` too)."""
+    with serve(replay) as url:
+        model = {
+            "baseUrl": url,
+            "tiers": {"full": "gpt-4.1", "mini": "gpt-4.1-mini"},
+            "maxRetries": 0,
+        }
+        (project / "testmend.config.json").write_text(json.dumps({"model": model, **settings}))
+        env = {**env, "COLORS": "false"}
+        env.pop("TESTMEND_WORKSPACES_DIR", None)
+        return subprocess.run(
+            [sys.executable, "-m", "testmend", "migrate", "--write", "--json", SIMPLE_TEST],
+            cwd=project,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )

@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ..replay_server import Replay, serve
+from ..replay_server import Replay
 from .conftest import SIMPLE_ENZYME, SIMPLE_TEST
-from .recordings import recording
+from .recordings import migrate_through_cli, recording
 
 pytestmark = pytest.mark.node
 
@@ -92,29 +90,8 @@ CHEATS: dict[str, tuple[str, str]] = {
 def test_a_cheating_agent_never_succeeds_and_is_not_written(project: Path, cheat: str) -> None:
     candidate, kind = CHEATS[cheat]
     replay = Replay(recording(candidate))
-    with serve(replay) as url:
-        (project / "testmend.config.json").write_text(
-            json.dumps(
-                {
-                    "model": {
-                        "baseUrl": url,
-                        "tiers": {"full": "gpt-4.1", "mini": "gpt-4.1-mini"},
-                        "maxRetries": 0,
-                    },
-                    "fidelity": {"maxMutants": 6},
-                }
-            )
-        )
-        env = {**os.environ, "OPENAI_API_KEY": KEY, "COLORS": "false"}
-        env.pop("TESTMEND_WORKSPACES_DIR", None)
-        done = subprocess.run(
-            [sys.executable, "-m", "testmend", "migrate", "--write", "--json", SIMPLE_TEST],
-            cwd=project,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=900,
-        )
+    env = {**os.environ, "OPENAI_API_KEY": KEY}
+    done = migrate_through_cli(project, replay, {"fidelity": {"maxMutants": 6}}, env)
     assert done.returncode == 1, done.stderr[-3000:]
     payload = json.loads(done.stdout)
     (result,) = payload["results"]

@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from ..replay_server import Replay, serve
+from ..replay_server import Replay
 from ..sandbox.test_escapes import (
     NODE_MODULES_ESCAPE,
     SECRET,
@@ -23,7 +21,7 @@ from ..sandbox.test_escapes import (
     tree_digest,
 )
 from .conftest import SIMPLE_ENZYME, SIMPLE_TEST
-from .recordings import recording
+from .recordings import migrate_through_cli, recording
 
 pytestmark = pytest.mark.node
 
@@ -40,35 +38,8 @@ def test_a_hostile_agent_stays_in_the_sandbox(project: Path, tmp_path: Path) -> 
     before = tree_digest(project)
     replay = Replay(recording(hostile_test(outside, home, listener.port)))
     try:
-        with serve(replay) as url:
-            (project / "testmend.config.json").write_text(
-                json.dumps(
-                    {
-                        "model": {
-                            "baseUrl": url,
-                            "tiers": {"full": "gpt-4.1", "mini": "gpt-4.1-mini"},
-                            "maxRetries": 0,
-                        },
-                        "fidelity": {"intent": False},
-                    }
-                )
-            )
-            before["testmend.config.json"] = tree_digest(project)["testmend.config.json"]
-            env = {
-                **os.environ,
-                "HOME": str(home),
-                "GITHUB_TOKEN": TOKEN,
-                "OPENAI_API_KEY": KEY,
-            }
-            env.pop("TESTMEND_WORKSPACES_DIR", None)
-            done = subprocess.run(
-                [sys.executable, "-m", "testmend", "migrate", "--write", "--json", SIMPLE_TEST],
-                cwd=project,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=900,
-            )
+        env = {**os.environ, "HOME": str(home), "GITHUB_TOKEN": TOKEN, "OPENAI_API_KEY": KEY}
+        done = migrate_through_cli(project, replay, {"fidelity": {"intent": False}}, env)
     finally:
         listener.close()
         if NODE_MODULES_ESCAPE.exists():
@@ -91,7 +62,9 @@ def test_a_hostile_agent_stays_in_the_sandbox(project: Path, tmp_path: Path) -> 
     # Nothing got out.
     sent = json.dumps(replay.requests)
     assert SECRET not in sent and TOKEN not in sent
-    assert tree_digest(project) == before
+    after = tree_digest(project)
+    del after["testmend.config.json"]  # the test's own
+    assert after == before
     assert (project / SIMPLE_TEST).read_text() == SIMPLE_ENZYME
     assert list(outside.iterdir()) == []
     assert listener.connections == 0
