@@ -55,7 +55,7 @@ class SandboxChoice:
         return (
             f"refusing to run model-written tests without a sandbox: {self.problem}. "
             f'To get one: {how_to()}. To run without one anyway, set sandbox.mode to "off" '
-            "in testmend.config.json (or TESTMEND_SANDBOX__MODE=off)"
+            "in your editor settings or the environment (TESTMEND_SANDBOX__MODE=off)"
         )
 
     def summary(self) -> str:
