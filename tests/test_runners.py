@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -22,6 +24,7 @@ from testmend.runners import (
     ToolCrashedError,
     resolve_commands,
 )
+from testmend.runners.process import run_command
 from testmend.workspace.paths import PathEscapeError
 
 PASSING_TEST = "src/components/Counter/Counter.test.tsx"
@@ -395,3 +398,27 @@ async def test_model_key_does_not_reach_the_tools(example_copy: Path) -> None:
     env = {**os.environ, "OPENAI_API_KEY": "sk-should-not-leak"}
     result = await ProjectRunners(config, env=env).run_tests(relative)
     assert result.success, result.failing()
+
+
+@pytest.mark.parametrize("how", ["timeout", "cancel"])
+async def test_a_stopped_command_leaves_no_unretrieved_error(tmp_path: Path, how: str) -> None:
+    """A timeout or a cancel must not make asyncio log "exception was never retrieved" (it
+    reached the editor's output channel as an ERROR with a traceback)."""
+    loop = asyncio.get_running_loop()
+    seen: list[str] = []
+    loop.set_exception_handler(lambda loop, context: seen.append(str(context.get("message"))))
+    argv = [sys.executable, "-c", "import time; time.sleep(30)"]
+    call = run_command(argv, cwd=tmp_path, env=os.environ, timeout=0.5, tool="jest")
+    if how == "timeout":
+        with pytest.raises(RunnerTimeoutError):
+            await call
+    else:
+        task = asyncio.ensure_future(call)
+        await asyncio.sleep(0.3)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+    del call
+    gc.collect()
+    await asyncio.sleep(0.05)
+    assert [m for m in seen if "never retrieved" in m] == []

@@ -57,6 +57,11 @@ async def _read_capped(stream: asyncio.StreamReader | None) -> bytes:
     return b"".join(chunks)
 
 
+def _retrieve(future: asyncio.Future[object]) -> None:
+    if not future.cancelled():
+        future.exception()
+
+
 async def run_command(
     argv: Sequence[str],
     *,
@@ -94,6 +99,9 @@ async def run_command(
         raise MissingBinaryError(tool, argv[0], cwd, reason="is not executable") from exc
 
     gather = asyncio.gather(_read_capped(proc.stdout), _read_capped(proc.stderr), proc.wait())
+    # Cancelled by a timeout or by our caller, a reader may still fail on the closed pipe: read
+    # its error so that asyncio does not log "exception was never retrieved".
+    gather.add_done_callback(_retrieve)
     try:
         stdout, stderr, returncode = await asyncio.wait_for(gather, timeout)
     except TimeoutError:
