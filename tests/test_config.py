@@ -250,3 +250,30 @@ def test_bad_sandbox_settings_are_named(
 ) -> None:
     with pytest.raises(ConfigError, match=message):
         load_config(tmp_path, environ={}, editor_settings={"sandbox": setting})
+
+
+def test_unknown_testmend_variables_are_ignored_with_one_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    environ = {
+        "TESTMEND_MAIN": "/opt/ci/main.sh",  # a wrapper script's own variable
+        "TESTMEND_RETRY__MAX_ATTEMPTS": "3",  # a typo of a real key
+        "TESTMEND_TIMEOUTS__LINT__DEEP": "1",  # below a plain setting
+        "TESTMEND_TIMEOUTS__LINT": "12.5",
+    }
+    with caplog.at_level("WARNING", logger="testmend.config"):
+        config = load_config(tmp_path, environ=environ)
+        load_config(tmp_path, environ=environ)
+    assert config.timeouts.lint == 12.5
+    warnings = [r.getMessage() for r in caplog.records]
+    assert sorted(warnings) == [
+        "ignoring TESTMEND_MAIN: it is not a testmend setting",
+        "ignoring TESTMEND_RETRY__MAX_ATTEMPTS: it is not a testmend setting",
+        "ignoring TESTMEND_TIMEOUTS__LINT__DEEP: it is not a testmend setting",
+    ]
+    # A bad value of a real setting is still an error.
+    with pytest.raises(ConfigError, match=r"environment: timeouts\.lint"):
+        load_config(tmp_path, environ={"TESTMEND_TIMEOUTS__LINT": "soon"})
+    # A whole section as JSON is a setting too.
+    sections = load_config(tmp_path, environ={"TESTMEND_RETRY": '{"maxTotalAttempts": 4}'})
+    assert sections.retry.max_total_attempts == 4

@@ -12,6 +12,7 @@ ends up committed or echoed back.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import shlex
@@ -29,6 +30,8 @@ from pydantic import (
     field_validator,
 )
 from pydantic.alias_generators import to_camel
+
+log = logging.getLogger(__name__)
 
 CONFIG_FILE_NAME = "testmend.config.json"
 ENV_PREFIX = "TESTMEND_"
@@ -294,8 +297,34 @@ def _parse_env_value(raw: str) -> Any:
         return raw
 
 
+#: Unknown ``TESTMEND_*`` variables already warned about (once per process each).
+_WARNED: set[str] = set()
+
+
+def _is_setting(path: list[str]) -> bool:
+    """Whether ``path`` (camelCase parts) names a key or a section of :class:`Config`."""
+    model: type[BaseModel] = Config
+    for depth, part in enumerate(path):
+        field = next(
+            (f for n, f in model.model_fields.items() if part in (n, f.alias, to_camel(n))),
+            None,
+        )
+        if field is None:
+            return False
+        annotation = field.annotation
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            model = annotation
+        elif depth != len(path) - 1:
+            return False
+    return True
+
+
 def environment_layer(environ: Mapping[str, str]) -> dict[str, Any]:
-    """``TESTMEND_SECTION__KEY=value`` (JSON or plain string) and ``OPENAI_BASE_URL``."""
+    """``TESTMEND_SECTION__KEY=value`` (JSON or plain string) and ``OPENAI_BASE_URL``.
+
+    A ``TESTMEND_*`` variable that names no setting (a CI system's ``TESTMEND_MAIN``, say) is
+    ignored, with one warning in the log; a bad value of a real setting stays an error.
+    """
     layer: dict[str, Any] = {}
     if environ.get("OPENAI_BASE_URL"):
         layer = _deep_merge(layer, {"model": {"baseUrl": environ["OPENAI_BASE_URL"]}})
@@ -303,7 +332,10 @@ def environment_layer(environ: Mapping[str, str]) -> dict[str, Any]:
         if not name.startswith(ENV_PREFIX) or name == "TESTMEND_WORKSPACES_DIR":
             continue
         path = _camel_path(name[len(ENV_PREFIX) :])
-        if not all(path):
+        if not all(path) or not _is_setting(path):
+            if name not in _WARNED:
+                _WARNED.add(name)
+                log.warning("ignoring %s: it is not a testmend setting", name)
             continue
         nested: Any = _parse_env_value(raw)
         for part in reversed(path):
