@@ -9,7 +9,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from ..project.dependencies import ENZYME_IMPORT
+from ..enzyme_import import ENZYME_IMPORT
 from ..runners.detect import read_package_json
 from .models import CodemodOptions, EventStyle, HelperMapping, RenderHelper
 

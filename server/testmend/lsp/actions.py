@@ -13,8 +13,8 @@ from urllib.parse import urlparse
 
 from lsprotocol import types
 
+from ..enzyme_import import ENZYME_IMPORT
 from ..patching.editor import utf16_len
-from ..project.dependencies import ENZYME_IMPORT
 
 SOURCE = "testmend"
 ENZYME_MESSAGE = "This test uses Enzyme — Migrate to RTL"

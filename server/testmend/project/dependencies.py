@@ -18,6 +18,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from testmend.enzyme_import import ENZYME_IMPORT as ENZYME_IMPORT
 from testmend.js_syntax import JS_TS_EXTENSIONS, grammar_for
 from testmend.project._syntax import mock_calls, module_info
 from testmend.project._walk import (
@@ -114,12 +115,6 @@ class DependencyTree(list[DependencyNode]):
 
     def __str__(self) -> str:
         return render_dependency_tree(self)
-
-
-ENZYME_IMPORT = re.compile(
-    r"""(?:\bfrom\s*|\bimport\s*|\brequire\s*\(\s*)(['"])(enzyme(?:/[^'"\n]*)?)\1"""
-)
-"""An import or require of ``enzyme`` (or a module inside it); group 2 is the module name."""
 
 
 def enzyme_test_files(root: Path, *, max_files: int = MAX_WALK_FILES) -> list[Path]:

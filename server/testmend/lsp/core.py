@@ -1,0 +1,121 @@
+"""State and plumbing every part of the language server shares: the runs, results and reports it
+holds, messages to the user, and the run id arguments of its commands.
+
+Nothing here imports the engine (langgraph, langchain): ``testmend serve`` answers
+``initialize`` before those are loaded (see ``runs.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from .. import __version__
+
+if TYPE_CHECKING:
+    from ..engine import Engine, RunHandle, RunResult
+    from ..llm.factory import ModelFactory
+
+SECTION = "testmend"
+APPLY_TITLE = "Testmend: Apply kept result"
+REPORT_TITLE = "Testmend: Show last report"
+"""What the editor's command palette calls ``testmend.applyResult`` / ``testmend.showReport``."""
+MAX_ACTIVE_RUNS = 4
+
+
+class UserError(Exception):
+    """A request the server refuses, with the message the user sees."""
+
+
+@dataclass
+class ActiveRun:
+    run_id: str
+    uri: str
+    version: int | None
+    mode: Literal["migrate", "fix"]
+    engine: Engine
+    handle: RunHandle
+    token: str | None = None
+    task: asyncio.Task[None] | None = None
+
+
+@dataclass
+class PendingResult:
+    """A finished run's result not (yet) in the editor: applied later by testmend.applyResult."""
+
+    run_id: str
+    uri: str
+    version: int | None
+    mode: Literal["migrate", "fix"]
+    result: RunResult
+
+
+@dataclass
+class RunReport:
+    """Where a finished run's report is, and which document the run was on (so that
+    ``testmend.showReport <uri>`` finds the latest report of a file)."""
+
+    uri: str
+    path: str
+
+
+@dataclass
+class EngineSlot:
+    settings_key: str
+    engine: Engine
+    retired: list[Engine] = field(default_factory=list)
+
+
+class ServerCore(LanguageServer):
+    """What the other parts share; ``models`` injects a model factory (tests), "auto" reads
+    the configuration."""
+
+    def __init__(
+        self,
+        *,
+        models: ModelFactory | Literal["auto"] | None = "auto",
+        workspaces_dir: Path | None = None,
+        max_runs: int = MAX_ACTIVE_RUNS,
+    ) -> None:
+        super().__init__("testmend", __version__)
+        self.models = models
+        self.workspaces_dir = workspaces_dir
+        self.max_runs = max_runs
+        self.settings: Mapping[str, Any] = {}
+        self.settings_error: str | None = None
+        self.engines: dict[Path, EngineSlot] = {}
+        self.active: dict[str, ActiveRun] = {}
+        self.pending: dict[str, PendingResult] = {}
+        self.reports: dict[str, RunReport] = {}
+        self.diagnosed: set[str] = set()
+        self.coverage: dict[str, bool] = {}
+
+    def tell(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
+        self.window_show_message(types.ShowMessageParams(type=kind, message=f"testmend: {message}"))
+
+    def note(self, message: str) -> None:
+        self.window_log_message(
+            types.LogMessageParams(type=types.MessageType.Info, message=f"testmend: {message}")
+        )
+
+    def _run_id_argument(self, args: tuple[Any, ...], pool: Mapping[str, Any]) -> str | None:
+        """A run id, or a uri (the latest run on it); None: the most recent one."""
+        if not args or args[0] is None:
+            return list(pool)[-1] if pool else None
+        value = args[0]
+        if isinstance(value, Mapping):
+            value = value.get("runId") or value.get("uri")
+        if not isinstance(value, str):
+            raise UserError(f"expected a run id or a document uri, got {value!r}")
+        if value in pool:
+            return value
+        for run_id, item in reversed(list(pool.items())):
+            if getattr(item, "uri", None) == value:
+                return str(run_id)
+        raise UserError(f"no such run: {value}")

@@ -1,0 +1,180 @@
+"""Finished runs: apply what the engine accepted as one workspace edit (the snapshot file with
+its test), keep the rest for "Apply kept result", show reports."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+from pygls import uris
+
+from . import actions
+from .apply import FileChange, workspace_edit
+from .core import APPLY_TITLE, REPORT_TITLE, ActiveRun, PendingResult, RunReport, UserError
+from .documents import DocumentsServer
+
+if TYPE_CHECKING:
+    from ..engine import RunResult
+
+
+class ResultsServer(DocumentsServer):
+    async def deliver(self, run: ActiveRun, result: RunResult) -> None:
+        """Apply what the engine accepted; keep anything else for an explicit accept."""
+        name = Path(result.file).name
+        self.reports[run.run_id] = RunReport(run.uri, result.report_path)
+        summary = result.summary
+        tally = f"tests {summary.tests_passing}/{summary.tests_total} passing"
+        if summary.fidelity is not None:
+            tally += f", fidelity {summary.fidelity:.2f}"
+        if result.status == "discarded":
+            self.tell(f"{name}: result discarded")
+            return
+        if result.content == result.original:
+            self.tell(f"{name}: {result.status}, nothing to change ({tally})")
+            return
+        pending = PendingResult(run.run_id, run.uri, run.version, run.mode, result)
+        self.pending[run.run_id] = pending
+        if not result.applies:
+            why = f": {result.reasons[0]}" if result.reasons else ""
+            more = f" (and {len(result.reasons) - 1} more)" if len(result.reasons) > 1 else ""
+            self.tell(
+                f"{name}: {result.status.replace('_', ' ')} ({tally}){why}{more}. The result is "
+                f"kept, not applied: “{APPLY_TITLE}” applies it anyway, “{REPORT_TITLE}” shows "
+                "the findings.",
+                types.MessageType.Warning,
+            )
+            return
+        await self.apply_pending(pending, against_current=False)
+
+    def _current_text(self, root: Path, relative: str) -> str | None:
+        """A file as the editor has it (open buffer) or as it is on disk."""
+        path = root / relative
+        uri = uris.from_fs_path(str(path)) or path.as_uri()
+        document = self.workspace.text_documents.get(uri)
+        if document is not None:
+            return str(document.source)
+        try:
+            return path.read_text(encoding="utf-8") if path.is_file() else None
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    def _other_changes(self, pending: PendingResult, root: Path) -> list[FileChange]:
+        """The result's other files (a re-recorded snapshot) as LSP changes, when still as the
+        run found them."""
+        from ..engine.changes import changed_since, result_changes  # loaded by the run
+
+        result = pending.result
+        changes = []
+        for change in result_changes(result)[1:]:
+            if (
+                change.original is None
+                or change.updated is None
+                or changed_since([change], lambda rel: self._current_text(root, rel))
+            ):
+                self.tell(
+                    f"{change.path} is not part of the edit (created, deleted or changed "
+                    "meanwhile): run the test once with `jest -u` to record it",
+                    types.MessageType.Warning,
+                )
+                continue
+            path = root / change.path
+            uri = uris.from_fs_path(str(path)) or path.as_uri()
+            document = self.workspace.text_documents.get(uri)
+            version = document.version if document is not None else None
+            changes.append(FileChange(uri, version, change.original, change.updated))
+        return changes
+
+    async def apply_pending(self, pending: PendingResult, *, against_current: bool) -> bool:
+        """Apply a kept result; ``against_current`` replaces whatever the buffer holds now."""
+        from ..engine.changes import changed_since, result_changes  # loaded by the run
+
+        result = pending.result
+        name = Path(result.file).name
+        test_path = Path(uris.to_fs_path(pending.uri) or "")
+        root = test_path.parents[len(Path(result.file).parts) - 1]
+        document = self.workspace.text_documents.get(pending.uri)
+        version = document.version if document is not None else None
+        current = self._current_text(root, result.file)
+        if current is None:
+            self.tell(f"{name}: cannot read it to apply the result")
+            return False
+        stale = changed_since(result_changes(result)[:1], lambda rel: current)
+        if not against_current and (stale or version != pending.version):
+            self.tell(
+                f"{name} changed during the run: nothing was overwritten. The result is kept: "
+                f"“{APPLY_TITLE}” applies it over the current text.",
+                types.MessageType.Warning,
+            )
+            return False
+        workspace = self.client_capabilities.workspace
+        if not (workspace and workspace.apply_edit):
+            self.tell(f"{name}: this editor cannot apply edits; see “{REPORT_TITLE}”")
+            return False
+        changes = [FileChange(pending.uri, version, current, result.content)]
+        changes += self._other_changes(pending, root)
+        edit = workspace_edit(
+            changes,
+            self.client_capabilities,
+            label=actions.MIGRATE_TITLE if pending.mode == "migrate" else actions.FIX_TITLE,
+            description=f"{result.status}: tests {result.summary.tests_passing}/"
+            f"{result.summary.tests_total} passing",
+        )
+        try:
+            answer = await self.workspace_apply_edit_async(
+                types.ApplyWorkspaceEditParams(edit=edit, label=f"testmend: {name}")
+            )
+        except Exception as exc:
+            self.tell(f"{name}: the editor did not apply the result ({exc}); it is kept")
+            return False
+        if not answer.applied:
+            why = f" ({answer.failure_reason})" if answer.failure_reason else ""
+            self.tell(
+                f"{name}: the result was not applied{why}; it is kept: “{APPLY_TITLE}” applies "
+                "it later.",
+                types.MessageType.Warning,
+            )
+            return False
+        self.pending.pop(pending.run_id, None)
+        summary = result.summary
+        self.tell(
+            f"{name}: {result.status.replace('_', ' ')}, tests {summary.tests_passing}/"
+            f"{summary.tests_total} passing — applied (undo restores the original)"
+        )
+        return True
+
+    async def cmd_apply(self, *args: Any) -> dict[str, Any]:
+        try:
+            run_id = self._run_id_argument(args, self.pending)
+        except UserError as exc:
+            self.tell(str(exc), types.MessageType.Warning)
+            return {"applied": False, "error": str(exc)}
+        if run_id is None:
+            self.tell("no result is waiting to be applied")
+            return {"applied": False}
+        applied = await self.apply_pending(self.pending[run_id], against_current=True)
+        return {"applied": applied, "runId": run_id}
+
+    async def cmd_report(self, *args: Any) -> dict[str, Any]:
+        try:
+            run_id = self._run_id_argument(args, self.reports)
+        except UserError as exc:
+            self.tell(str(exc), types.MessageType.Warning)
+            return {"shown": False, "error": str(exc)}
+        if run_id is None:
+            self.tell("no report yet: run `Migrate to RTL` first")
+            return {"shown": False}
+        path = self.reports[run_id].path
+        uri = uris.from_fs_path(path) or path
+        window = self.client_capabilities.window
+        if not (window and window.show_document and window.show_document.support):
+            self.tell(f"report: {path}")
+            return {"shown": False, "uri": uri}
+        try:
+            shown = await self.window_show_document_async(
+                types.ShowDocumentParams(uri=uri, take_focus=True)
+            )
+        except Exception as exc:
+            self.tell(f"report: {path} ({exc})")
+            return {"shown": False, "uri": uri}
+        return {"shown": shown.success, "uri": uri}
