@@ -9,11 +9,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .. import __version__
-from ..doctor import render_report, run_doctor
-from . import runs
+from .commands import add_parsers
 
 
 def _doctor(args: argparse.Namespace) -> int:
+    from ..doctor import render_report, run_doctor
+
     report = run_doctor(Path(args.path))
     if args.json:
         print(json.dumps({"ready": report.ready, **report.model_dump(mode="json")}, indent=2))
@@ -45,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.add_argument("path", nargs="?", default=".", help="project folder or a file in it")
     doctor.add_argument("--json", action="store_true", help="print a machine-readable report")
     doctor.set_defaults(handler=_doctor)
-    runs.add_parsers(sub)
+    add_parsers(sub)
     serve = sub.add_parser(
         "serve",
         help="run the language server (LSP over stdio, or TCP with --tcp)",

@@ -1,0 +1,64 @@
+"""The command line's parsers. Handlers are imported when their command runs: the engine
+(langgraph, langchain) loads only for the commands that need it, so ``testmend serve`` starts
+without it."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from collections.abc import Callable
+
+
+def lazy(module: str, name: str) -> Callable[[argparse.Namespace], int]:
+    """A handler that imports ``module`` (relative to ``testmend.cli``) when it is called."""
+
+    def handler(args: argparse.Namespace) -> int:
+        function = getattr(importlib.import_module(module, __package__), name)
+        code: int = function(args)
+        return code
+
+    return handler
+
+
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    for name, help_text in (
+        ("migrate", "migrate Enzyme test files (or folders of them) to Testing Library"),
+        ("fix", "fix the lint and type errors of test files (enters at the lint step)"),
+    ):
+        parser = sub.add_parser(name, help=help_text, description=help_text)
+        parser.add_argument("paths", nargs="+", metavar="PATH")
+        parser.add_argument("--offline", action="store_true", help="deterministic tier only")
+        parser.add_argument("--json", action="store_true", help="machine-readable results")
+        parser.add_argument(
+            "--write", action="store_true", help="write the results the engine accepted"
+        )
+        parser.add_argument(
+            "--accept-review",
+            action="store_true",
+            help="with --write, also write results that need review (you accept them)",
+        )
+        parser.add_argument("--instructions", help="extra instructions for the agents")
+        if name == "migrate":
+            parser.add_argument(
+                "--from-step",
+                choices=["lint", "typescript"],
+                help="treat the file as already migrated and start at this step",
+            )
+        parser.set_defaults(handler=lazy(".runs", name))
+
+    parser = sub.add_parser("runs", help="list the runs recorded in .testmend/")
+    parser.add_argument("project", nargs="?", default=".")
+    parser.add_argument("--json", action="store_true")
+    parser.set_defaults(handler=lazy(".runs", "runs"))
+
+    parser = sub.add_parser("resume", help="continue a paused or interrupted run")
+    parser.add_argument("run_id")
+    parser.add_argument("--project", default=".")
+    parser.add_argument(
+        "--answer", help="answer to a paused run: retry, apply_partial, discard or text"
+    )
+    parser.add_argument("--offline", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--write", action="store_true")
+    parser.add_argument("--accept-review", action="store_true")
+    parser.set_defaults(handler=lazy(".runs", "resume"))
