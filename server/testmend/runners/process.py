@@ -11,6 +11,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .errors import MissingBinaryError, RunnerTimeoutError
 
@@ -57,7 +58,7 @@ async def _read_capped(stream: asyncio.StreamReader | None) -> bytes:
     return b"".join(chunks)
 
 
-def _retrieve(future: asyncio.Future[object]) -> None:
+def _retrieve(future: asyncio.Future[Any]) -> None:
     if not future.cancelled():
         future.exception()
 
