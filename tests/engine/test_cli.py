@@ -50,6 +50,8 @@ def test_migrate_a_folder_offline_and_write(project: Path, workspaces: Path) -> 
     assert f"+++ b/{PAGINATION_SNAPSHOT}" in result["diff"]
     written = (project / PAGINATION).read_text(encoding="utf-8")
     assert "from 'enzyme'" not in written and "asFragment()" in written
+    # The snapshot travels with the test: no note telling the user to re-record it.
+    assert "re-record it (jest -u)" not in written
     snapshot = (project / PAGINATION_SNAPSHOT).read_text(encoding="utf-8")
     assert snapshot != old_snapshot and "<DocumentFragment>" in snapshot
     assert "[Pagination.test.tsx] migrate: tests 7/7 passing" in done.stderr

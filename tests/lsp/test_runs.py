@@ -98,7 +98,10 @@ async def test_scripted_migration_progress_edit_and_edit_mid_run(
         assert document.text_document.uri == first and document.text_document.version == 1
         assert all(isinstance(e, types.AnnotatedTextEdit) for e in document.edits)
         annotation = (edit.edit.change_annotations or {})["testmend"]
-        assert annotation.needs_confirmation and annotation.label == "Migrate to RTL"
+        assert annotation.label == "Migrate to RTL"
+        # Accepted by the engine: applied as presented (VS Code would otherwise open its preview
+        # with every change unticked, and Apply would land nothing); undo restores.
+        assert not annotation.needs_confirmation
 
         # The second file kept the user's text; its result is applied on request.
         assert client.texts[second] == edited
@@ -165,6 +168,7 @@ async def test_offline_migration_with_neovim_capabilities(project: Path, workspa
     snapshot = project / "src/components/Pagination/__snapshots__/Pagination.test.tsx.snap"
     assert uri_of(snapshot) in (edit.edit.changes or {})
     assert "<DocumentFragment>" in snapshot.read_text(encoding="utf-8")
+    assert "re-record it (jest -u)" not in client.texts[uri]  # it travels with the test
     (project / PAGINATION).write_text(client.texts[uri], encoding="utf-8")
     await jest_passes(project, PAGINATION)
 

@@ -45,6 +45,10 @@ from .syntax import (
     walk,
 )
 
+SNAPSHOT_NOTE = "the snapshot now records the DOM; re-record it (jest -u)"
+"""The note on a root snapshot; a run that records the snapshot itself drops it (the new
+snapshot travels with the test)."""
+
 _ENZYME_MODULE = re.compile(
     r"^(enzyme|enzyme-adapter-[\w-]+|@[\w.-]+/enzyme-adapter-[\w-]+|enzyme-to-json(/.*)?|"
     r"jest-enzyme|chai-enzyme|enzyme-matchers)$"
@@ -1792,9 +1796,7 @@ class _Converter:
             if matcher in ("toMatchSnapshot", "toMatchInlineSnapshot"):
                 if target.kind == "root":
                     subject = self.member_of(target, "asFragment") + "()"
-                    self.pending_notes.append(
-                        ("review", "the snapshot now records the DOM; re-record it (jest -u)")
-                    )
+                    self.pending_notes.append(("review", SNAPSHOT_NOTE))
                 else:
                     subject = self.element_code(target, "get")
                 return f"expect({subject}).{matcher}({margs_code});"

@@ -1,7 +1,10 @@
-"""A run's result as one LSP workspace edit: versioned, annotated for a preview when possible.
+"""A run's result as one LSP workspace edit: versioned, labelled, applied as presented.
 
-A result is a list of :class:`FileChange` (today one: the test file; a migrated snapshot file
-can be added later) so that every file of a result lands in the editor as one undoable edit.
+A result is a list of :class:`FileChange` (the test file, and its re-recorded snapshot) so that
+every file of a result lands in the editor as one undoable edit. The edit never asks for
+confirmation: the engine accepted the result (or the user chose "Apply kept result"), and VS
+Code's confirmation preview starts with every change unticked, so that pressing its Apply as
+shown would land nothing. Undo restores the original.
 """
 
 from __future__ import annotations
@@ -42,8 +45,8 @@ def workspace_edit(
     label: str,
     description: str,
 ) -> types.WorkspaceEdit:
-    """Versioned text document edits; with change annotations asking for confirmation when
-    the client supports them (VS Code shows a preview), plain TextEdits otherwise."""
+    """Versioned text document edits, labelled with a change annotation when the client
+    supports them; plain TextEdits otherwise."""
     if not _document_changes_supported(capabilities):
         return types.WorkspaceEdit(
             changes={c.uri: text_edits(c.original, c.updated) for c in changes}
@@ -74,7 +77,7 @@ def workspace_edit(
     annotations = (
         {
             ANNOTATION_ID: types.ChangeAnnotation(
-                label=label, needs_confirmation=True, description=description
+                label=label, needs_confirmation=False, description=description
             )
         }
         if annotate

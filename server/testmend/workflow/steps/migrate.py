@@ -10,11 +10,13 @@ finds goes back to the agent (at most ``FIDELITY_ROUNDS`` times, counted in the 
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 from langgraph.runtime import Runtime
 
 from ...codemod import CodemodResult, DomCapture, convert_enzyme_test
+from ...codemod.convert import SNAPSHOT_NOTE
 from ...codemod.offline import snapshot_file
 from ...fidelity import FidelityReport, Finding
 from ...runners import RunnerError, TestRunResult
@@ -41,6 +43,9 @@ from .common import (
 
 FIDELITY_ROUNDS = 2
 """How many more times the agent is sent back when the intent check finds lost intent."""
+
+
+_SNAPSHOT_NOTE_LINE = re.compile(rf"^[ \t]*// testmend: {re.escape(SNAPSHOT_NOTE)}\n", re.M)
 
 
 def _retire_enzyme_snapshot(deps: RunDeps, state: MigrationState, candidate: str) -> Update:
@@ -96,6 +101,9 @@ async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
         )
     snapshot_update = _retire_enzyme_snapshot(deps, state, converted.content)
     state = state.model_copy(update=snapshot_update)
+    content = converted.content
+    if snapshot_update:  # the run records the snapshot itself: no "re-record it" note
+        content = _SNAPSHOT_NOTE_LINE.sub("", content)
     deps.emit(
         EditApplied(
             run_id=deps.run_id,
@@ -105,10 +113,10 @@ async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
         )
     )
     try:
-        result = await run_tests(deps, state, converted.content)
+        result = await run_tests(deps, state, content)
     except RunnerError as exc:
         return fail(deps, state, "migrate", exc.message + (f" — {exc.hint}" if exc.hint else ""))
-    loop = _Loop(state, converted.content, result)
+    loop = _Loop(state, content, result)
     rows, findings = state_inventory(state, loop.candidate)
     loop.fidelity = FidelityReport(rows=rows, inventory_findings=findings)
     loop.tracker = deps.record_check(
