@@ -8,6 +8,8 @@ Nothing here imports the engine (langgraph, langchain): ``testmend serve`` answe
 from __future__ import annotations
 
 import asyncio
+import logging
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,10 +19,13 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
+from .protocol import TestmendProtocol
 
 if TYPE_CHECKING:
     from ..engine import Engine, RunHandle, RunResult
     from ..llm.factory import ModelFactory
+
+log = logging.getLogger(__name__)
 
 SECTION = "testmend"
 APPLY_TITLE = "Testmend: Apply kept result"
@@ -30,7 +35,16 @@ MAX_ACTIVE_RUNS = 4
 
 
 class UserError(Exception):
-    """A request the server refuses, with the message the user sees."""
+    """A request the server refuses, with the message the user sees. ``kind`` groups the
+    mistakes that pop up at most once a minute (default: the message itself)."""
+
+    def __init__(self, message: str, *, kind: str | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind or message
+
+
+#: Seconds during which a second pop-up of the same kind of mistake goes to the log instead.
+POPUP_QUIET_SECONDS = 60.0
 
 
 @dataclass
@@ -83,7 +97,9 @@ class ServerCore(LanguageServer):
         workspaces_dir: Path | None = None,
         max_runs: int = MAX_ACTIVE_RUNS,
     ) -> None:
-        super().__init__("testmend", __version__)
+        super().__init__("testmend", __version__, protocol_cls=TestmendProtocol)
+        self._reported: set[str] = set()
+        self._popped: dict[str, float] = {}
         self.models = models
         self.workspaces_dir = workspaces_dir
         self.max_runs = max_runs
@@ -96,8 +112,38 @@ class ServerCore(LanguageServer):
         self.diagnosed: set[str] = set()
         self.coverage: dict[str, bool] = {}
 
-    def tell(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """pygls' errors outside a request (a notification's handler failed, a message could
+        not be read): one log line per kind, never a pop-up (a fuzzing client got 912)."""
+        kind = f"{getattr(source, '__name__', source)}:{type(error).__name__}"
+        if kind not in self._reported:
+            self._reported.add(kind)
+            log.warning("%s: %s (further ones are not logged)", kind, error)
+
+    def tell(
+        self,
+        message: str,
+        kind: types.MessageType = types.MessageType.Info,
+        *,
+        mistake: str | None = None,
+    ) -> None:
+        """A pop-up. ``mistake``: the kind of user mistake it reports; the same kind within
+        :data:`POPUP_QUIET_SECONDS` goes to the log only (a client repeating a bad request
+        must not bury the user in pop-ups)."""
+        if mistake is not None:
+            now = time.monotonic()
+            last = self._popped.get(mistake)
+            if last is not None and now - last < POPUP_QUIET_SECONDS:
+                self.note(message)
+                return
+            if len(self._popped) > 1000:
+                self._popped.clear()
+            self._popped[mistake] = now
         self.window_show_message(types.ShowMessageParams(type=kind, message=f"testmend: {message}"))
+
+    def refuse(self, error: UserError) -> None:
+        """Tell the user why a request was refused (one pop-up per kind of mistake)."""
+        self.tell(str(error), types.MessageType.Warning, mistake=error.kind)
 
     def note(self, message: str) -> None:
         self.window_log_message(
@@ -112,10 +158,10 @@ class ServerCore(LanguageServer):
         if isinstance(value, Mapping):
             value = value.get("runId") or value.get("uri")
         if not isinstance(value, str):
-            raise UserError(f"expected a run id or a document uri, got {value!r}")
+            raise UserError(f"expected a run id or a document uri, got {value!r}", kind="arguments")
         if value in pool:
             return value
         for run_id, item in reversed(list(pool.items())):
             if getattr(item, "uri", None) == value:
                 return str(run_id)
-        raise UserError(f"no such run: {value}")
+        raise UserError(f"no such run: {value}", kind="no such run")

@@ -147,10 +147,10 @@ class ResultsServer(DocumentsServer):
         try:
             run_id = self._run_id_argument(args, self.pending)
         except UserError as exc:
-            self.tell(str(exc), types.MessageType.Warning)
+            self.refuse(exc)
             return {"applied": False, "error": str(exc)}
         if run_id is None:
-            self.tell("no result is waiting to be applied")
+            self.tell("no result is waiting to be applied", mistake="no result")
             return {"applied": False}
         applied = await self.apply_pending(self.pending[run_id], against_current=True)
         return {"applied": applied, "runId": run_id}
@@ -159,10 +159,10 @@ class ResultsServer(DocumentsServer):
         try:
             run_id = self._run_id_argument(args, self.reports)
         except UserError as exc:
-            self.tell(str(exc), types.MessageType.Warning)
+            self.refuse(exc)
             return {"shown": False, "error": str(exc)}
         if run_id is None:
-            self.tell("no report yet: run `Migrate to RTL` first")
+            self.tell("no report yet: run `Migrate to RTL` first", mistake="no report")
             return {"shown": False}
         path = self.reports[run_id].path
         uri = uris.from_fs_path(path) or path

@@ -57,14 +57,19 @@ class RunsServer(ResultsServer):
             named = args[0]
             args = (named.get("uri"), named.get("version"), named.get("diagnostics") or [])
         if not args or not isinstance(args[0], str) or not args[0]:
-            raise UserError("expected arguments [uri, version, diagnostics]: the uri is missing")
+            raise UserError(
+                "expected arguments [uri, version, diagnostics]: the uri is missing",
+                kind="arguments",
+            )
         uri = args[0]
         version = args[1] if len(args) > 1 else None
         if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
-            raise UserError(f"expected a document version (an integer), got {version!r}")
+            raise UserError(
+                f"expected a document version (an integer), got {version!r}", kind="arguments"
+            )
         diagnostics = args[2] if len(args) > 2 and args[2] is not None else []
         if not isinstance(diagnostics, list):
-            raise UserError("expected the diagnostics as a list")
+            raise UserError("expected the diagnostics as a list", kind="arguments")
         return uri, version, diagnostics
 
     def _open_document(self, uri: str) -> tuple[str | None, int | None]:
@@ -94,7 +99,7 @@ class RunsServer(ResultsServer):
         uri, _version, diagnostics = self._run_arguments(args)
         fs_path = uris.to_fs_path(uri) if actions.file_path(uri) is not None else None
         if not fs_path:
-            raise UserError(f"testmend works on files (file:// URIs), not {uri}")
+            raise UserError(f"testmend works on files (file:// URIs), not {uri}", kind="arguments")
         if not actions.is_js_ts(uri):
             raise UserError(f"{Path(fs_path).name} is not a JavaScript or TypeScript file")
         for run in self.active.values():
@@ -141,7 +146,7 @@ class RunsServer(ResultsServer):
         try:
             handle = await self.start_run(mode, args)
         except UserError as exc:
-            self.tell(str(exc), types.MessageType.Warning)
+            self.refuse(exc)
             return {"runId": None, "error": str(exc)}
         return {"runId": handle.run_id, "file": handle.file}
 
@@ -260,10 +265,10 @@ class RunsServer(ResultsServer):
         try:
             run_id = self._run_id_argument(args, self.active)
         except UserError as exc:
-            self.tell(str(exc), types.MessageType.Warning)
+            self.refuse(exc)
             return {"cancelled": False, "error": str(exc)}
         if run_id is None:
-            self.tell("no run in progress")
+            self.tell("no run in progress", mistake="no run")
             return {"cancelled": False}
         cancelled = await self.cancel_run(run_id)
         return {"cancelled": cancelled, "runId": run_id}

@@ -57,9 +57,32 @@ def _bind(method: Callable[..., Any]) -> Callable[..., Any]:
     return handler
 
 
+class _Brief(logging.Filter):
+    """pygls logs each malformed or unknown message, often with a traceback: one line per kind
+    (its message template), once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not record.name.startswith("pygls"):
+            return True
+        kind = f"{record.name}:{record.msg}"
+        if kind in self.seen:
+            return False
+        self.seen.add(kind)
+        text = record.getMessage().split("\n", 1)[0]
+        record.msg, record.args, record.exc_info, record.exc_text = text, None, None, None
+        return True
+
+
 def configure_logging(level: int = logging.WARNING) -> None:
-    """Warnings and errors only, on stderr: library loggers log message bodies at INFO."""
+    """Warnings and errors only, on stderr: library loggers log message bodies at INFO; pygls'
+    own complaints in one line each, once."""
     logging.basicConfig(level=level, stream=sys.stderr, format="testmend %(levelname)s %(message)s")
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(_Brief())
     for name in _QUIET_LOGGERS:
         logging.getLogger(name).setLevel(max(level, logging.WARNING))
 

@@ -42,7 +42,7 @@ class SettingsServer(ServerCore):
             message = str(exc)
             if message != self.settings_error:
                 self.settings_error = message
-                self.tell(f"bad setting: {message}", types.MessageType.Error)
+                self.tell(f"bad setting: {message}", types.MessageType.Error, mistake="settings")
             return False
         self.settings_error = None
         self.settings = settings

@@ -1,0 +1,159 @@
+"""The JSON-RPC side of the language server: every request gets a response, nothing crashes.
+
+pygls 2 leaves a request unanswered when its params do not deserialize (it raises out of the
+JSON decoder's object hook), answers requests after ``shutdown`` with silence, runs handlers
+before ``initialize``, puts Python tracebacks in error responses, and logs each malformed
+message with a traceback (and, for notifications, pops up "Error in server"). This subclass of
+its protocol fixes that, following the LSP specification:
+
+- params that do not deserialize: ``InvalidParams`` (a notification: dropped);
+- a method the server does not know: ``MethodNotFound`` (pygls already does this);
+- before ``initialize``: ``ServerNotInitialized`` for requests, notifications dropped (but
+  ``exit``);
+- after ``shutdown``: ``InvalidRequest`` for requests, notifications dropped (but ``exit``);
+- an error response never carries a traceback; a malformed message is logged once per kind, in
+  one line.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, cast
+
+import attrs
+from lsprotocol import types
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import (
+    JsonRPCNotification,
+    JsonRPCRequestMessage,
+    JsonRPCResponseMessage,
+    MsgId,
+    RPCNotification,
+    RPCRequest,
+)
+
+log = logging.getLogger(__name__)
+
+SERVER_NOT_INITIALIZED = types.ErrorCodes.ServerNotInitialized
+INVALID_REQUEST = types.ErrorCodes.InvalidRequest
+INVALID_PARAMS = types.ErrorCodes.InvalidParams
+
+
+@attrs.define
+class Rejected:
+    """A message that could not be read: answered with ``error`` when it was a request."""
+
+    id: MsgId | None
+    method: str
+    error: types.ResponseError | None
+
+
+def _valid_id(value: object) -> bool:
+    return isinstance(value, (int, str)) and not isinstance(value, bool)
+
+
+class TestmendProtocol(LanguageServerProtocol):
+    __test__ = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.initialized = False
+        self._logged: set[str] = set()
+
+    def log_once(self, kind: str, message: str) -> None:
+        """One warning line per kind of problem for the whole session."""
+        if kind not in self._logged:
+            self._logged.add(kind)
+            log.warning("%s (further ones are not logged)", message)
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        """pygls' own reading, but a message that does not fit its type becomes :class:`Rejected`
+        instead of an exception that leaves the request unanswered."""
+        if "jsonrpc" not in data:
+            return data
+        try:
+            return self._structure(data)
+        except Exception as exc:
+            method = data.get("method")
+            name = method if isinstance(method, str) else "?"
+            self.log_once(f"malformed:{name}", f"malformed {name} message: {type(exc).__name__}")
+            if "method" not in data or "id" not in data:
+                return Rejected(None, name, None)  # a notification or a response: dropped
+            msg_id = data["id"] if _valid_id(data["id"]) else None
+            code = INVALID_PARAMS if _valid_id(data["id"]) else INVALID_REQUEST
+            what = "params" if code == INVALID_PARAMS else "request id"
+            return Rejected(
+                msg_id, name, types.ResponseError(code=code, message=f"invalid {what} for {name}")
+            )
+
+    def _structure(self, data: dict[str, Any]) -> Any:
+        """As ``JsonRPCProtocol.structure_message`` (pygls 2), without its traceback logging."""
+        converter = self._converter
+        if "id" in data:
+            if "error" in data:
+                return converter.structure(data, types.ResponseErrorMessage)
+            if "method" in data:
+                request_type = self.get_message_type(data["method"]) or JsonRPCRequestMessage
+                return converter.structure(data, request_type)
+            response_type = self._result_types.pop(data["id"], None) or JsonRPCResponseMessage
+            return converter.structure(data, response_type)
+        notification_type = self.get_message_type(data.get("method", "")) or JsonRPCNotification
+        return converter.structure(data, notification_type)
+
+    # -- dispatching -----------------------------------------------------------------------------
+
+    def handle_message(self, message: Any) -> None:
+        if isinstance(message, dict):  # no "jsonrpc": not a JSON-RPC 2.0 message
+            self.log_once("not-json-rpc", 'a message without "jsonrpc": "2.0"')
+            if "method" in message and _valid_id(message.get("id")):
+                error = types.ResponseError(code=INVALID_REQUEST, message="not JSON-RPC 2.0")
+                self._send_response(message["id"], None, error)
+            return
+        rejected = isinstance(message, Rejected)
+        if not rejected and not (
+            isinstance(message, (RPCRequest, RPCNotification))
+            and getattr(message, "jsonrpc", None) == self.VERSION
+        ):
+            super().handle_message(message)  # responses from the client, or pygls' own warning
+            return
+        method = message.method
+        msg_id = getattr(message, "id", None)
+        request = (message.error is not None) if rejected else isinstance(message, RPCRequest)
+        refusal: types.ResponseError | None = None
+        if method == types.EXIT:
+            pass
+        elif self._shutdown:
+            refusal = types.ResponseError(
+                code=INVALID_REQUEST, message=f"{method}: the server is shutting down"
+            )
+        elif not self.initialized and method != types.INITIALIZE:
+            refusal = types.ResponseError(
+                code=SERVER_NOT_INITIALIZED, message=f"{method}: the server is not initialized"
+            )
+        if refusal is not None:
+            self.log_once(f"refused:{refusal.code}", refusal.message)
+            if request and _valid_id(msg_id):
+                self._send_response(cast(MsgId, msg_id), None, refusal)
+            return
+        if rejected:
+            if message.error is not None:  # an unusable id is answered with null, as JSON-RPC says
+                self._send_response(cast(MsgId, msg_id), None, message.error)
+            return
+        if method == types.INITIALIZE:
+            self.initialized = True
+        super().handle_message(message)
+
+    # -- answering -------------------------------------------------------------------------------
+
+    def _send_response(
+        self,
+        msg_id: MsgId,
+        result: Any | None = None,
+        error: types.ResponseError | None = None,
+    ) -> None:
+        if error is not None and error.data is not None:
+            # pygls puts the Python traceback of an internal error here: not for the client.
+            error = types.ResponseError(code=error.code, message=error.message)
+        super()._send_response(msg_id, result, error)
