@@ -158,7 +158,9 @@ class ServerCore(LanguageServer):
         if isinstance(value, Mapping):
             value = value.get("runId") or value.get("uri")
         if not isinstance(value, str):
-            raise UserError(f"expected a run id or a document uri, got {value!r}", kind="arguments")
+            raise UserError(
+                f"expected a run id or a document uri, got {value!r}", kind="bad run id"
+            )
         if value in pool:
             return value
         for run_id, item in reversed(list(pool.items())):

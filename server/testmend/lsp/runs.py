@@ -59,17 +59,17 @@ class RunsServer(ResultsServer):
         if not args or not isinstance(args[0], str) or not args[0]:
             raise UserError(
                 "expected arguments [uri, version, diagnostics]: the uri is missing",
-                kind="arguments",
+                kind="no uri",
             )
         uri = args[0]
         version = args[1] if len(args) > 1 else None
         if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
             raise UserError(
-                f"expected a document version (an integer), got {version!r}", kind="arguments"
+                f"expected a document version (an integer), got {version!r}", kind="bad version"
             )
         diagnostics = args[2] if len(args) > 2 and args[2] is not None else []
         if not isinstance(diagnostics, list):
-            raise UserError("expected the diagnostics as a list", kind="arguments")
+            raise UserError("expected the diagnostics as a list", kind="bad diagnostics")
         return uri, version, diagnostics
 
     def _open_document(self, uri: str) -> tuple[str | None, int | None]:
@@ -99,7 +99,7 @@ class RunsServer(ResultsServer):
         uri, _version, diagnostics = self._run_arguments(args)
         fs_path = uris.to_fs_path(uri) if actions.file_path(uri) is not None else None
         if not fs_path:
-            raise UserError(f"testmend works on files (file:// URIs), not {uri}", kind="arguments")
+            raise UserError(f"testmend works on files (file:// URIs), not {uri}", kind="not a file")
         if not actions.is_js_ts(uri):
             raise UserError(f"{Path(fs_path).name} is not a JavaScript or TypeScript file")
         for run in self.active.values():

@@ -42,7 +42,11 @@ class SettingsServer(ServerCore):
             message = str(exc)
             if message != self.settings_error:
                 self.settings_error = message
-                self.tell(f"bad setting: {message}", types.MessageType.Error, mistake="settings")
+                self.tell(
+                    f"bad setting: {message}",
+                    types.MessageType.Error,
+                    mistake=f"setting {exc.key or exc.source}",
+                )
             return False
         self.settings_error = None
         self.settings = settings
