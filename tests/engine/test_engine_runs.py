@@ -9,6 +9,7 @@ from testmend.engine import Engine, RunRequest, RunResult
 from testmend.llm import reply
 from testmend.workflow.events import (
     EditApplied,
+    RunEvent,
     RunFinished,
     StepFinished,
     StepStarted,
@@ -64,11 +65,16 @@ async def test_happy_path(project: Path, workspaces: Path) -> None:
 
 
 async def run_to_end(engine: Engine, request: RunRequest) -> RunResult:
+    return (await run_with_events(engine, request))[0]
+
+
+async def run_with_events(engine: Engine, request: RunRequest) -> tuple[RunResult, list[RunEvent]]:
     async with engine:
         handle = await engine.start(request)
         result = await handle.wait()
     assert result is not None
-    return result
+    assert engine.handles == {}  # an ended run leaves nothing behind in a long-lived engine
+    return result, handle.history
 
 
 async def test_failed_edit_then_success(project: Path, workspaces: Path) -> None:
@@ -212,8 +218,8 @@ async def test_fix_mode_starts_at_lint(project: Path, workspaces: Path) -> None:
         workspaces,
         {"lint": [rewrite_to(LINT_AFTER), call("run_lint_check"), reply("lint clean")]},
     )
-    result = await run_to_end(engine, RunRequest(file=LINT_TEST, mode="fix"))
-    steps = [e.step for e in engine.handles[result.run_id].history if isinstance(e, StepStarted)]
+    result, history = await run_with_events(engine, RunRequest(file=LINT_TEST, mode="fix"))
+    steps = [e.step for e in history if isinstance(e, StepStarted)]
     assert steps == ["lint", "typescript", "finish"]
     assert result.status == "succeeded", result.failure_reason
     assert result.content == LINT_AFTER
@@ -221,10 +227,7 @@ async def test_fix_mode_starts_at_lint(project: Path, workspaces: Path) -> None:
     first_lint_prompt = str(model.requests[0][0].content)
     assert "testing-library/prefer-screen-queries" in first_lint_prompt
     assert "jest/no-alias-methods" not in first_lint_prompt
-    assert any(
-        isinstance(e, EditApplied) and e.source == "eslint --fix"
-        for e in engine.handles[result.run_id].history
-    )
+    assert any(isinstance(e, EditApplied) and e.source == "eslint --fix" for e in history)
     assert (project / LINT_TEST).read_text(encoding="utf-8") == LINT_BEFORE
 
 
@@ -266,9 +269,9 @@ async def test_offline_run_reports_what_is_left(project: Path, workspaces: Path)
     assert result.summary.tests_total == 2 and result.summary.tests_passing == 1
     assert any("state()" in item for item in result.left_to_do)
     assert "1 test(s) still fail" in result.left_to_do
-    tallies = [e for e in engine.handles[result.run_id].history if isinstance(e, TestTally)]
+    tallies = [e for e in handle.history if isinstance(e, TestTally)]
     assert tallies[-1].passed == 1
-    finished = [e for e in engine.handles[result.run_id].history if isinstance(e, StepFinished)]
+    finished = [e for e in handle.history if isinstance(e, StepFinished)]
     assert [e.step for e in finished][-1] == "finish"
     report = Path(result.report_path).read_text()
     assert "## Left to do" in report and "1 / 2" in report

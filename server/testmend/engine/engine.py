@@ -314,7 +314,14 @@ class Engine:
         handle.task = asyncio.create_task(
             self._execute(handle, record, graph_input, original), name=f"testmend-{record.run_id}"
         )
+        handle.task.add_done_callback(lambda _: self._forget(handle))
         return handle
+
+    def _forget(self, handle: RunHandle) -> None:
+        """A run that ended (or paused) needs no handle here: a long-lived server would keep
+        every one otherwise. Its caller still holds it."""
+        if self.handles.get(handle.run_id) is handle:
+            del self.handles[handle.run_id]
 
     # -- running -------------------------------------------------------------------------------
 

@@ -68,6 +68,20 @@ class PendingResult:
     version: int | None
     mode: Literal["migrate", "fix"]
     result: RunResult
+    kept_at: float = field(default_factory=time.monotonic)
+
+
+#: Kept results not applied after this long are dropped (their report stays on disk).
+PENDING_TTL_SECONDS = 3600.0
+#: At most this many kept results and report links (the oldest go first).
+MAX_PENDING = 20
+MAX_REPORTS = 100
+
+
+def prune(pool: dict[str, Any], limit: int) -> None:
+    """Drop the oldest entries of an insertion-ordered map beyond ``limit``."""
+    for key in list(pool)[: max(len(pool) - limit, 0)]:
+        del pool[key]
 
 
 @dataclass

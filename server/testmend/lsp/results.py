@@ -3,6 +3,7 @@ its test), keep the rest for "Apply kept result", show reports."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -11,7 +12,18 @@ from pygls import uris
 
 from . import actions
 from .apply import FileChange, workspace_edit
-from .core import APPLY_TITLE, REPORT_TITLE, ActiveRun, PendingResult, RunReport, UserError
+from .core import (
+    APPLY_TITLE,
+    MAX_PENDING,
+    MAX_REPORTS,
+    PENDING_TTL_SECONDS,
+    REPORT_TITLE,
+    ActiveRun,
+    PendingResult,
+    RunReport,
+    UserError,
+    prune,
+)
 from .documents import DocumentsServer
 
 if TYPE_CHECKING:
@@ -23,6 +35,8 @@ class ResultsServer(DocumentsServer):
         """Apply what the engine accepted; keep anything else for an explicit accept."""
         name = Path(result.file).name
         self.reports[run.run_id] = RunReport(run.uri, result.report_path)
+        prune(self.reports, MAX_REPORTS)
+        self._expire_pending()
         summary = result.summary
         tally = f"tests {summary.tests_passing}/{summary.tests_total} passing"
         if summary.fidelity is not None:
@@ -35,6 +49,7 @@ class ResultsServer(DocumentsServer):
             return
         pending = PendingResult(run.run_id, run.uri, run.version, run.mode, result)
         self.pending[run.run_id] = pending
+        prune(self.pending, MAX_PENDING)
         if not result.applies:
             why = f": {result.reasons[0]}" if result.reasons else ""
             more = f" (and {len(result.reasons) - 1} more)" if len(result.reasons) > 1 else ""
@@ -46,6 +61,14 @@ class ResultsServer(DocumentsServer):
             )
             return
         await self.apply_pending(pending, against_current=False)
+
+    def _expire_pending(self) -> None:
+        """Kept results nobody applied within the hour go (the report stays on disk)."""
+        now = time.monotonic()
+        for run_id, pending in list(self.pending.items()):
+            if now - pending.kept_at > PENDING_TTL_SECONDS:
+                del self.pending[run_id]
+                self.note(f"{Path(pending.result.file).name}: the kept result expired")
 
     def _current_text(self, root: Path, relative: str) -> str | None:
         """A file as the editor has it (open buffer) or as it is on disk."""

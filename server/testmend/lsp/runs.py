@@ -121,6 +121,7 @@ class RunsServer(ResultsServer):
         try:
             api = await load_engine()
             engine = self._engine_for(root, api)
+            await self._close_retired()
         except ConfigError as exc:
             raise UserError(f"bad setting: {exc}") from None
         request = api.RunRequest(
@@ -258,8 +259,19 @@ class RunsServer(ResultsServer):
         finally:
             self._end_progress(run, state, ending)
             self.active.pop(run.run_id, None)
+            await self._close_retired()
         if result is not None:
             await self.deliver(run, result)
+
+    async def _close_retired(self) -> None:
+        """Close the engines that settings changes retired, once no run uses them (each holds
+        a SQLite connection)."""
+        busy = {id(run.engine) for run in self.active.values()}
+        for slot in self.engines.values():
+            for engine in [e for e in slot.retired if id(e) not in busy]:
+                slot.retired.remove(engine)
+                with contextlib.suppress(Exception):
+                    await engine.close()
 
     async def cmd_cancel(self, *args: Any) -> dict[str, Any]:
         try:
