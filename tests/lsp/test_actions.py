@@ -126,3 +126,38 @@ async def test_bad_settings_are_reported_naming_the_key(project: Path, workspace
         await client.wait_for(lambda: len(client.said("bad setting")) == 3, timeout=10)
         assert "maxConcurrentRuns" in client.said("bad setting")[2]
         assert len(client.said("bad setting")) == 3
+
+
+async def test_each_folder_runs_with_its_own_settings(project: Path, workspaces: Path) -> None:
+    """Settings are asked for with the file as scopeUri: a folder of a multi-root workspace (here
+    one folder of the project) may differ from the rest."""
+    counter = project / "src/components/Counter"
+    async with session(project, workspaces) as client:
+        client.set_configuration(
+            {"sandbox": {"mode": "seatbelt"}}, section="testmend", scope_uri=uri_of(counter)
+        )
+        client.set_configuration({}, section="testmend")
+        seats = await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(
+                command="testmend.migrate", arguments=[uri_of(project / SIMPLE_TEST), None, []]
+            )
+        )
+        assert seats["runId"] is None and 'sandbox.mode is "seatbelt"' in seats["error"]
+        # Elsewhere the folder's setting does not apply: the run is refused for its own reason.
+        other = project / "src/components/Pagination/Pagination.tsx"
+        plain = await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(
+                command="testmend.migrate", arguments=[uri_of(other), None, []]
+            )
+        )
+        assert "does not use Enzyme" in plain["error"]
+        # A bad value in a folder's settings refuses its runs, naming the key.
+        client.set_configuration(
+            {"timeouts": {"test": -1}}, section="testmend", scope_uri=uri_of(counter)
+        )
+        bad = await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(
+                command="testmend.migrate", arguments=[uri_of(project / SIMPLE_TEST), None, []]
+            )
+        )
+        assert "bad setting" in bad["error"] and "timeouts.test" in bad["error"]

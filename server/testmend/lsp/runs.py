@@ -40,12 +40,17 @@ async def load_engine() -> ModuleType:
 
 
 class RunsServer(ResultsServer):
-    def _engine_for(self, root: Path, api: ModuleType) -> Engine:
-        key = json.dumps(self.settings, sort_keys=True, default=str)
+    def _engine_for(
+        self, root: Path, api: ModuleType, settings: Mapping[str, Any] | None = None
+    ) -> Engine:
+        """The engine of a project for these settings (default: the server's); a new one when
+        they changed (the old one retires)."""
+        settings = self.settings if settings is None else settings
+        key = json.dumps(settings, sort_keys=True, default=str)
         slot = self.engines.get(root)
         if slot is not None and slot.settings_key == key:
             return slot.engine
-        config = load_config(root, editor_settings=self.settings)
+        config = load_config(root, editor_settings=settings)
         engine: Engine = api.Engine(config, models=self.models, workspaces_dir=self.workspaces_dir)
         retired = [*slot.retired, slot.engine] if slot is not None else []
         self.engines[root] = EngineSlot(key, engine, retired)
@@ -119,8 +124,9 @@ class RunsServer(ResultsServer):
         if not (root / "package.json").is_file():
             raise UserError(f"{path.name}: no package.json above it: not in a JavaScript project")
         try:
+            settings = await self.settings_for(uri, root)
             api = await load_engine()
-            engine = self._engine_for(root, api)
+            engine = self._engine_for(root, api, settings)
             await self._close_retired()
         except ConfigError as exc:
             raise UserError(f"bad setting: {exc}") from None

@@ -11,7 +11,7 @@ from typing import Any
 from lsprotocol import types
 
 from ..config import ConfigError, find_project_root, load_config
-from .core import SECTION, ServerCore
+from .core import SECTION, ServerCore, UserError
 
 
 def _settings_from(raw: object) -> Mapping[str, Any]:
@@ -74,6 +74,29 @@ class SettingsServer(ServerCore):
             return
         if values and values[0] is not None:
             self.apply_settings(values[0])
+
+    async def settings_for(self, uri: str, root: Path) -> Mapping[str, Any]:
+        """The settings for a file: its workspace folder's (``workspace/configuration`` with the
+        file as ``scopeUri``, so that folders of a multi-root workspace may differ), else the
+        server's. A bad folder setting refuses the run, naming its key."""
+        if not self._supports_configuration():
+            return self.settings
+        item = types.ConfigurationItem(scope_uri=uri, section=SECTION)
+        try:
+            values = await asyncio.wait_for(
+                self.workspace_configuration_async(types.ConfigurationParams(items=[item])), 10
+            )
+        except Exception as exc:  # a client that cannot answer: the server's settings
+            self.note(f"workspace/configuration failed: {exc}")
+            return self.settings
+        if not values or values[0] is None:
+            return self.settings
+        try:
+            settings = _settings_from(values[0])
+            load_config(root, editor_settings=settings)
+        except ConfigError as exc:
+            raise UserError(f"bad setting: {exc}", kind=f"setting {exc.key}") from None
+        return settings
 
     async def on_change_configuration(self, params: types.DidChangeConfigurationParams) -> None:
         settings = params.settings
