@@ -159,7 +159,7 @@ def server_env(workspaces_dir: Path, **extra: str) -> dict[str, str]:
         if not k.startswith(("OPENAI_", "TESTMEND_")) and k != "PYTHONPATH"
     }
     env["TESTMEND_WORKSPACES_DIR"] = str(workspaces_dir)
-    env["PYTHONPATH"] = str(REPO_ROOT)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO_ROOT / "server"), str(REPO_ROOT)])  # this tree
     env.update(extra)
     return env
 
