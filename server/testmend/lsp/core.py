@@ -125,6 +125,10 @@ class ServerCore(LanguageServer):
         self.reports: dict[str, RunReport] = {}
         self.diagnosed: set[str] = set()
         self.coverage: dict[str, bool] = {}
+        self._register()
+
+    def _register(self) -> None:
+        """Register the handlers (the server module does)."""
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         """pygls' errors outside a request (a notification's handler failed, a message could

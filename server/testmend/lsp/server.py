@@ -92,16 +92,6 @@ class TestmendServer(RunsServer):
 
     __test__ = False
 
-    def __init__(
-        self,
-        *,
-        models: ModelFactory | Literal["auto"] | None = "auto",
-        workspaces_dir: Path | None = None,
-        max_runs: int = MAX_ACTIVE_RUNS,
-    ) -> None:
-        super().__init__(models=models, workspaces_dir=workspaces_dir, max_runs=max_runs)
-        self._register()
-
     # -- registration --------------------------------------------------------------------------
 
     def _register(self) -> None:
