@@ -159,19 +159,17 @@ def _exec(command: list[str]) -> None:
         os._exit(127)
 
 
+def _kill_group(signum: int, frame: object) -> None:
+    os.killpg(0, signal.SIGKILL)
+
+
 def _supervise(child: int) -> None:
     """Wait for the command; when testmend dies (or stops us), kill our whole process group.
 
     PR_SET_PDEATHSIG reaches only this process: jest's workers are the command's children, so
-    they are killed here, by group (start_new_session made this process its leader).
+    they are killed here, by group (start_new_session made this process its leader). The
+    handlers are in place before PR_SET_PDEATHSIG is (see ``main``).
     """
-
-    def kill_group(signum: int, frame: object) -> None:
-        os.killpg(0, signal.SIGKILL)
-
-    signal.signal(signal.SIGTERM, kill_group)
-    signal.signal(signal.SIGINT, kill_group)
-    signal.signal(signal.SIGHUP, kill_group)
     while True:
         try:
             _, status = os.waitpid(child, 0)
@@ -202,10 +200,14 @@ def _bridge(listener: socket.socket, path: str) -> None:
     while True:
         try:
             client, _ = listener.accept()
-            upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        except OSError:
+            continue
+        upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
             upstream.connect(path)
         except OSError:
             client.close()
+            upstream.close()
             continue
         for source, sink in ((client, upstream), (upstream, client)):
             threading.Thread(target=_relay, args=(source, sink), daemon=True).start()
@@ -223,6 +225,8 @@ def main(argv: list[str]) -> None:
     bridge = spec.get("bridge")
     if not parent and not bridge:
         _exec(command)
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):  # reset by exec in the child
+        signal.signal(signum, _kill_group)
     if parent:
         _libc().prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
         if os.getppid() != parent:  # testmend died before the line above
