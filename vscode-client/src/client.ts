@@ -2,6 +2,7 @@
 // vscode-languageclient (which also brings diagnostics, code actions and document sync).
 import type * as vscode from 'vscode';
 import {
+  ApplyWorkspaceEditRequest,
   CloseAction,
   ErrorAction,
   ExecuteCommandRequest,
@@ -13,6 +14,7 @@ import {
   type ServerOptions,
   type StaticFeature,
 } from 'vscode-languageclient/node';
+import { applyAsRefactoring } from './applyEdit';
 import type { LaunchPlan } from './launch';
 import type { Settings } from './settings';
 
@@ -113,6 +115,13 @@ export const createLanguageClient: ClientFactory = (init) => {
   };
   const client = new LanguageClient('testmend', 'testmend', serverOptions, clientOptions);
   client.registerFeature(new OwnProgressFeature());
+  // Replaces the client's own handler (registered before this one when the connection starts).
+  client.onRequest(ApplyWorkspaceEditRequest.type, (params) =>
+    applyAsRefactoring(params, {
+      asWorkspaceEdit: (edit) => client.protocol2CodeConverter.asWorkspaceEdit(edit),
+      asUri: (uri) => client.protocol2CodeConverter.asUri(uri),
+    }),
+  );
   return {
     start: () => client.start(),
     stop: () => client.stop(),

@@ -170,6 +170,25 @@ interface Inspected {
 
 const declared = manifest.contributes.configuration.properties as Record<string, { default?: unknown }>;
 
+/** An open document; `saved` counts its saves. */
+export interface StubDocument {
+  uri: Uri;
+  version: number;
+  isDirty?: boolean;
+  saved?: number;
+  save?: () => Promise<boolean>;
+}
+
+export function stubDocument(uri: Uri, version: number, isDirty = false): StubDocument {
+  const document: StubDocument = { uri, version, isDirty, saved: 0 };
+  document.save = async () => {
+    document.saved = (document.saved ?? 0) + 1;
+    document.isDirty = false;
+    return true;
+  };
+  return document;
+}
+
 export const stub = {
   commands: new Map<string, Handler>(),
   /** Commands the extension executed that it does not own (built-in VS Code commands). */
@@ -186,7 +205,12 @@ export const stub = {
   settings: { global: new Map<string, unknown>(), workspace: new Map<string, unknown>() },
   diagnostics: new Map<string, Diagnostic[]>(),
   extensions: new Map<string, unknown>(),
-  textDocuments: [] as { uri: Uri; version: number }[],
+  textDocuments: [] as StubDocument[],
+  visibleDocuments: [] as StubDocument[],
+  /** Edits given to workspace.applyEdit, with their metadata; `applyEditAnswer` is the answer
+   * (an edit marks its documents dirty when applied). */
+  appliedEdits: [] as { edit: { entries(): [Uri, unknown[]][] }; metadata: unknown }[],
+  applyEditAnswer: true,
   activeDocument: undefined as { uri: Uri; version: number } | undefined,
   workspaceFolders: undefined as { uri: Uri; name: string; index: number }[] | undefined,
   configurationChanged: new EventEmitter<{ affectsConfiguration(section: string): boolean }>(),
@@ -207,6 +231,9 @@ export const stub = {
     this.diagnostics.clear();
     this.extensions.clear();
     this.textDocuments = [];
+    this.visibleDocuments = [];
+    this.appliedEdits = [];
+    this.applyEditAnswer = true;
     this.activeDocument = undefined;
     this.workspaceFolders = undefined;
     this.configurationChanged = new EventEmitter();
@@ -261,6 +288,9 @@ export const window = {
   },
   get activeTextEditor() {
     return stub.activeDocument ? { document: stub.activeDocument } : undefined;
+  },
+  get visibleTextEditors() {
+    return stub.visibleDocuments.map((document) => ({ document }));
   },
   withProgress<R>(
     options: { location: ProgressLocation; title?: string; cancellable?: boolean },
@@ -336,6 +366,20 @@ export const workspace = {
   },
   get textDocuments() {
     return stub.textDocuments;
+  },
+  asRelativePath(uri: Uri): string {
+    const folder = stub.workspaceFolders?.[0]?.uri.path;
+    return folder && uri.path.startsWith(`${folder}/`) ? uri.path.slice(folder.length + 1) : uri.path;
+  },
+  async applyEdit(edit: { entries(): [Uri, unknown[]][] }, metadata?: unknown): Promise<boolean> {
+    stub.appliedEdits.push({ edit, metadata });
+    if (!stub.applyEditAnswer) return false;
+    for (const [uri] of edit.entries()) {
+      const open = stub.textDocuments.find((doc) => doc.uri.toString() === uri.toString());
+      if (open) open.isDirty = true;
+      else stub.textDocuments.push(stubDocument(uri, 1, true));
+    }
+    return true;
   },
 };
 
