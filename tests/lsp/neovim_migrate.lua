@@ -1,5 +1,6 @@
--- Headless Neovim (0.7+): open an Enzyme test, run the "Migrate to RTL" code action through
--- the built-in client's code action menu, wait for the end of progress, write what happened.
+-- Headless Neovim (0.7 to current): open an Enzyme test, run the "Migrate to RTL" code action
+-- through the built-in client's code action menu, wait for the end of progress, write what
+-- happened. Uses what both 0.7 and 0.10+ have: global handlers, vim.ui.select.
 local out = vim.env.NVIMTEST_RESULT
 local function finish(result)
   local f = io.open(out, 'w')
@@ -13,6 +14,17 @@ for _, method in ipairs({ 'window/showMessage', 'window/logMessage' }) do
   vim.lsp.handlers[method] = function(_, result)
     table.insert(messages, result.message)
   end
+end
+
+-- The end of the run's work-done progress (0.7 keeps it in client.messages, 0.10 in
+-- client.progress: the handler both call is the common ground).
+local progress_ended = false
+local default_progress = vim.lsp.handlers['$/progress']
+vim.lsp.handlers['$/progress'] = function(err, result, ctx, config)
+  if result and type(result.value) == 'table' and result.value.kind == 'end' then
+    progress_ended = true
+  end
+  return default_progress(err, result, ctx, config)
 end
 
 local ok, err = pcall(function()
@@ -38,11 +50,13 @@ local ok, err = pcall(function()
 
   local offered = {}
   vim.ui.select = function(items, _, on_choice)
-    for i, item in ipairs(items) do
-      table.insert(offered, item[2].title)
+    -- 0.7: {client_id, action}; 0.10: {action = …, ctx = …}
+    local function action(item) return item.action or item[2] end
+    for _, item in ipairs(items) do
+      table.insert(offered, action(item).title)
     end
     for i, item in ipairs(items) do
-      if item[2].title == 'Migrate to RTL' then
+      if action(item).title == 'Migrate to RTL' then
         return on_choice(item, i)
       end
     end
@@ -54,12 +68,7 @@ local ok, err = pcall(function()
   local function text()
     return table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n')
   end
-  local function progress_done()
-    for _, p in pairs(client.messages.progress or {}) do
-      if p.done then return true end
-    end
-    return false
-  end
+  local function progress_done() return progress_ended end
   local migrated = vim.wait(tonumber(vim.env.NVIMTEST_WAIT_MS or '300000'), function()
     return progress_done() and text():find('@testing-library/react', 1, true) ~= nil
   end, 200)
@@ -70,6 +79,7 @@ local ok, err = pcall(function()
     diagnostic = diagnostic.message,
     text = text(),
     messages = messages,
+    version = tostring(vim.version().major) .. '.' .. tostring(vim.version().minor),
   })
 end)
 if not ok then finish({ error = tostring(err), messages = messages }) end

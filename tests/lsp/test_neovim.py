@@ -1,4 +1,6 @@
-"""Headless Neovim (built-in LSP client) runs "Migrate to RTL" on an example test."""
+"""Headless Neovim (built-in LSP client) runs "Migrate to RTL" on an example test: the
+system's Neovim (Debian 12: 0.7.2) and a current one (Debian 13's 0.10, installed under
+.cache/ by scripts/install-neovim-current.sh)."""
 
 from __future__ import annotations
 
@@ -14,10 +16,31 @@ from ..engine.conftest import SIMPLE_RTL, SIMPLE_TEST
 from .conftest import SCRIPTED_SERVER, server_env
 
 SCRIPT = Path(__file__).with_name("neovim_migrate.lua")
+REPO_ROOT = Path(__file__).resolve().parents[2]
+CURRENT_NVIM = REPO_ROOT / ".cache" / "neovim-current" / "nvim"
+
+NEOVIMS = [
+    pytest.param(
+        shutil.which("nvim"),
+        id="system",
+        marks=pytest.mark.skipif(
+            shutil.which("nvim") is None, reason="neovim is not installed (scripts/setup.sh)"
+        ),
+    ),
+    pytest.param(
+        str(CURRENT_NVIM),
+        id="current",
+        marks=pytest.mark.skipif(
+            not CURRENT_NVIM.is_file(), reason="scripts/install-neovim-current.sh did not run"
+        ),
+    ),
+]
 
 
-@pytest.mark.skipif(shutil.which("nvim") is None, reason="neovim is not installed (.ci/run)")
-async def test_neovim_migrates_the_buffer(project: Path, workspaces: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("nvim", NEOVIMS)
+async def test_neovim_migrates_the_buffer(
+    nvim: str, project: Path, workspaces: Path, tmp_path: Path
+) -> None:
     result_file = tmp_path / "nvim-result.json"
     env = server_env(
         workspaces,
@@ -29,7 +52,7 @@ async def test_neovim_migrates_the_buffer(project: Path, workspaces: Path, tmp_p
         XDG_STATE_HOME=str(tmp_path / "state"),
     )
     process = await asyncio.create_subprocess_exec(
-        "nvim", "--headless", "--clean", "-c", f"luafile {SCRIPT}",
+        nvim, "--headless", "--clean", "-c", f"luafile {SCRIPT}",
         cwd=project, env=env, stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
     )  # fmt: skip
@@ -41,9 +64,19 @@ async def test_neovim_migrates_the_buffer(project: Path, workspaces: Path, tmp_p
     assert result_file.is_file(), out.decode(errors="replace")
     result = json.loads(result_file.read_text())
     assert "error" not in result, result
+    version = (await _version(nvim)).removeprefix("NVIM v")
+    assert version.startswith(result["version"] + "."), (version, result["version"])
     assert result["diagnostic"] == "This test uses Enzyme — Migrate to RTL"
     assert "Migrate to RTL" in result["offered"]
     assert result["migrated"] and result["progress_done"], result
     assert result["text"].rstrip("\n") == SIMPLE_RTL.rstrip("\n")
     await asyncio.sleep(0.5)
     assert list(workspaces.iterdir()) == []
+
+
+async def _version(nvim: str) -> str:
+    process = await asyncio.create_subprocess_exec(
+        nvim, "--version", stdout=asyncio.subprocess.PIPE, stdin=asyncio.subprocess.DEVNULL
+    )
+    out, _ = await process.communicate()
+    return out.decode().splitlines()[0]
