@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything testmend's development and tests need on a fresh machine:
 # uv (pinned), the Python environment from uv.lock, the node_modules of the example app and of
-# the VS Code extension, and neovim.
+# the VS Code extension, the Debian packages of the editor tests (neovim, chromium, …), a current
+# Neovim (from Debian 13, under .cache/) and code-server.
 # Idempotent: steps that are already up to date are skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,12 +46,24 @@ npm_ci() {
 npm_ci "$EXAMPLE_APP"
 npm_ci "$VSCODE_CLIENT"
 
-# Neovim's built-in LSP client drives the headless editor test (tests/lsp/test_neovim.py).
-if ! command -v nvim >/dev/null 2>&1; then
-  echo "setup: installing neovim"
-  if [ "$(id -u)" -eq 0 ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim >/dev/null
-  else
-    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim >/dev/null
-  fi
+# Debian packages the editor tests need: neovim (its built-in LSP client drives
+# tests/lsp/test_neovim.py); chromium, ripgrep and the native-module build tools for code-server
+# (the VS Code end-to-end test, vscode-client/e2e/).
+APT_PACKAGES=(neovim chromium ripgrep build-essential libkrb5-dev libsecret-1-dev)
+missing=()
+for package in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]} (apt)"
+  sudo=()
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+  "${sudo[@]}" apt-get update -qq
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+# A current Neovim beside Debian 12's 0.7 (tests/lsp/test_neovim.py runs both).
+./scripts/install-neovim-current.sh
+
+# code-server (VS Code in the browser) for the end-to-end test, from npm.
+"$VSCODE_CLIENT/e2e/install-code-server.sh"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets everything up (scripts/setup.sh) and runs the checks: ruff, mypy, the VS Code extension's
-# type check, lint, tests and .vsix, and the test suite against real jest/eslint/tsc, with a
-# coverage gate on server/.
+# type check, lint, tests and .vsix, its end-to-end test in a real VS Code, and the test suite
+# against real jest/eslint/tsc, with a coverage gate on server/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,6 +19,8 @@ echo "test: vscode-client (type check, lint, tests, package)"
   npm run --silent lint
   npm test --silent
   npm run --silent package
+  echo "test: the extension in a real VS Code (code-server + headless Chromium; screenshots in vscode-client/e2e/artifacts)"
+  npm run --silent e2e
 )
 echo "test: pytest"
 .venv/bin/pytest --cov --cov-report=term --cov-fail-under=90 "$@"

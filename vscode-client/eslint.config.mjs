@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '*.vsix'] },
+  { ignores: ['dist/', 'node_modules/', '*.vsix', 'e2e/code-server/', 'e2e/artifacts/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
