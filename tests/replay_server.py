@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -23,12 +24,26 @@ _NUMBERED = re.compile(r"^\s*\d+\| ?", re.M)
 
 
 class Replay:
-    def __init__(self, fixture: str | dict[str, Any], *, fail_with: int | None = None):
-        """``fixture``: a file in fixtures/replay, or the recording itself."""
+    def __init__(
+        self,
+        fixture: str | dict[str, Any],
+        *,
+        fail_with: int | None = None,
+        fault: tuple[int, str, bytes] | None = None,
+        hang: float = 0.0,
+    ):
+        """``fixture``: a file in fixtures/replay, or the recording itself. Misbehaving on
+        purpose: ``fail_with`` answers every request with that status and a JSON error;
+        ``fault`` with (status, content type, body) as given; ``hang`` waits that many seconds
+        before answering."""
         self.recording: dict[str, Any] = (
             json.loads((FIXTURES / fixture).read_text()) if isinstance(fixture, str) else fixture
         )
-        self.fail_with = fail_with
+        if fail_with is not None:
+            error = {"error": {"message": "upstream overloaded", "type": "server_error"}}
+            fault = (fail_with, "application/json", json.dumps(error).encode())
+        self.fault = fault
+        self.hang = hang
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self.lock = threading.Lock()
@@ -101,14 +116,15 @@ def serve(replay: Replay) -> Iterator[str]:
             with replay.lock:
                 replay.requests.append(body)
                 replay.headers.append({k.lower(): v for k, v in self.headers.items()})
-            if replay.fail_with is not None:
-                payload = json.dumps(
-                    {"error": {"message": "upstream overloaded", "type": "server_error"}}
-                )
-                self.send_response(replay.fail_with)
-                self.send_header("Content-Type", "application/json")
+            if replay.hang:
+                time.sleep(replay.hang)
+            if replay.fault is not None:
+                status, content_type, payload = replay.fault
+                self.send_response(status)
+                self.send_header("Content-Type", content_type)
+                self.send_header("Content-Length", str(len(payload)))
                 self.end_headers()
-                self.wfile.write(payload.encode())
+                self.wfile.write(payload)
                 return
             response = replay.respond(body)
             if body.get("stream"):

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Literal, TextIO
 
 from ..config import ConfigError, find_project_root, load_config
-from ..engine import Engine, EngineError, RunRequest, RunResult
+from ..engine import Engine, EngineError, RunHandle, RunRequest, RunResult
 from ..engine.changes import changed_since, on_disk, result_changes, write_changes
 from ..engine.store import RunStore
 from ..project import enzyme_test_files
-from ..workflow.events import RunEvent, event_line
+from ..workflow.events import RunEvent, RunFinished, event_line
 from ..workspace.paths import PathEscapeError
 
 
@@ -111,13 +111,24 @@ async def _run_many(args: argparse.Namespace, mode: Literal["migrate", "fix"]) -
                 problems.append(f"{handle.file}: {type(exc).__name__}: {exc}")
                 continue
             if result is None:
-                problems.append(
-                    f"{handle.file}: paused for input (run {handle.run_id}); answer with "
-                    f"`testmend resume {handle.run_id} --answer retry|apply_partial|discard|TEXT`"
-                )
+                problems.append(f"{handle.file}: {_no_result(handle)}")
                 continue
             results.append(result)
     return _report(args, root, results, problems)
+
+
+def _no_result(handle: RunHandle) -> str:
+    """Why a run gave no result: it stopped (failed, cancelled) or it waits for an answer."""
+    last = handle.history[-1] if handle.history else None
+    if isinstance(last, RunFinished):
+        reason = f": {last.failure_reason}" if last.failure_reason else ""
+        tokens = last.summary.tokens_used
+        spent = f"; {tokens} tokens spent" if tokens else ""
+        return f"{last.status} (run {handle.run_id}){reason}{spent}"
+    return (
+        f"paused for input (run {handle.run_id}); answer with "
+        f"`testmend resume {handle.run_id} --answer retry|apply_partial|discard|TEXT`"
+    )
 
 
 def _report(
@@ -197,8 +208,10 @@ def runs(args: argparse.Namespace) -> int:
         return 0
     for record in records:
         tally = ""
-        if record.summary:
+        if record.summary and record.summary.tests_total:
             tally = f" {record.summary.tests_passing}/{record.summary.tests_total} tests"
+        if record.summary and record.summary.tokens_used:
+            tally += f", {record.summary.tokens_used} tokens"
         print(
             f"{record.run_id}  {record.status:<11} {record.mode:<7} {record.file}{tally}"
             + (f"  — {record.failure_reason}" if record.failure_reason else "")
@@ -225,7 +238,7 @@ async def _resume(args: argparse.Namespace) -> int:
         names[handle.run_id] = handle.file
         result = await handle.wait()
     if result is None:
-        print(f"testmend: run {args.run_id} paused again for input", file=sys.stderr)
+        print(f"testmend: {handle.file}: {_no_result(handle)}", file=sys.stderr)
         return 1
     return _report(args, root, [result], [])
 

@@ -34,6 +34,7 @@ from ..runners.detect import (
     node_modules_dir,
 )
 from ..sandbox import Sandbox, SandboxChoice, choose_sandbox, sandbox_for
+from ..workflow.agents import AgentStalledError
 from ..workflow.context import RunDeps
 from ..workflow.events import NeedsInput, RunEvent, RunFinished, RunStarted
 from ..workflow.graph import build_graph, checkpoint_serializer
@@ -339,6 +340,7 @@ class Engine:
     ) -> RunResult | None:
         emit = self._emitter(handle)
         config = {"configurable": {"thread_id": record.run_id}}
+        usage = UsageRecorder()
         try:
             async with self._semaphore:
                 workspace = await create_shadow_workspace_async(
@@ -359,7 +361,7 @@ class Engine:
                         run_dir=self.store.run_dir(record.run_id),
                         models=self.models,
                         emit=emit,
-                        usage=UsageRecorder(),
+                        usage=usage,
                     )
                     emit(
                         RunStarted(
@@ -386,14 +388,26 @@ class Engine:
                 handle, record, MigrationState.model_validate(snapshot.values), emit
             )
         except asyncio.CancelledError:
-            self._end(handle, record, "cancelled", "cancelled by the user", emit)
+            tokens = await self._tokens_spent(config, usage)
+            self._end(handle, record, "cancelled", "cancelled by the user", tokens, emit)
             raise
-        except (ShadowWorkspaceError, ModelUnavailableError, EngineError) as exc:
-            self._end(handle, record, "failed", str(exc), emit)
+        except (ShadowWorkspaceError, ModelUnavailableError, AgentStalledError, EngineError) as exc:
+            tokens = await self._tokens_spent(config, usage)
+            self._end(handle, record, "failed", str(exc), tokens, emit)
             return None
         except Exception as exc:  # a bug or an unexpected tool failure: keep the run resumable
-            self._end(handle, record, "failed", f"{type(exc).__name__}: {exc}", emit)
+            tokens = await self._tokens_spent(config, usage)
+            self._end(handle, record, "failed", f"{type(exc).__name__}: {exc}", tokens, emit)
             raise
+
+    async def _tokens_spent(self, config: Any, usage: UsageRecorder) -> int:
+        """Tokens of a run that ended early: its finished steps' (checkpointed, across resumes)
+        and those of the step under way (still in the recorder)."""
+        spent = sum(u.total for u in usage.by_step.values())
+        with contextlib.suppress(Exception):
+            snapshot = await self._graph.aget_state(config)
+            spent += sum((snapshot.values or {}).get("tokens_by_step", {}).values())
+        return spent
 
     def _end(
         self,
@@ -401,13 +415,17 @@ class Engine:
         record: RunRecord,
         status: RunStatus,
         reason: str,
+        tokens: int,
         emit: Callable[[RunEvent], None],
     ) -> None:
-        self.store.save(record.model_copy(update={"status": status, "failure_reason": reason}))
-        emit(
-            RunFinished(
-                run_id=record.run_id, status=status, summary=Summary(), failure_reason=reason
+        summary = Summary(tokens_used=tokens)
+        self.store.save(
+            record.model_copy(
+                update={"status": status, "failure_reason": reason, "summary": summary}
             )
+        )
+        emit(
+            RunFinished(run_id=record.run_id, status=status, summary=summary, failure_reason=reason)
         )
         handle.queue.put_nowait(None)
 

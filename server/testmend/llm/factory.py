@@ -23,7 +23,8 @@ class ModelNotConfiguredError(RuntimeError):
 
 
 class ModelUnavailableError(RuntimeError):
-    """The endpoint failed too often in a row: the run stops instead of burning attempts."""
+    """The endpoint cannot serve the run (failed too often in a row, or refused it for good):
+    the run stops instead of burning attempts."""
 
 
 def build_chat_model(config: ModelConfig, agent: AgentName) -> BaseChatModel:
@@ -66,9 +67,10 @@ class CircuitBreaker:
     def record_success(self) -> None:
         self.consecutive_failures = 0
 
-    def record_failure(self, error: BaseException) -> None:
+    def record_failure(self, fault: str) -> None:
+        """``fault``: what went wrong, in words (``llm.faults``)."""
         self.consecutive_failures += 1
-        self.last_error = f"{type(error).__name__}: {error}"[:500]
+        self.last_error = fault[:500]
 
     @property
     def open(self) -> bool:
@@ -78,8 +80,8 @@ class CircuitBreaker:
         if self.open:
             raise ModelUnavailableError(
                 f"the model endpoint failed {self.consecutive_failures} times in a row "
-                f"(last: {self.last_error}); stopping the run — check model.baseUrl, the API key "
-                "and the endpoint's status, then resume the run"
+                f"(last: {self.last_error}); stopping the run — check model.baseUrl, the "
+                "endpoint's status and its rate limits, then resume the run"
             )
 
 
@@ -94,7 +96,9 @@ class TokenUsage:
 
 
 class UsageRecorder(BaseCallbackHandler):
-    """Callback that adds up token usage per step and feeds the circuit breaker.
+    """Callback that adds up token usage per step. It carries the run's circuit breaker, which
+    ``workflow.agents.StepGuard`` feeds: a call whose answer could not be parsed still ends here
+    as a success, so successes are counted there too.
 
     A plain class (not a dataclass): LangGraph derives a schema from the run context's fields,
     and a lock field would trip pydantic.
@@ -112,7 +116,6 @@ class UsageRecorder(BaseCallbackHandler):
 
     def on_llm_end(self, response: LLMResult, **kwargs: Any) -> None:
         with self._lock:
-            self.breaker.record_success()
             usage = self.usage(self.step)
             for generations in response.generations:
                 for generation in generations:
@@ -120,7 +123,3 @@ class UsageRecorder(BaseCallbackHandler):
                     if meta:
                         usage.input_tokens += int(meta.get("input_tokens", 0))
                         usage.output_tokens += int(meta.get("output_tokens", 0))
-
-    def on_llm_error(self, error: BaseException, **kwargs: Any) -> None:
-        with self._lock:
-            self.breaker.record_failure(error)

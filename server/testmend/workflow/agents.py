@@ -10,13 +10,16 @@ from langchain.agents import create_agent
 from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse, hook_config
 from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
+from langgraph.errors import GraphRecursionError
 from langgraph.runtime import Runtime
 
 from ..config import AgentName
+from ..llm.factory import ModelUnavailableError
+from ..llm.faults import classify
 from .agent_state import StepAgentState
 from .context import ESCALATION_UNLOCKS_AT, SCOPE_REDUCTION_UNLOCKS_AT, RunDeps
 from .prompts import render_prompt
-from .state import ErrorTracker, Step
+from .state import ErrorTracker
 from .tools import toolkit
 from .tracking import step_attempts
 
@@ -56,9 +59,9 @@ class StepGuard(AgentMiddleware[StepAgentState, RunDeps]):
 
     state_schema = StepAgentState
 
-    def __init__(self, step: Step):
+    def __init__(self, step: AgentName):
         super().__init__()
-        self.step = step
+        self.step: AgentName = step
 
     @hook_config(can_jump_to=["end"])
     def before_model(
@@ -87,35 +90,32 @@ class StepGuard(AgentMiddleware[StepAgentState, RunDeps]):
             notes.append("## A person said\n" + "\n".join(state["instructions"]))
         base = request.system_message.content if request.system_message else ""
         request = request.override(system_message=SystemMessage(f"{base}\n\n" + "\n\n".join(notes)))
-        breaker = request.runtime.context.usage.breaker
+        deps = request.runtime.context
+        breaker = deps.usage.breaker
         while True:
             try:
-                return await handler(request)
+                response = await handler(request)
             except Exception as exc:
-                if not is_endpoint_error(exc):
+                fault = classify(
+                    exc,
+                    model=deps.config.model.model_for(self.step) or "",
+                    base_url=deps.config.model.base_url or "",
+                )
+                if fault is None:
                     raise
-                # UsageRecorder.on_llm_error counted it; retry until the breaker opens.
-                if breaker.open:
-                    breaker.check()
+                if fault.kind == "permanent":
+                    raise ModelUnavailableError(fault.message) from exc
+                # Transient or garbage: counted, retried until the breaker opens.
+                breaker.record_failure(fault.message)
+                breaker.check()
                 await asyncio.sleep(min(8.0, 0.5 * 2**breaker.consecutive_failures))
+                continue
+            breaker.record_success()
+            return response
 
 
-def is_endpoint_error(exc: BaseException) -> bool:
-    """A failure of the model endpoint (HTTP status, connection, timeout), not a bug of ours.
-
-    langchain-openai wraps the client's errors in its own classes, so the chain is searched.
-    """
-    seen: BaseException | None = exc
-    for _ in range(5):
-        if seen is None:
-            break
-        package = type(seen).__module__.split(".", 1)[0]
-        if package in {"openai", "httpx", "httpcore"} or isinstance(
-            seen, ConnectionError | TimeoutError
-        ):
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
+class AgentStalledError(RuntimeError):
+    """An agent went on calling tools (reads, mostly) past the step's recursion limit."""
 
 
 def recursion_limit(deps: RunDeps) -> int:
@@ -149,5 +149,11 @@ async def run_agent(
         "recursion_limit": recursion_limit(deps),
         "callbacks": [deps.usage],
     }
-    result = await agent.ainvoke(agent_input, config=config, context=deps)
+    try:
+        result = await agent.ainvoke(agent_input, config=config, context=deps)
+    except GraphRecursionError as exc:
+        raise AgentStalledError(
+            f"the {step} agent kept calling tools without progress ({config['recursion_limit']} "
+            "steps without finishing; the limit follows retry.maxTotalAttempts)"
+        ) from exc
     return cast(StepAgentState, result)

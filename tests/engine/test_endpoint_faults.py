@@ -1,0 +1,211 @@
+"""A model endpoint that misbehaves on purpose, through the real langchain-openai client: every
+fault ends the run `failed` with one message that names it and what to check, no traceback;
+transient faults and garbage answers are retried until the circuit breaker opens, permanent
+ones are not retried at all."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from testmend.config import load_config
+from testmend.engine import Engine, RunRequest
+from testmend.llm.faults import classify
+
+from ..replay_server import Replay, serve
+from .conftest import SIMPLE_TEST
+from .recordings import migrate_through_cli
+
+KEY = "sk-test-0123456789"
+JSON = "application/json"
+
+
+def error(message: str, **fields: str) -> bytes:
+    return json.dumps({"error": {"message": message, **fields}}).encode()
+
+
+def completion(**fields: Any) -> bytes:
+    return json.dumps({"id": "c1", "object": "chat.completion", "created": 1, **fields}).encode()
+
+
+FAULTS = {
+    # name: (fault, requests the run makes, what the reason says)
+    "html page": ((200, "text/html", b"<html>proxy login</html>"), 3, "not a chat completion"),
+    "empty choices": (
+        (200, JSON, completion(model="m", choices=[], usage={"total_tokens": 1})),
+        3,
+        "not a chat completion",
+    ),
+    "no choices": ((200, JSON, completion()), 3, "not a chat completion"),
+    "truncated json": ((200, JSON, b'{"id": "c1", "choi'), 3, "not a chat completion"),
+    "html 502": ((502, "text/html", b"<html>Bad gateway</html>"), 3, "answered 502"),
+    "rate limit": ((429, JSON, error("Rate limit reached")), 3, "rate limited (429"),
+    "bad key": (
+        (401, JSON, error("Incorrect API key provided")),
+        1,
+        "refused the API key (401: Incorrect API key provided)",
+    ),
+    "unknown model": (
+        (404, JSON, error("The model `gpt-4.1-mini` does not exist", code="model_not_found")),
+        1,
+        "does not know the model gpt-4.1-mini",
+    ),
+    "context length": (
+        (
+            400,
+            JSON,
+            error(
+                "This model's maximum context length is 8192 tokens. However, you requested "
+                "10861 tokens",
+                code="context_length_exceeded",
+            ),
+        ),
+        1,
+        "does not fit the context window of gpt-4.1-mini",
+    ),
+    "bad request": (
+        (400, JSON, error("tools are not supported")),
+        1,
+        "rejected the request (400: tools are not supported)",
+    ),
+}
+
+
+def config(project: Path, base_url: str, retry: dict[str, int] | None = None, **model: Any) -> Any:
+    return load_config(
+        project,
+        environ={"OPENAI_API_KEY": KEY},
+        editor_settings={
+            "model": {
+                "baseUrl": base_url,
+                "tiers": {"full": "gpt-4.1", "mini": "gpt-4.1-mini"},
+                "maxRetries": 0,
+                **model,
+            },
+            "retry": retry or {},
+        },
+    )
+
+
+async def failed_run(project: Path, workspaces: Path, base_url: str, **model: Any) -> str:
+    """Runs a migration against ``base_url``; returns its failure reason (it must fail)."""
+    engine = Engine(config(project, base_url, **model), workspaces_dir=workspaces)
+    async with engine:
+        handle = await engine.start(RunRequest(file=SIMPLE_TEST))
+        result = await handle.wait()
+        record = engine.store.load(handle.run_id)
+    assert result is None
+    assert record.status == "failed", record
+    assert record.failure_reason
+    assert "Traceback" not in record.failure_reason
+    assert KEY not in record.model_dump_json()
+    assert list(workspaces.iterdir()) == []
+    return record.failure_reason
+
+
+@pytest.mark.parametrize("name", list(FAULTS))
+async def test_an_endpoint_fault_fails_the_run_with_its_name(
+    name: str, project: Path, workspaces: Path
+) -> None:
+    fault, requests, says = FAULTS[name]
+    replay = Replay("seats_migration.json", fault=fault)
+    with serve(replay) as url:
+        reason = await failed_run(project, workspaces, url)
+    assert says in reason, reason
+    assert len(replay.requests) == requests, reason
+    if requests > 1:
+        assert reason.startswith(f"the model endpoint failed {requests} times in a row"), reason
+
+
+async def test_an_endpoint_that_does_not_answer_in_time(project: Path, workspaces: Path) -> None:
+    replay = Replay("seats_migration.json", hang=2.0)
+    with serve(replay) as url:
+        reason = await failed_run(project, workspaces, url, timeoutSeconds=0.3)
+    assert "no answer from the endpoint" in reason and "in time" in reason, reason
+    assert len(replay.requests) == 3
+
+
+async def test_an_endpoint_nobody_listens_on(project: Path, workspaces: Path) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    reason = await failed_run(project, workspaces, f"http://127.0.0.1:{port}/v1")
+    assert f"cannot reach the endpoint at http://127.0.0.1:{port}/v1" in reason, reason
+
+
+def test_the_cli_says_failed_with_the_reason_not_paused(
+    project: Path, workspaces: Path, tmp_path: Path
+) -> None:
+    fault = (401, JSON, error("Incorrect API key provided"))
+    done = migrate_through_cli(
+        project,
+        Replay("seats_migration.json", fault=fault),
+        {},
+        {"OPENAI_API_KEY": KEY, "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 1, done.stderr
+    assert "paused" not in done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    (problem,) = json.loads(done.stdout)["problems"]
+    assert problem.startswith(f"{SIMPLE_TEST}: failed (run "), problem
+    assert "refused the API key (401: Incorrect API key provided)" in problem
+    last = done.stderr.strip().splitlines()[-1]
+    assert "finished: failed — the endpoint" in last, done.stderr
+
+
+def endless_reads(turns: int) -> dict[str, Any]:
+    """A research agent that lists the same folder again and again."""
+
+    def turn(index: int) -> dict[str, Any]:
+        call = {"name": "ls", "arguments": json.dumps({"path": "src"})}
+        message = {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [{"id": f"call_{index}", "type": "function", "function": call}],
+        }
+        return {
+            "id": f"c{index}",
+            "object": "chat.completion",
+            "created": 1,
+            "model": "m",
+            "choices": [{"index": 0, "finish_reason": "tool_calls", "message": message}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+        }
+
+    return {"research": [turn(i) for i in range(turns)]}
+
+
+async def test_an_agent_that_never_stops_calling_tools(project: Path, workspaces: Path) -> None:
+    replay = Replay(endless_reads(200))
+    with serve(replay) as url:
+        # Recursion limit 4·1·3 + 20 = 32 graph steps.
+        settings = config(project, url, retry={"maxTotalAttempts": 1})
+        engine = Engine(settings, workspaces_dir=workspaces)
+        async with engine:
+            handle = await engine.start(RunRequest(file=SIMPLE_TEST))
+            assert await handle.wait() is None
+            record = engine.store.load(handle.run_id)
+    assert record.status == "failed"
+    assert record.failure_reason == (
+        "the research agent kept calling tools without progress (32 steps without finishing; "
+        "the limit follows retry.maxTotalAttempts)"
+    )
+    assert 10 <= len(replay.requests) <= 20
+    # The tokens the failed run spent are on its record (15 per answer).
+    assert record.summary is not None
+    assert record.summary.tokens_used == 15 * len(replay.requests)
+    assert list(workspaces.iterdir()) == []
+
+
+def test_an_error_of_our_own_is_not_an_endpoint_fault() -> None:
+    def tool_of_ours() -> None:
+        raise IndexError("list index out of range")
+
+    with pytest.raises(IndexError) as caught:
+        tool_of_ours()
+    assert classify(caught.value) is None
+    assert classify(RuntimeError("no traceback")) is None
