@@ -1210,3 +1210,39 @@ def test_ignored_dirs_are_documented_defaults() -> None:
         "dist",
     } <= DEFAULT_IGNORED_DIRS
     assert issubclass(RefusedPathError, ProjectToolError)
+
+
+def test_read_roots_open_the_linked_packages_and_nothing_else(tmp_path: Path) -> None:
+    """A shadow workspace links the user's node_modules: the file tools may read through that
+    link when given its target as a read root; other links out stay closed."""
+    packages = write(
+        tmp_path / "user" / "node_modules",
+        {"lib/index.d.ts": "export declare function lib(): void;\n", "lib/package.json": "{}\n"},
+    )
+    secret = write(tmp_path / "elsewhere", {"key.ts": "export const key = 'x';\n"})
+    root = write(tmp_path / "shadow", {"src/a.ts": "export const a = 1;\n"})
+    (root / "node_modules").symlink_to(packages, target_is_directory=True)
+    (packages / "escape").symlink_to(secret, target_is_directory=True)
+    reads = [packages.resolve()]
+
+    with pytest.raises(PathEscapeError):
+        read_file(root, "node_modules/lib/index.d.ts")
+    assert "export declare function lib" in read_file(
+        root, "node_modules/lib/index.d.ts", read_roots=reads
+    )
+    assert glob_files(root, "node_modules/lib/*", read_roots=reads) == [
+        "node_modules/lib/index.d.ts",
+        "node_modules/lib/package.json",
+    ]
+    assert [m.path for m in grep(root, "declare", glob="node_modules/**", read_roots=reads)] == [
+        "node_modules/lib/index.d.ts"
+    ]
+    # Recursive searches from the root still skip the packages.
+    assert glob_files(root, "**/*.ts", read_roots=reads) == ["src/a.ts"]
+    assert "link to the installed packages" in list_dir(root, ".", read_roots=reads)
+    # A link inside the packages that leads elsewhere is not a way out.
+    with pytest.raises(PathEscapeError):
+        read_file(root, "node_modules/escape/key.ts", read_roots=reads)
+    assert "leading outside the project" in list_dir(root, "node_modules", read_roots=reads)
+    with pytest.raises(PathEscapeError):
+        read_file(root, "node_modules/../../elsewhere/key.ts", read_roots=reads)

@@ -48,6 +48,16 @@ async def test_research_tools_and_a_diff_edit(project: Path, workspaces: Path) -
                 call("get_dependency_tree", "g5", path=SIMPLE_TEST),
                 call("read_file", "g6", path="/etc/passwd"),
                 call("write_to_scratchpad", "g7", note="buttons are labelled"),
+                # Library sources and types, through the workspace's node_modules link.
+                call("read_file", "g8", path="node_modules/@types/react/index.d.ts", limit=3),
+                call("glob", "g9", pattern="node_modules/@testing-library/react/*.json"),
+                call(
+                    "grep",
+                    "g10",
+                    pattern="interface FunctionComponent",
+                    glob="node_modules/@types/react/index.d.ts",
+                ),
+                call("ls", "g11", path="."),
                 reply("done"),
             ],
             "planning": [
@@ -86,6 +96,11 @@ async def test_research_tools_and_a_diff_edit(project: Path, workspaces: Path) -
     assert "./Counter" in messages[4]  # dependency tree of the test
     assert messages[5].startswith("error:") and "absolute" in messages[5]  # refused path
     assert messages[6].startswith("noted (1 notes)")
+    assert messages[7].startswith("node_modules/@types/react/index.d.ts (lines 1-3 of ")
+    assert '/// <reference path="global.d.ts" />' in messages[7]
+    assert "node_modules/@testing-library/react/package.json" in messages[8]
+    assert "node_modules/@types/react/index.d.ts:" in messages[9]
+    assert "node_modules/  (link to the installed packages: read-only" in messages[10]
     plan_replies = [m for m in messages if "plan(s) recorded" in m]
     assert "needs a Gherkin plan" in plan_replies[0]
     assert "say why the test can be deleted" in plan_replies[1]

@@ -357,6 +357,7 @@ class Engine:
                         run_id=record.run_id,
                         config=self.config,
                         workspace_root=workspace.root,
+                        read_roots=tuple(workspace.link_targets),
                         runners=self.runners_factory(self.config, workspace.root, sandbox),
                         run_dir=self.store.run_dir(record.run_id),
                         models=self.models,

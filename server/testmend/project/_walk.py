@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -82,9 +82,14 @@ def rel_of(parts: tuple[str, ...]) -> str:
     return "/".join(parts) if parts else "."
 
 
-def resolve(root: Path, relative: str) -> tuple[Path, str, tuple[str, ...]]:
-    """Validate ``relative`` and return (absolute path, normalised relative path, parts)."""
-    absolute = resolve_in_root(root, relative)
+def resolve(
+    root: Path, relative: str, read_roots: Sequence[Path] = ()
+) -> tuple[Path, str, tuple[str, ...]]:
+    """Validate ``relative`` and return (absolute path, normalised relative path, parts).
+
+    ``read_roots``: real folders outside ``root`` that symlinks in it may lead to for reading
+    (a shadow workspace's linked ``node_modules``)."""
+    absolute = resolve_in_root(root, relative, extra_read_roots=read_roots)
     parts = split_relative(relative)
     rel = rel_of(parts)
     check_allowed(rel, parts)
@@ -209,6 +214,7 @@ def walk_files(
     *,
     ignored_dirs: Collection[str] = DEFAULT_IGNORED_DIRS,
     stats: WalkStats | None = None,
+    read_roots: Sequence[Path] = (),
 ) -> Iterator[str]:
     """Project-relative paths of the regular files under ``start``, sorted per folder.
 
@@ -216,10 +222,12 @@ def walk_files(
     the root or internal. Ignored folders below ``start`` are not entered, symlinked folders
     are never followed, symlinked files are yielded only when they stay inside the root.
     Internal folders (``.git``, ``.testmend``) and secret files are always skipped. Stops after
-    ``stats.max_files`` files (default :data:`MAX_WALK_FILES`; ``stats.capped``).
+    ``stats.max_files`` files (default :data:`MAX_WALK_FILES`; ``stats.capped``). A ``start``
+    inside one of ``read_roots`` (through a linked ``node_modules``) is walked like a folder of
+    the root.
     """
     stats = stats if stats is not None else WalkStats()
-    absolute, _, _ = resolve(root, rel_of(start))  # refuses a start outside the root
+    absolute, _, _ = resolve(root, rel_of(start), read_roots)  # refuses a start outside
     stack: list[tuple[Path, tuple[str, ...]]] = [(absolute, start)]
     while stack:
         folder, parts = stack.pop()
@@ -239,7 +247,7 @@ def walk_files(
                     continue
                 if is_link:
                     try:
-                        target = resolve_in_root(root, "/".join(child))
+                        target = resolve_in_root(root, "/".join(child), extra_read_roots=read_roots)
                     except PathEscapeError:
                         continue
                     if not target.is_file():
@@ -266,14 +274,18 @@ def looks_binary(head: bytes) -> bool:
 
 
 def read_text_file(
-    root: Path, relative: str, *, max_bytes: int = MAX_FILE_BYTES
+    root: Path,
+    relative: str,
+    *,
+    max_bytes: int = MAX_FILE_BYTES,
+    read_roots: Sequence[Path] = (),
 ) -> tuple[str, str]:
     """Read a project text file: returns (normalised relative path, text).
 
     Raises :class:`FileMissingError`, :class:`NotAFileError`, :class:`FileTooLargeError`,
     :class:`BinaryFileError`, :class:`RefusedPathError` or :class:`PathEscapeError`.
     """
-    absolute, rel, _ = resolve(root, relative)
+    absolute, rel, _ = resolve(root, relative, read_roots)
     try:
         info = absolute.stat()
     except FileNotFoundError:

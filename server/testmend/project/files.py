@@ -42,7 +42,7 @@ from testmend.project.errors import (
     NotAFileError,
     ProjectToolError,
 )
-from testmend.workspace.paths import PathEscapeError, resolve_in_root
+from testmend.workspace.paths import PathEscapeError, is_within, resolve_in_root
 
 __all__ = [
     "DEFAULT_IGNORED_DIRS",
@@ -153,13 +153,15 @@ def glob_files(
     limit: int = 200,
     ignored_dirs: Collection[str] = DEFAULT_IGNORED_DIRS,
     max_files: int = MAX_WALK_FILES,
+    read_roots: Sequence[Path] = (),
 ) -> PathList:
     """Project files whose relative path matches ``pattern``, sorted, at most ``limit``.
 
     ``**`` spans folders (``src/**/*.test.tsx``), ``*`` and ``?`` stay in one name, ``{a,b}`` and
     ``[abc]`` work as in shells. The pattern is matched against the whole path from the root:
     ``*.ts`` means files at the top level only. Ignored folders are skipped unless the pattern's
-    literal start names one (``node_modules/@types/react/*.d.ts``).
+    literal start names one (``node_modules/@types/react/*.d.ts``); with ``read_roots`` (see
+    :func:`~testmend.project._walk.resolve`) such a start may lead through a linked folder.
     """
     glob = compile_glob(pattern)
     if glob.base and glob.base[0] in INTERNAL_DIRS:
@@ -167,7 +169,9 @@ def glob_files(
     stats = WalkStats(max_files=max_files)
     matched = [
         p
-        for p in walk_files(root, glob.base, ignored_dirs=ignored_dirs, stats=stats)
+        for p in walk_files(
+            root, glob.base, ignored_dirs=ignored_dirs, stats=stats, read_roots=read_roots
+        )
         if glob.matches(p)
     ]
     matched.sort()
@@ -199,6 +203,7 @@ def grep(
     context: int = 0,
     ignored_dirs: Collection[str] = DEFAULT_IGNORED_DIRS,
     max_files: int = MAX_WALK_FILES,
+    read_roots: Sequence[Path] = (),
 ) -> GrepResult:
     """Lines matching the Python regular expression ``pattern``, in path and line order.
 
@@ -228,7 +233,8 @@ def grep(
     skipped_large = 0
     truncated = False
     root_abs = Path(os.path.abspath(root))
-    for rel in walk_files(root, base, ignored_dirs=ignored_dirs, stats=stats):
+    walked = walk_files(root, base, ignored_dirs=ignored_dirs, stats=stats, read_roots=read_roots)
+    for rel in walked:
         if file_glob is not None and not file_glob.matches(rel):
             continue
         path = root_abs / rel
@@ -270,7 +276,14 @@ def grep(
     return GrepResult(matches, truncated=truncated, note="; ".join(notes) or None)
 
 
-def read_file(root: Path, path: str, *, offset: int = 1, limit: int = 400) -> str:
+def read_file(
+    root: Path,
+    path: str,
+    *,
+    offset: int = 1,
+    limit: int = 400,
+    read_roots: Sequence[Path] = (),
+) -> str:
     """A text file with line numbers (``  12| code``) from line ``offset``, ``limit`` lines at most.
 
     The header names the file and its total line count; a closing note says how to read on when
@@ -278,7 +291,7 @@ def read_file(root: Path, path: str, *, offset: int = 1, limit: int = 400) -> st
     :class:`BinaryFileError`, :class:`FileTooLargeError` (over 1 MB), :class:`RefusedPathError`
     or :class:`PathEscapeError`.
     """
-    rel, text = read_text_file(root, path)
+    rel, text = read_text_file(root, path, read_roots=read_roots)
     lines = text.splitlines()
     total = len(lines)
     offset = max(1, offset)
@@ -309,6 +322,7 @@ def read_files(
     *,
     limit_per_file: int = 200,
     total_char_budget: int = 60_000,
+    read_roots: Sequence[Path] = (),
 ) -> str:
     """Several files in one answer, each as :func:`read_file` shows it (first ``limit_per_file``
     lines), until ``total_char_budget`` characters are used.
@@ -326,7 +340,7 @@ def read_files(
     skipped: list[str] = []
     for index, path in enumerate(selected):
         try:
-            body = read_file(root, path, limit=limit_per_file)
+            body = read_file(root, path, limit=limit_per_file, read_roots=read_roots)
         except (ProjectToolError, PathEscapeError) as error:
             body = f"{path}: error: {error}"
         remaining = total_char_budget - used
@@ -354,13 +368,13 @@ def read_files(
     return text or "(no files requested)"
 
 
-def list_dir(root: Path, path: str = ".") -> str:
+def list_dir(root: Path, path: str = ".", *, read_roots: Sequence[Path] = ()) -> str:
     """The entries of a project folder: folders end in ``/``, files show their size.
 
     Ignored folders (``node_modules``, ``coverage``, …) are listed but marked and not descended;
     symlinks say where they stay or that they lead out of the project (not followed).
     """
-    absolute, rel, _ = resolve(root, path)
+    absolute, rel, _ = resolve(root, path, read_roots)
     try:
         info = absolute.stat()
     except FileNotFoundError:
@@ -378,11 +392,18 @@ def list_dir(root: Path, path: str = ".") -> str:
         name = entry.name
         if entry.is_symlink():
             try:
-                target = resolve_in_root(root, prefix + name)
+                target = resolve_in_root(root, prefix + name, extra_read_roots=read_roots)
             except PathEscapeError:
                 rows.append(f"{name}@  (symlink leading outside the project: not followed)")
                 continue
             kind = "folder" if target.is_dir() else "file"
+            if not is_within(os.path.realpath(target), os.path.realpath(root)):
+                rows.append(
+                    f"{name}{'/' if kind == 'folder' else ''}  (link to the installed packages: "
+                    "read-only; searches skip it unless the path names it, e.g. "
+                    f"{prefix}{name}/react/package.json)"
+                )
+                continue
             rows.append(
                 f"{name}{'/' if kind == 'folder' else ''}  (symlink to a {kind} in the project)"
             )

@@ -35,6 +35,9 @@ class RunDeps:
     """None: no model configured (or offline): deterministic work only."""
     emit: Callable[[RunEvent], None] = lambda event: None
     usage: UsageRecorder = field(default_factory=UsageRecorder)
+    read_roots: tuple[Path, ...] = ()
+    """Real folders outside the workspace the file tools may read through its links: the
+    user's ``node_modules`` (library sources and type definitions). Never writable."""
     jest_args: list[str] = field(default_factory=list)
     """Extra jest arguments for this run (``--ci=false`` while snapshots are re-recorded)."""
 

@@ -91,43 +91,50 @@ def _guarded(call: Callable[[], str]) -> str:
 
 @tool
 def glob(pattern: str, runtime: Runtime) -> str:
-    """List project files matching a glob pattern, e.g. 'src/**/*.test.tsx'."""
+    """List project files matching a glob pattern, e.g. 'src/**/*.test.tsx'. node_modules is
+    searched only when the pattern starts there, e.g. 'node_modules/@types/react/*.d.ts'."""
     _emit_call(runtime, "glob", pattern)
-    root = runtime.context.workspace_root
-    return _guarded(lambda: str(files_mod.glob_files(root, pattern)))
+    root, reads = runtime.context.workspace_root, runtime.context.read_roots
+    return _guarded(lambda: str(files_mod.glob_files(root, pattern, read_roots=reads)))
 
 
 @tool
 def grep(pattern: str, runtime: Runtime, glob: str | None = None, ignore_case: bool = False) -> str:
     """Search project files for a Python regular expression; optional glob filter."""
     _emit_call(runtime, "grep", pattern)
-    root = runtime.context.workspace_root
-
-    return _guarded(lambda: str(files_mod.grep(root, pattern, glob=glob, ignore_case=ignore_case)))
+    root, reads = runtime.context.workspace_root, runtime.context.read_roots
+    return _guarded(
+        lambda: str(
+            files_mod.grep(root, pattern, glob=glob, ignore_case=ignore_case, read_roots=reads)
+        )
+    )
 
 
 @tool
 def read_file(path: str, runtime: Runtime, offset: int = 1, limit: int = 400) -> str:
-    """Read a project file (path relative to the project root), with line numbers."""
+    """Read a project file (path relative to the project root), with line numbers. Library
+    sources and type definitions are readable under node_modules/ (read-only)."""
     _emit_call(runtime, "read_file", path)
-    root = runtime.context.workspace_root
-    return _guarded(lambda: files_mod.read_file(root, path, offset=offset, limit=limit))
+    root, reads = runtime.context.workspace_root, runtime.context.read_roots
+    return _guarded(
+        lambda: files_mod.read_file(root, path, offset=offset, limit=limit, read_roots=reads)
+    )
 
 
 @tool
 def read_files(paths: list[str], runtime: Runtime) -> str:
     """Read several project files at once (paths relative to the project root)."""
     _emit_call(runtime, "read_files", ", ".join(paths[:5]))
-    root = runtime.context.workspace_root
-    return _guarded(lambda: files_mod.read_files(root, paths))
+    root, reads = runtime.context.workspace_root, runtime.context.read_roots
+    return _guarded(lambda: files_mod.read_files(root, paths, read_roots=reads))
 
 
 @tool
 def ls(runtime: Runtime, path: str = ".") -> str:
     """List a project directory (relative to the project root)."""
     _emit_call(runtime, "ls", path)
-    root = runtime.context.workspace_root
-    return _guarded(lambda: files_mod.list_dir(root, path))
+    root, reads = runtime.context.workspace_root, runtime.context.read_roots
+    return _guarded(lambda: files_mod.list_dir(root, path, read_roots=reads))
 
 
 FILE_TOOLS: list[BaseTool] = [glob, grep, read_file, read_files, ls]
