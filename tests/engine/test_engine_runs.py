@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
 from testmend.engine import Engine, RunRequest, RunResult
 from testmend.llm import reply
 from testmend.workflow.events import (
+    RUN_EVENT_ADAPTER,
     EditApplied,
     RunEvent,
     RunFinished,
@@ -61,6 +63,11 @@ async def test_happy_path(project: Path, workspaces: Path) -> None:
     assert steps == ["research", "planning", "migrate", "lint", "typescript", "finish"]
     assert isinstance(handle.history[-1], RunFinished)
     assert Path(result.report_path).is_file()
+    # The run's events stay on disk, one JSON object per line, in the order they happened.
+    lines = (engine.store.run_dir(handle.run_id) / "events.jsonl").read_text().splitlines()
+    logged = [json.loads(line) for line in lines]
+    assert [RUN_EVENT_ADAPTER.validate_python(e) for e in logged] == handle.history
+    assert [e["at"] for e in logged] == sorted(e["at"] for e in logged)
     assert_untouched(project, workspaces)
 
 

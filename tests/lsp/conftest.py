@@ -172,10 +172,12 @@ async def session(
     capabilities: str = VSCODE,
     script: str | None = None,
     initialization_options: Any = None,
+    server_args: tuple[str, ...] = (),
 ) -> AsyncIterator[EditorClient]:
-    """A client connected to a fresh server; shut down (runs cancelled) at the end."""
+    """A client connected to a fresh server; shut down (runs cancelled) at the end.
+    ``server_args``: options of ``testmend serve`` (not with ``script``)."""
     if script is None:
-        command = [sys.executable, "-m", "testmend", "serve"]
+        command = [sys.executable, "-m", "testmend", "serve", *server_args]
     else:
         command = [sys.executable, str(SCRIPTED_SERVER), script]
     config = ClientServerConfig(

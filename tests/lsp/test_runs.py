@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -148,10 +149,14 @@ async def test_a_result_that_needs_review_is_kept_until_the_user_accepts_it(
     assert (project / SIMPLE_TEST).read_text(encoding="utf-8") == SIMPLE_ENZYME
 
 
-async def test_offline_migration_with_neovim_capabilities(project: Path, workspaces: Path) -> None:
+async def test_offline_migration_with_neovim_capabilities(
+    project: Path, workspaces: Path, tmp_path: Path
+) -> None:
     uri = uri_of(project / PAGINATION)
     original = (project / PAGINATION).read_text(encoding="utf-8")
-    async with session(project, workspaces, capabilities=NEOVIM) as client:
+    log = tmp_path / "serve.log"
+    args = ("--verbose", "--log-file", str(log))
+    async with session(project, workspaces, capabilities=NEOVIM, server_args=args) as client:
         client.open(uri, original)
         run_id = (await command(client, "testmend.migrate", uri, 1, []))["runId"]
         await client.wait_for(lambda: finished(client, run_id))
@@ -171,6 +176,15 @@ async def test_offline_migration_with_neovim_capabilities(project: Path, workspa
     assert "re-record it (jest -u)" not in client.texts[uri]  # it travels with the test
     (project / PAGINATION).write_text(client.texts[uri], encoding="utf-8")
     await jest_passes(project, PAGINATION)
+    # --verbose --log-file: the run's steps with times, no message bodies (file contents).
+    logged = log.read_text(encoding="utf-8")
+    assert re.search(
+        r"^\d{4}-\d\d-\d\d [\d:,]+ INFO testmend\.lsp\.\w+: Pagination\.test\.tsx: "
+        r"finished: succeeded$",
+        logged,
+        re.M,
+    ), logged
+    assert "describe(" not in logged and "didOpen" not in logged
 
 
 async def test_cancel_mid_run(project: Path, workspaces: Path) -> None:

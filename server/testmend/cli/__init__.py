@@ -26,7 +26,8 @@ def _doctor(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from ..lsp.server import main as serve  # imported late: the other commands start faster
 
-    return serve(tcp=args.tcp)
+    log_file = Path(args.log_file).expanduser() if args.log_file else None
+    return serve(tcp=args.tcp, verbose=args.verbose, log_file=log_file)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -54,6 +55,16 @@ def build_parser() -> argparse.ArgumentParser:
         "unless --tcp is given.",
     )
     serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")
+    serve.add_argument(
+        "--verbose",
+        action="store_true",
+        help="log testmend's own steps (runs started and ended, settings read, engines) at INFO",
+    )
+    serve.add_argument(
+        "--log-file",
+        metavar="PATH",
+        help="also log to this file, with times (appended; stderr still gets the log)",
+    )
     serve.set_defaults(handler=_serve)
     return parser
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -49,6 +50,8 @@ from ..workspace.shadow import (
 from .acceptance import APPLIED, Decision, decide
 from .report import render_report
 from .store import RunRecord, RunStore
+
+logger = logging.getLogger(__name__)
 
 StartStep = Literal["lint", "typescript"]
 _MAX_FILE_BYTES = 1_000_000
@@ -329,6 +332,10 @@ class Engine:
     def _emitter(self, handle: RunHandle) -> Callable[[RunEvent], None]:
         def emit(event: RunEvent) -> None:
             handle.history.append(event)
+            try:
+                self.store.append_event(handle.run_id, event)
+            except OSError as exc:  # a full disk loses the log, not the run
+                logger.warning("events.jsonl of %s not written: %s", handle.run_id, exc)
             handle.queue.put_nowait(event)
             if self.on_event is not None:
                 self.on_event(event)

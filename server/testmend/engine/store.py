@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import uuid
@@ -14,6 +15,8 @@ from pydantic import BaseModel
 from ..workflow.state import RunStatus, Step, Summary
 
 STORE_DIR = ".testmend"
+EVENTS_FILE = "events.jsonl"
+"""Every event of a run, one JSON object per line, in ``.testmend/runs/<id>/``."""
 RecordStatus = RunStatus | Literal["interrupted"]
 _RUN_ID = re.compile(r"^[a-z0-9][a-z0-9-]{3,63}$")
 
@@ -89,6 +92,15 @@ class RunStore:
                 record = record.model_copy(update={"status": "interrupted"})
             records.append(record)
         return records
+
+    def append_event(self, run_id: str, event: BaseModel) -> None:
+        """One line of ``events.jsonl``: the event as JSON with the time it happened (UTC). A
+        resumed run appends to the same file."""
+        line = json.dumps({"at": datetime.now(UTC).isoformat(), **event.model_dump(mode="json")})
+        path = self.run_dir(run_id) / EVENTS_FILE
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8") as stream:
+            stream.write(line + "\n")
 
     def write_text(self, run_id: str, name: str, text: str) -> Path:
         path = self.run_dir(run_id) / name

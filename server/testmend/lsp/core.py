@@ -157,6 +157,7 @@ class ServerCore(LanguageServer):
             if len(self._popped) > 1000:
                 self._popped.clear()
             self._popped[mistake] = now
+        log.info("told the user: %s", message)
         self.window_show_message(types.ShowMessageParams(type=kind, message=f"testmend: {message}"))
 
     def refuse(self, error: UserError) -> None:
@@ -164,6 +165,8 @@ class ServerCore(LanguageServer):
         self.tell(str(error), types.MessageType.Warning, mistake=error.kind)
 
     def note(self, message: str) -> None:
+        """A line in the editor's log (and at INFO in testmend's own, for ``--verbose``)."""
+        log.info("%s", message)
         self.window_log_message(
             types.LogMessageParams(type=types.MessageType.Info, message=f"testmend: {message}")
         )

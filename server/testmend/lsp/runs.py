@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import importlib
 import json
+import logging
 from collections.abc import Mapping
 from pathlib import Path
 from types import ModuleType
@@ -31,6 +32,8 @@ ANSWERS: dict[str, str] = {
     "Apply the best partial result": "apply_partial",
     "Discard": "discard",
 }
+
+log = logging.getLogger(__name__)
 
 
 async def load_engine() -> ModuleType:
@@ -200,10 +203,13 @@ class RunsServer(ResultsServer):
     def _on_event(self, run: ActiveRun, state: ProgressState, event: RunEvent) -> None:
         changed = state.update(event)
         self.protocol.notify(RUN_STATUS, status_payload(run.run_id, run.uri, state, event))
+        line = event_line(event)
         if run.token is not None:
             if changed:
                 self.work_done_progress.report(run.token, state.report())
-        elif (line := event_line(event)) is not None:
+            if line is not None:  # the editor shows progress; testmend's own log keeps the line
+                log.info("%s: %s", Path(run.handle.file).name, line)
+        elif line is not None:
             self.note(f"{Path(run.handle.file).name}: {line}")
 
     async def _ask(self, run: ActiveRun, event: NeedsInput) -> str | None:

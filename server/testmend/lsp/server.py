@@ -77,10 +77,16 @@ class _Brief(logging.Filter):
         return True
 
 
-def configure_logging(level: int = logging.WARNING) -> None:
-    """Warnings and errors only, on stderr: library loggers log message bodies at INFO; pygls'
-    own complaints in one line each, once."""
+def configure_logging(level: int = logging.WARNING, log_file: Path | None = None) -> None:
+    """Warnings and errors only, on stderr (the editor's output channel); ``level`` lowers it
+    for testmend's own loggers (``--verbose``: INFO), ``log_file`` adds a file with times.
+    Library loggers stay at WARNING whatever the level (they log message bodies at INFO: file
+    contents); pygls' own complaints in one line each, once."""
     logging.basicConfig(level=level, stream=sys.stderr, format="testmend %(levelname)s %(message)s")
+    if log_file is not None:
+        to_file = logging.FileHandler(log_file, encoding="utf-8")
+        to_file.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        logging.getLogger().addHandler(to_file)
     for handler in logging.getLogger().handlers:
         handler.addFilter(_Brief())
     for name in _QUIET_LOGGERS:
@@ -143,9 +149,11 @@ def main(
     models: ModelFactory | Literal["auto"] | None = "auto",
     workspaces_dir: Path | None = None,
     max_runs: int = MAX_ACTIVE_RUNS,
+    verbose: bool = False,
+    log_file: Path | None = None,
 ) -> int:
     """Serve over stdio (default) or TCP until the client says exit."""
-    configure_logging()
+    configure_logging(logging.INFO if verbose else logging.WARNING, log_file)
     server = TestmendServer(models=models, workspaces_dir=workspaces_dir, max_runs=max_runs)
     if tcp:
         server.start_tcp(*parse_tcp(tcp))
