@@ -12,15 +12,14 @@ from typing import Any
 
 import pytest
 
-from testmend.config import load_config
 from testmend.engine import Engine, RunRequest
 from testmend.llm.faults import classify
 
 from ..replay_server import Replay, serve
 from .conftest import SIMPLE_TEST
 from .recordings import migrate_through_cli
+from .test_provider import KEY, provider_config
 
-KEY = "sk-test-0123456789"
 JSON = "application/json"
 
 
@@ -75,25 +74,9 @@ FAULTS = {
 }
 
 
-def config(project: Path, base_url: str, retry: dict[str, int] | None = None, **model: Any) -> Any:
-    return load_config(
-        project,
-        environ={"OPENAI_API_KEY": KEY},
-        editor_settings={
-            "model": {
-                "baseUrl": base_url,
-                "tiers": {"full": "gpt-4.1", "mini": "gpt-4.1-mini"},
-                "maxRetries": 0,
-                **model,
-            },
-            "retry": retry or {},
-        },
-    )
-
-
 async def failed_run(project: Path, workspaces: Path, base_url: str, **model: Any) -> str:
     """Runs a migration against ``base_url``; returns its failure reason (it must fail)."""
-    engine = Engine(config(project, base_url, **model), workspaces_dir=workspaces)
+    engine = Engine(provider_config(project, base_url, **model), workspaces_dir=workspaces)
     async with engine:
         handle = await engine.start(RunRequest(file=SIMPLE_TEST))
         result = await handle.wait()
@@ -183,7 +166,7 @@ async def test_an_agent_that_never_stops_calling_tools(project: Path, workspaces
     replay = Replay(endless_reads(200))
     with serve(replay) as url:
         # Recursion limit 4·1·3 + 20 = 32 graph steps.
-        settings = config(project, url, retry={"maxTotalAttempts": 1})
+        settings = provider_config(project, url, retry={"maxTotalAttempts": 1})
         engine = Engine(settings, workspaces_dir=workspaces)
         async with engine:
             handle = await engine.start(RunRequest(file=SIMPLE_TEST))

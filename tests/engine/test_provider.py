@@ -17,7 +17,15 @@ from .conftest import SIMPLE_RTL, SIMPLE_TEST
 KEY = "sk-test-0123456789"
 
 
-def provider_config(project: Path, base_url: str, *, streaming: bool) -> Any:
+def provider_config(
+    project: Path,
+    base_url: str,
+    *,
+    streaming: bool = False,
+    retry: dict[str, int] | None = None,
+    **model: Any,
+) -> Any:
+    """The project's config with its model at ``base_url`` (``model``: more model settings)."""
     return load_config(
         project,
         environ={"OPENAI_API_KEY": KEY},
@@ -27,7 +35,9 @@ def provider_config(project: Path, base_url: str, *, streaming: bool) -> Any:
                 "tiers": {"full": "gpt-4.1", "mini": "gpt-4.1-mini"},
                 "streaming": streaming,
                 "maxRetries": 0,
-            }
+                **model,
+            },
+            "retry": retry or {},
         },
     )
 
