@@ -58,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--verbose",
         action="store_true",
-        help="log testmend's own steps (runs started and ended, settings read, engines) at INFO",
+        help="also log each run's progress lines and the messages shown to the user (INFO)",
     )
     serve.add_argument(
         "--log-file",
