@@ -133,8 +133,14 @@ def test_the_cli_says_failed_with_the_reason_not_paused(
     assert done.returncode == 1, done.stderr
     assert "paused" not in done.stdout + done.stderr
     assert "Traceback" not in done.stderr
-    (problem,) = json.loads(done.stdout)["problems"]
+    payload = json.loads(done.stdout)
+    (problem,) = payload["problems"]
     assert problem.startswith(f"{SIMPLE_TEST}: failed (run "), problem
+    (ended,) = payload["unfinished"]
+    assert ended["file"] == SIMPLE_TEST and ended["status"] == "failed"
+    assert ended["failure_reason"].startswith("the endpoint at http://127.0.0.1:")
+    assert ended["run_id"] in problem and ended["tokens_used"] == 0
+    assert payload["results"] == []
     assert "refused the API key (401: Incorrect API key provided)" in problem
     last = done.stderr.strip().splitlines()[-1]
     assert "finished: failed — the endpoint" in last, done.stderr

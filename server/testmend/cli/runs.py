@@ -88,6 +88,7 @@ async def _run_many(args: argparse.Namespace, mode: Literal["migrate", "fix"]) -
     progress = Progress(sys.stderr, names)
     results: list[RunResult] = []
     problems: list[str] = []
+    unfinished: list[dict[str, object]] = []
     async with Engine(config, on_event=progress) as engine:
         handles = []
         for file in files:
@@ -109,22 +110,39 @@ async def _run_many(args: argparse.Namespace, mode: Literal["migrate", "fix"]) -
                 result = await handle.wait()
             except Exception as exc:  # the run is recorded as failed; report and go on
                 problems.append(f"{handle.file}: {type(exc).__name__}: {exc}")
+                unfinished.append(_unfinished(handle))
                 continue
             if result is None:
                 problems.append(f"{handle.file}: {_no_result(handle)}")
+                unfinished.append(_unfinished(handle))
                 continue
             results.append(result)
-    return _report(args, root, results, problems)
+    return _report(args, root, results, problems, unfinished)
+
+
+def _unfinished(handle: RunHandle) -> dict[str, object]:
+    """A run that gave no result, for ``--json``: how it ended and what it spent."""
+    last = handle.history[-1] if handle.history else None
+    if isinstance(last, RunFinished):
+        status, reason, tokens = last.status, last.failure_reason, last.summary.tokens_used
+    else:
+        status, reason, tokens = "paused", None, None
+    return {
+        "file": handle.file,
+        "run_id": handle.run_id,
+        "status": status,
+        "failure_reason": reason,
+        "tokens_used": tokens,
+    }
 
 
 def _no_result(handle: RunHandle) -> str:
     """Why a run gave no result: it stopped (failed, cancelled) or it waits for an answer."""
-    last = handle.history[-1] if handle.history else None
-    if isinstance(last, RunFinished):
-        reason = f": {last.failure_reason}" if last.failure_reason else ""
-        tokens = last.summary.tokens_used
-        spent = f"; {tokens} tokens spent" if tokens else ""
-        return f"{last.status} (run {handle.run_id}){reason}{spent}"
+    ended = _unfinished(handle)
+    if ended["status"] != "paused":
+        reason = f": {ended['failure_reason']}" if ended["failure_reason"] else ""
+        spent = f"; {ended['tokens_used']} tokens spent" if ended["tokens_used"] else ""
+        return f"{ended['status']} (run {handle.run_id}){reason}{spent}"
     return (
         f"paused for input (run {handle.run_id}); answer with "
         f"`testmend resume {handle.run_id} --answer retry|apply_partial|discard|TEXT`"
@@ -132,8 +150,15 @@ def _no_result(handle: RunHandle) -> str:
 
 
 def _report(
-    args: argparse.Namespace, root: Path, results: list[RunResult], problems: list[str]
+    args: argparse.Namespace,
+    root: Path,
+    results: list[RunResult],
+    problems: list[str],
+    unfinished: list[dict[str, object]] | None = None,
 ) -> int:
+    """Prints the results (a diff and a line each, or ``--json``); exit status 0 when every
+    file has an accepted result. ``unfinished``: runs without a result (failed, cancelled,
+    paused), listed in ``--json`` besides their line in ``problems``."""
     written: dict[str, str] = {}
     accept_review = bool(getattr(args, "accept_review", False))
     if getattr(args, "write", False):
@@ -153,6 +178,7 @@ def _report(
                 }
                 for result in results
             ],
+            "unfinished": unfinished or [],
             "problems": problems,
         }
         print(json.dumps(payload, indent=2))
@@ -238,7 +264,10 @@ async def _resume(args: argparse.Namespace) -> int:
         names[handle.run_id] = handle.file
         result = await handle.wait()
     if result is None:
-        print(f"testmend: {handle.file}: {_no_result(handle)}", file=sys.stderr)
+        problem = f"{handle.file}: {_no_result(handle)}"
+        if args.json:
+            return _report(args, root, [], [problem], [_unfinished(handle)])
+        print(f"testmend: {problem}", file=sys.stderr)
         return 1
     return _report(args, root, [result], [])
 
