@@ -50,16 +50,20 @@ npm_ci "$VSCODE_CLIENT"
 # tests/lsp/test_neovim.py); chromium, ripgrep and the native-module build tools for code-server
 # (the VS Code end-to-end test, vscode-client/e2e/).
 APT_PACKAGES=(neovim chromium ripgrep build-essential libkrb5-dev libsecret-1-dev)
-missing=()
-for package in "${APT_PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "setup: installing ${missing[*]} (apt)"
-  sudo=()
-  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
-  "${sudo[@]}" apt-get update -qq
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+  missing=()
+  for package in "${APT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]} (apt)"
+    sudo=()
+    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+    "${sudo[@]}" apt-get update -qq
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+else
+  echo "setup: not Debian: install ${APT_PACKAGES[*]} (or your system's equivalents) for the editor tests" >&2
 fi
 
 # A current Neovim beside Debian 12's 0.7 (tests/lsp/test_neovim.py runs both).

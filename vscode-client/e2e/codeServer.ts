@@ -84,7 +84,10 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   const deadline = Date.now() + 60_000;
   while (!output.includes('HTTP server listening')) {
     if (child.exitCode !== null) throw new Error(`code-server exited (${child.exitCode}):\n${output}`);
-    if (Date.now() > deadline) throw new Error(`code-server did not start within 60 s:\n${output}`);
+    if (Date.now() > deadline) {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL'); // nothing outlives the test
+      throw new Error(`code-server did not start within 60 s:\n${output}`);
+    }
     await new Promise((done) => setTimeout(done, 200));
   }
   return {

@@ -43,7 +43,11 @@ vscode=node_modules/code-server/lib/vscode
   ln -sfn browser-linux.sh bin/helpers/browser.sh
   # @vscode/ripgrep's install downloads rg from GitHub; VS Code only needs a binary at this path.
   mkdir -p node_modules/@vscode/ripgrep/bin
-  ln -sfn "$(command -v rg)" node_modules/@vscode/ripgrep/bin/rg
+  if command -v rg >/dev/null 2>&1; then
+    ln -sfn "$(command -v rg)" node_modules/@vscode/ripgrep/bin/rg
+  else
+    echo "setup: no rg (ripgrep): VS Code's search will not work in code-server" >&2
+  fi
   # The built-in extensions' shared dependency (TypeScript, for the JS/TS language features);
   # without it VS Code reports its tsserver missing.
   cd extensions
