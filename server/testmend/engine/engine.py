@@ -396,36 +396,30 @@ class Engine:
                 handle, record, MigrationState.model_validate(snapshot.values), emit
             )
         except asyncio.CancelledError:
-            tokens = await self._tokens_spent(config, usage)
-            self._end(handle, record, "cancelled", "cancelled by the user", tokens, emit)
+            await self._end(handle, record, "cancelled", "cancelled by the user", usage, emit)
             raise
         except (ShadowWorkspaceError, ModelUnavailableError, AgentStalledError, EngineError) as exc:
-            tokens = await self._tokens_spent(config, usage)
-            self._end(handle, record, "failed", str(exc), tokens, emit)
+            await self._end(handle, record, "failed", str(exc), usage, emit)
             return None
         except Exception as exc:  # a bug or an unexpected tool failure: keep the run resumable
-            tokens = await self._tokens_spent(config, usage)
-            self._end(handle, record, "failed", f"{type(exc).__name__}: {exc}", tokens, emit)
+            await self._end(handle, record, "failed", f"{type(exc).__name__}: {exc}", usage, emit)
             raise
 
-    async def _tokens_spent(self, config: Any, usage: UsageRecorder) -> int:
-        """Tokens of a run that ended early: its finished steps' (checkpointed, across resumes)
-        and those of the step under way (still in the recorder)."""
-        spent = sum(u.total for u in usage.by_step.values())
-        with contextlib.suppress(Exception):
-            snapshot = await self._graph.aget_state(config)
-            spent += sum((snapshot.values or {}).get("tokens_by_step", {}).values())
-        return spent
-
-    def _end(
+    async def _end(
         self,
         handle: RunHandle,
         record: RunRecord,
         status: RunStatus,
         reason: str,
-        tokens: int,
+        usage: UsageRecorder,
         emit: Callable[[RunEvent], None],
     ) -> None:
+        """A run that ended without a result: recorded, with the tokens it spent — its finished
+        steps' (checkpointed, across resumes) and the step's under way (still in ``usage``)."""
+        tokens = sum(u.total for u in usage.by_step.values())
+        with contextlib.suppress(Exception):
+            snapshot = await self._graph.aget_state({"configurable": {"thread_id": record.run_id}})
+            tokens += sum((snapshot.values or {}).get("tokens_by_step", {}).values())
         summary = Summary(tokens_used=tokens)
         self.store.save(
             record.model_copy(
