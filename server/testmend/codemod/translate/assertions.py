@@ -1,0 +1,400 @@
+"""``expect(…)`` over wrappers → jest-dom assertions on elements."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from ..syntax import Node, args_of, js_string, regex_escape, string_value, text, unwrap
+from .interactions import Interactions
+from .state import Ctx, Dropped, Target, Untranslatable
+from .tables import BOOLEAN_ATTRIBUTES, PROP_ATTRIBUTES, SELECT_OPS, SNAPSHOT_NOTE, UNTRANSLATABLE
+
+
+class Assertions(Interactions):
+    """Assertions on wrappers."""
+
+    # -- assertions --------------------------------------------------------------------------
+
+    def _expect_subject(self, call: Node) -> tuple[Node, str, bool, list[Node]] | None:
+        """``expect(S)[.not].matcher(args)`` → (S, matcher, negated, args)."""
+        fn = call.child_by_field_name("function")
+        if fn is None or fn.type != "member_expression":
+            return None
+        matcher = text(fn.child_by_field_name("property"))
+        obj = fn.child_by_field_name("object")
+        negated = False
+        if (
+            obj is not None
+            and obj.type == "member_expression"
+            and text(obj.child_by_field_name("property")) == "not"
+        ):
+            negated = True
+            obj = obj.child_by_field_name("object")
+        if (
+            obj is None
+            or obj.type != "call_expression"
+            or text(obj.child_by_field_name("function")) != "expect"
+        ):
+            return None
+        subject = args_of(obj)
+        if not subject:
+            return None
+        return subject[0], matcher, negated, args_of(call)
+
+    def assertion(self, call: Node, ctx: Ctx) -> str | None:
+        parsed = self._expect_subject(call)
+        assert parsed is not None
+        subject, matcher, negated, margs = parsed
+        chain = self.chain(subject)
+        if chain is None:
+            if not self.refs_wrapper(call):
+                return None
+            # The wrapper appears elsewhere: translate values generically.
+            subject_code = self.value(subject, ctx)
+            args_code = ", ".join(self.value(a, ctx) for a in margs)
+            return f"expect({subject_code}){'.not' if negated else ''}.{matcher}({args_code});"
+        base, ops = chain
+        for op, _a, _n in ops:
+            if op in UNTRANSLATABLE:
+                raise Untranslatable(UNTRANSLATABLE[op])
+        terminal = next((op for op, _a, _n in ops if op not in SELECT_OPS), None)
+        context = (
+            "text"
+            if terminal in ("text", ".textContent") or matcher in ("toHaveText", "toIncludeText")
+            else "element"
+        )
+        if (terminal is None and matcher in ("toHaveLength",)) or terminal == ".length":
+            context = "list"
+        target, rest = self.resolve(base, ops, ctx, context)
+        self.fallback_note(target, ctx)
+        return self.assert_on(target, rest, matcher, negated, margs, ctx)
+
+    def _bool_of(self, matcher: str, negated: bool, margs: list[Node]) -> bool | None:
+        if matcher in ("toBe", "toEqual", "toStrictEqual") and margs:
+            raw = text(margs[0])
+            if raw in ("true", "false"):
+                return (raw == "true") != negated
+            return None
+        if matcher == "toBeTruthy":
+            return not negated
+        if matcher == "toBeFalsy":
+            return negated
+        return None
+
+    def assert_on(
+        self,
+        target: Target,
+        rest: list[tuple[str, list[Node], Node]],
+        matcher: str,
+        negated: bool,
+        margs: list[Node],
+        ctx: Ctx,
+    ) -> str:
+        neg = ".not" if negated else ""
+        margs_code = ", ".join(self.value(a, ctx) for a in margs)
+        if not rest:
+            if matcher in ("toMatchSnapshot", "toMatchInlineSnapshot"):
+                if target.kind == "root":
+                    subject = self.member_of(target, "asFragment") + "()"
+                    self.pending_notes.append(("review", SNAPSHOT_NOTE))
+                else:
+                    subject = self.element_code(target, "get")
+                return f"expect({subject}).{matcher}({margs_code});"
+            if matcher == "toHaveLength":
+                zero = margs and text(margs[0]) == "0"
+                variant: Literal["getAll", "queryAll"] = (
+                    "queryAll"
+                    if zero or negated or not re.fullmatch(r"\d+", text(margs[0]))
+                    else "getAll"
+                )
+                if target.kind == "root":
+                    raise Untranslatable("counts the rendered root")
+                if target.index not in (None, "list"):
+                    # One element: length 1 means it exists.
+                    exists = text(margs[0]) == "1" if margs else False
+                    if not negated and margs and text(margs[0]) in ("0", "1"):
+                        return self._exists(target, exists)
+                return f"expect({self.list_code(target, variant)}){neg}.toHaveLength({margs_code});"
+            enzyme_matchers = self._jest_enzyme(target, matcher, negated, margs, margs_code)
+            if enzyme_matchers is not None:
+                return enzyme_matchers
+            if matcher in ("toBeTruthy", "toBeDefined") and not negated:
+                return self._exists(target, True)
+            raise Untranslatable(f"compares the Enzyme wrapper itself ({matcher})")
+        op, args, _node = rest[0]
+        after = rest[1:]
+        if op in ("exists", "isEmpty", "isEmptyRender") and not after:
+            value = self._bool_of(matcher, negated, margs)
+            if value is None:
+                raise Untranslatable(f"{op}() compared with {matcher}")
+            if op == "isEmpty":
+                value = not value
+                op = "exists"
+            if op == "isEmptyRender":
+                if target.kind != "root":
+                    raise Untranslatable("isEmptyRender() on a child")
+                container = self.member_of(target, "container")
+                self.need_jest_dom()
+                return f"expect({container}){'' if value else '.not'}.toBeEmptyDOMElement();"
+            return self._exists(target, value)
+        if op == ".length" and not after:
+            if matcher in ("toBe", "toEqual", "toStrictEqual") and margs:
+                zero = text(margs[0]) == "0"
+                variant = (
+                    "queryAll"
+                    if zero or negated or not re.fullmatch(r"\d+", text(margs[0]))
+                    else "getAll"
+                )
+                return f"expect({self.list_code(target, variant)}){neg}.toHaveLength({margs_code});"
+            return (
+                f"expect({self.list_code(target, 'queryAll')}.length){neg}.{matcher}({margs_code});"
+            )
+        if op == "text" and not after:
+            element = self.element_code(target, "get")
+            if target.kind == "root":
+                element = self.member_of(target, "container")
+            self.need_jest_dom()
+            literal = string_value(margs[0]) if margs else None
+            if (
+                matcher in ("toBe", "toEqual", "toStrictEqual")
+                and literal is not None
+                and target.kind == "query"
+                and target.method == "Text"
+                and not target.multi
+                and target.args == js_string(" ".join(literal.split()))
+            ):
+                return f"expect({element}){neg}.toBeInTheDocument();"
+            if matcher in ("toBe", "toEqual", "toStrictEqual") and literal is not None:
+                pattern = "^" + regex_escape(literal) + "$" if literal else "^$"
+                return f"expect({element}){neg}.toHaveTextContent(/{pattern}/);"
+            if matcher in ("toContain", "toMatch") and margs:
+                return f"expect({element}){neg}.toHaveTextContent({margs_code});"
+            return f"expect({element}.textContent){neg}.{matcher}({margs_code});"
+        if op == "hasClass" and not after and args:
+            value = self._bool_of(matcher, negated, margs)
+            if value is None:
+                raise Untranslatable(f"hasClass() compared with {matcher}")
+            self._dom_only(target, "hasClass()")
+            self.need_jest_dom()
+            element = self.element_code(target, "get")
+            return f"expect({element}){'' if value else '.not'}.toHaveClass({text(args[0])});"
+        if op in ("prop", "props"):
+            return self._prop_assertion(target, op, args, after, matcher, negated, margs, ctx)
+        if op == "html" and not after:
+            if (target.kind == "root" and matcher in ("toBeNull", "toBeFalsy")) or (
+                matcher in ("toBe", "toEqual") and margs and text(margs[0]) in ("null", "''", '""')
+            ):
+                container = self.member_of(target, "container")
+                self.need_jest_dom()
+                return f"expect({container}){neg}.toBeEmptyDOMElement();"
+            if matcher == "toMatchSnapshot" and target.kind == "root":
+                return f"expect({self.member_of(target, 'asFragment')}()).toMatchSnapshot();"
+            element = (
+                self.member_of(target, "container") + ".innerHTML"
+                if target.kind == "root"
+                else self.element_code(target, "get") + ".outerHTML"
+            )
+            return f"expect({element}){neg}.{matcher}({margs_code});"
+        if op == "debug" and matcher == "toMatchSnapshot" and target.kind == "root":
+            return f"expect({self.member_of(target, 'asFragment')}()).toMatchSnapshot();"
+        if op == "getDOMNode":
+            element = self.element_code(target, "get")
+            tail = "".join(self._raw_op(o, a) for o, a, _n in after)
+            return f"expect({element}{tail}){neg}.{matcher}({margs_code});"
+        if op == "is" and args and string_value(args[0]) is not None and not after:
+            element = self.element_code(target, "get")
+            return f"expect({element}.matches({text(args[0])})){neg}.{matcher}({margs_code});"
+        if op == "map" and args:
+            mapped = self.map_code(target, args[0])
+            tail = "".join(self._raw_op(o, a) for o, a, _n in after)
+            return f"expect({mapped}{tail}){neg}.{matcher}({margs_code});"
+        if op in UNTRANSLATABLE:
+            raise Untranslatable(UNTRANSLATABLE[op])
+        raise Untranslatable(f"asserts on {op.lstrip('.')}() of the Enzyme wrapper")
+
+    def _dom_only(self, target: Target, what: str) -> None:
+        if target.component:
+            raise Untranslatable(
+                f"{what} on the component {target.component} (props of components are not "
+                "visible in the DOM); assert on what it renders"
+            )
+
+    def _exists(self, target: Target, value: bool) -> str:
+        self.need_jest_dom()
+        if target.kind == "root":
+            container = self.member_of(target, "container")
+            return f"expect({container}){'.not' if value else ''}.toBeEmptyDOMElement();"
+        if target.multi and target.index is None:
+            if value:
+                return f"expect({self.list_code(target, 'queryAll')}).not.toHaveLength(0);"
+            return f"expect({self.list_code(target, 'queryAll')}).toHaveLength(0);"
+        if value:
+            return f"expect({self.element_code(target, 'get')}).toBeInTheDocument();"
+        return f"expect({self.element_code(target, 'query')}).not.toBeInTheDocument();"
+
+    def _jest_enzyme(
+        self, target: Target, matcher: str, negated: bool, margs: list[Node], margs_code: str
+    ) -> str | None:
+        neg = ".not" if negated else ""
+        if matcher == "toExist":
+            return self._exists(target, not negated)
+        if matcher in ("toHaveText", "toIncludeText") and margs:
+            self.need_jest_dom()
+            element = self.element_code(target, "get")
+            literal = string_value(margs[0])
+            if matcher == "toHaveText" and literal is not None:
+                return f"expect({element}){neg}.toHaveTextContent(/^{regex_escape(literal)}$/);"
+            return f"expect({element}){neg}.toHaveTextContent({margs_code});"
+        if matcher == "toHaveClassName" and margs:
+            self.need_jest_dom()
+            cls = string_value(margs[0])
+            arg = js_string(cls.lstrip(".").replace(".", " ")) if cls else margs_code
+            return f"expect({self.element_code(target, 'get')}){neg}.toHaveClass({arg});"
+        if matcher in ("toBeDisabled", "toBeChecked", "toHaveValue", "toBeEmptyRender"):
+            self.need_jest_dom()
+            if matcher == "toBeEmptyRender":
+                container = self.member_of(target, "container")
+                return f"expect({container}){neg}.toBeEmptyDOMElement();"
+            return f"expect({self.element_code(target, 'get')}){neg}.{matcher}({margs_code});"
+        if matcher == "toHaveProp" and margs:
+            key = string_value(margs[0])
+            if key is None:
+                return None
+            return self._attribute_assertion(
+                target,
+                key,
+                "toEqual" if len(margs) > 1 else "toBeDefined",
+                negated,
+                margs[1:],
+                margs_code.split(", ", 1)[1] if len(margs) > 1 else "",
+            )
+        return None
+
+    def _prop_assertion(
+        self,
+        target: Target,
+        op: str,
+        args: list[Node],
+        after: list[tuple[str, list[Node], Node]],
+        matcher: str,
+        negated: bool,
+        margs: list[Node],
+        ctx: Ctx,
+    ) -> str:
+        if target.kind == "root":
+            raise Dropped(
+                "removed an assertion on the props the test itself passed to the rendered "
+                "element (Enzyme bookkeeping, nothing the component does)"
+            )
+        self._dom_only(target, f"{op}()")
+        margs_code = ", ".join(self.value(a, ctx) for a in margs)
+        if op == "prop" and args and not after:
+            key = string_value(args[0])
+            if key is None:
+                raise Untranslatable("prop() with a computed name")
+            return self._attribute_assertion(target, key, matcher, negated, margs, margs_code)
+        if op == "props" and len(after) == 1 and after[0][0].startswith("."):
+            return self._attribute_assertion(
+                target, after[0][0][1:], matcher, negated, margs, margs_code
+            )
+        if op == "props" and len(after) == 1 and after[0][0] == "[]" and after[0][1]:
+            key = string_value(after[0][1][0])
+            if key is not None:
+                return self._attribute_assertion(target, key, matcher, negated, margs, margs_code)
+        if op == "props" and not after and matcher in ("toEqual", "toMatchObject") and margs:
+            expected = unwrap(margs[0])
+            if (
+                expected is not None
+                and expected.type == "call_expression"
+                and text(expected.child_by_field_name("function")) == "expect.objectContaining"
+            ):
+                inner = args_of(expected)
+                expected = unwrap(inner[0]) if inner else None
+            elif matcher == "toEqual":
+                raise Untranslatable("compares all props of an element")
+            if expected is None or expected.type != "object" or negated:
+                raise Untranslatable("compares props with a non-literal object")
+            lines = []
+            for pair in expected.named_children:
+                if pair.type != "pair":
+                    raise Untranslatable("compares props with a spread or method")
+                key = string_value(pair.child_by_field_name("key")) or text(
+                    pair.child_by_field_name("key")
+                )
+                value = pair.child_by_field_name("value")
+                assert value is not None
+                lines.append(
+                    self._attribute_assertion(target, key, "toBe", False, [value], text(value))
+                )
+            return "\x00".join(lines)
+        raise Untranslatable(f"reads {op}() in a way testmend cannot map to the DOM")
+
+    def _attribute_assertion(
+        self,
+        target: Target,
+        key: str,
+        matcher: str,
+        negated: bool,
+        margs: list[Node],
+        margs_code: str,
+    ) -> str:
+        if key.startswith("on") and key[2:3].isupper():
+            raise Untranslatable(f"reads the event handler prop {key}; fire the event instead")
+        if key == "children":
+            raise Untranslatable("reads the children prop; assert on the rendered text")
+        if key == "style":
+            raise Untranslatable("reads the style prop; use toHaveStyle")
+        self.need_jest_dom()
+        element = self.element_code(target, "get")
+        value = self._bool_of(matcher, negated, margs)
+        literal = text(margs[0]) if margs else None
+        neg = ".not" if negated else ""
+        if key == "disabled" and value is not None:
+            return f"expect({element}).{'toBeDisabled' if value else 'toBeEnabled'}();"
+        if key == "checked" and value is not None:
+            return f"expect({element}){'' if value else '.not'}.toBeChecked();"
+        if key == "value" and matcher in ("toBe", "toEqual") and margs:
+            return f"expect({element}){neg}.toHaveValue({margs_code});"
+        if key == "className" and matcher in ("toBe", "toEqual") and margs:
+            return f"expect({element}){neg}.toHaveAttribute('class', {margs_code});"
+        attr = PROP_ATTRIBUTES.get(key, key)
+        if attr != key or "-" in key or key.lower() == key or key in ("id", "href"):
+            attr = attr if "-" in attr else attr.lower()
+        else:
+            raise Untranslatable(f"reads the prop {key}, which is not an HTML attribute")
+        if matcher in ("toBeUndefined",) or (
+            matcher in ("toBe", "toEqual") and literal in ("undefined", "null")
+        ):
+            return (
+                f"expect({element}){'' if negated else '.not'}.toHaveAttribute({js_string(attr)});"
+            )
+        if matcher == "toBeDefined":
+            return f"expect({element}){neg}.toHaveAttribute({js_string(attr)});"
+        if value is not None:
+            if attr in BOOLEAN_ATTRIBUTES:
+                return (
+                    f"expect({element}){'' if value else '.not'}.toHaveAttribute("
+                    f"{js_string(attr)});"
+                )
+            return (
+                f"expect({element}).toHaveAttribute({js_string(attr)}, "
+                f"{js_string('true' if value else 'false')});"
+            )
+        if matcher in ("toBe", "toEqual", "toStrictEqual") and margs:
+            node = unwrap(margs[0])
+            if node is not None and node.type == "number":
+                return (
+                    f"expect({element}){neg}.toHaveAttribute({js_string(attr)}, "
+                    f"{js_string(text(node))});"
+                )
+            if node is not None and string_value(node) is not None:
+                return f"expect({element}){neg}.toHaveAttribute({js_string(attr)}, {margs_code});"
+            return (
+                f"expect({element}){neg}.toHaveAttribute({js_string(attr)}, String({margs_code}));"
+            )
+        if matcher in ("toContain", "toMatch") and margs:
+            return (
+                f"expect({element}.getAttribute({js_string(attr)})){neg}.{matcher}({margs_code});"
+            )
+        raise Untranslatable(f"reads the prop {key} with {matcher}")

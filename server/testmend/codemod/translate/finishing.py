@@ -1,0 +1,276 @@
+"""After the walk: unused bindings and hooks, wrapper types, helper parameters, the ``throw``
+of tests left with untranslated code, and the imports."""
+
+from __future__ import annotations
+
+import re
+
+from ..syntax import Edit, Node, apply_edits, js_string, line_indent, line_start, parse, text, walk
+from .state import Ctx
+from .statements import Statements
+from .tables import HOOKS, THROW, WRAPPER_TYPES
+
+
+class Finishing(Statements):
+    """The clean-up after the walk, which needs the whole file converted first."""
+
+    # -- finishing ---------------------------------------------------------------------------
+
+    def finish_bindings(self) -> None:
+        for binding, stmt, call in self.decl_edits:
+            ctx = Ctx()
+            code = self.render_code(call, ctx)
+            notes = list(self.pending_notes)
+            self.pending_notes = []
+            awaited = (
+                "await "
+                if text(stmt).find("await ") >= 0
+                and (
+                    self.render_call_of(stmt.named_children[0].child_by_field_name("value"))
+                    is not None
+                )
+                and "await" in text(stmt.named_children[0].child_by_field_name("value"))[:6]
+                else ""
+            )
+            members = sorted(binding.members)
+            if members:
+                new = f"const {{ {', '.join(members)} }} = {awaited}{code};"
+            else:
+                new = f"{awaited}{code};"
+            self.replace_range(stmt.start_byte, stmt.end_byte, new, notes)
+
+    def finish_vars(self) -> None:
+        for binding, stmt, value in self.var_decls:
+            if binding.used or binding.passed_as_arg:
+                continue
+            if value is None:
+                self.remove_statement(stmt, "removed the Enzyme wrapper variable")
+            else:
+                self.edits.append(Edit(stmt.start_byte, value.start_byte, ""))
+        for binding, left, _call in self.var_assigns:
+            if binding.used or binding.passed_as_arg:
+                continue
+            assignment = left.parent
+            right = assignment.child_by_field_name("right") if assignment is not None else None
+            if right is not None:
+                self.edits.append(Edit(left.start_byte, right.start_byte, ""))
+
+    def finish_hooks(self) -> None:
+        for node in walk(self.tree.root_node):
+            if node.type != "expression_statement" or not node.named_children:
+                continue
+            call = node.named_children[0]
+            if call.type != "call_expression" or self.callee_name(call) not in HOOKS:
+                continue
+            callback = self._callback(call)
+            body = callback.child_by_field_name("body") if callback is not None else None
+            if body is None or body.type != "statement_block":
+                continue
+            statements = [c for c in body.named_children if c.type != "comment"]
+            if statements and all(c.id in self.removed_ids for c in statements):
+                self.remove_statement(
+                    node,
+                    f"removed a {self.callee_name(call)} hook that only did Enzyme bookkeeping",
+                )
+
+    def retype_all(self) -> None:
+        for node in walk(self.tree.root_node):
+            if node.type == "type_identifier" and text(node) in WRAPPER_TYPES:
+                target = (
+                    node.parent
+                    if node.parent is not None and node.parent.type == ("generic_type")
+                    else node
+                )
+                if not self.is_claimed(target) and not any(
+                    e.start <= target.start_byte < e.end
+                    or (e.start == target.start_byte and e.end == target.end_byte)
+                    for e in self.edits
+                ):
+                    self.replace(target, self.need_type("RenderResult"))
+
+    def finish_params(self) -> None:
+        removable: set[tuple[str, int]] = set()
+        for fn_name, index, _call, _ident in self.param_call_args:
+            param = self._param_of(fn_name, index)
+            if param is None:
+                continue
+            binding = self.binding_named(text(param), param)
+            if binding is not None and binding.kind == "param" and not binding.members:
+                removable.add((fn_name, index))
+        done: set[tuple[str, int]] = set()
+        for fn_name, index, _call, ident in self.param_call_args:
+            if (fn_name, index) not in removable:
+                continue
+            self._remove_list_item(ident)
+            if (fn_name, index) not in done:
+                done.add((fn_name, index))
+                param = self._param_of(fn_name, index)
+                assert param is not None
+                item = (
+                    param.parent
+                    if param.parent is not None
+                    and param.parent.type in ("required_parameter", "optional_parameter")
+                    else param
+                )
+                self._remove_list_item(item)
+
+    def _remove_list_item(self, node: Node) -> None:
+        start, end = node.start_byte, node.end_byte
+        after = self.src[end:]
+        match = re.match(rb"\s*,\s*", after)
+        if match:
+            end += match.end()
+        else:
+            before = self.src[:start]
+            back = re.search(rb",\s*$", before)
+            if back:
+                start = back.start()
+        self.edits.append(Edit(start, end, ""))
+
+    def finish_throws(self) -> None:
+        for fn in self.throw_owners.values():
+            body = fn.child_by_field_name("body")
+            if body is None or body.type != "statement_block":
+                continue
+            close = body.end_byte - 1
+            indent = line_indent(self.src, body.start_byte)
+            inner = indent + "  "
+            statements = [c for c in body.named_children if c.type != "comment"]
+            if statements:
+                inner = line_indent(self.src, statements[0].start_byte)
+            start = line_start(self.src, close)
+            if self.src[start:close].strip():
+                self.edits.append(Edit(close, close, f"\n{inner}{THROW}\n{indent}"))
+            else:
+                self.edits.append(Edit(start, start, f"{inner}{THROW}\n"))
+        for fn in self.user_owner_nodes.values():
+            body = fn.child_by_field_name("body")
+            if body is None or body.type != "statement_block":
+                continue
+            statements = [c for c in body.named_children if c.type != "comment"]
+            indent = line_indent(self.src, statements[0].start_byte) if statements else "  "
+            at = statements[0].start_byte if statements else body.start_byte + 1
+            self.edits.append(
+                Edit(
+                    line_start(self.src, at),
+                    line_start(self.src, at),
+                    f"{indent}const user = userEvent.setup();\n",
+                )
+            )
+
+    def finish_imports(self) -> None:
+        if self.needs_jest_dom and not self.options.jest_dom_global:
+            self.imports.setdefault("@testing-library/jest-dom", set())
+        if self.needs_user_event:
+            self.imports.setdefault("@testing-library/user-event", set()).add("default:userEvent")
+        lines: list[str] = []
+        for module in sorted(
+            set(self.imports) | set(self.type_imports),
+            key=lambda m: (m != "@testing-library/jest-dom", m),
+        ):
+            names = sorted(
+                n for n in self.imports.get(module, set()) if not n.startswith("default:")
+            )
+            types = sorted(self.type_imports.get(module, set()))
+            default = next(
+                (
+                    n.split(":", 1)[1]
+                    for n in self.imports.get(module, set())
+                    if n.startswith("default:")
+                ),
+                None,
+            )
+            if self.uses_require and not self.ts:
+                if default:
+                    lines.append(f"const {default} = require({js_string(module)}).default;")
+                if names:
+                    lines.append(f"const {{ {', '.join(names)} }} = require({js_string(module)});")
+                if not names and not default:
+                    lines.append(f"require({js_string(module)});")
+                continue
+            parts = names + [("type " + t) if self.ts else t for t in types]
+            if not parts and not default:
+                lines.append(f"import {js_string(module)};")
+                continue
+            clause = default or ""
+            if parts:
+                clause += (", " if clause else "") + "{ " + ", ".join(parts) + " }"
+            lines.append(f"import {clause} from {js_string(module)};")
+        new = "\n".join(lines)
+        if self.enzyme_import_nodes:
+            first = True
+            for stmt in self.enzyme_import_nodes:
+                if first and new:
+                    self.edits.append(Edit(stmt.start_byte, stmt.end_byte, new))
+                else:
+                    self.remove_statement(stmt, "removed an Enzyme import")
+                first = False
+        elif new:
+            self.edits.append(Edit(0, 0, new + "\n"))
+        self.remove_unused_imports()
+
+    def remove_unused_imports(self) -> None:
+        """Named imports that only the Enzyme code used (components passed to find(),
+        ``act`` around wrapper updates, wrapper types) become unused: remove them."""
+        content, _, _ = apply_edits(self.src, list(self.edits))
+        tree = parse(content.encode("utf-8"), self.path)
+        used: dict[str, int] = {}
+        for n in walk(tree.root_node):
+            if n.type in (
+                "identifier",
+                "type_identifier",
+                "jsx_identifier",
+                "shorthand_property_identifier",
+            ):
+                used[text(n)] = used.get(text(n), 0) + 1
+        before: dict[str, int] = {}
+        for n in walk(self.tree.root_node):
+            if n.type in ("identifier", "type_identifier", "shorthand_property_identifier"):
+                before[text(n)] = before.get(text(n), 0) + 1
+        for stmt in self.tree.root_node.named_children:
+            if stmt.type != "import_statement" or stmt in self.enzyme_import_nodes:
+                continue
+            clause = next((c for c in stmt.named_children if c.type == "import_clause"), None)
+            if clause is None:
+                continue
+            specs: list[tuple[Node, str]] = []
+            for part in clause.named_children:
+                if part.type == "named_imports":
+                    for spec in part.named_children:
+                        if spec.type == "import_specifier":
+                            local = text(
+                                spec.child_by_field_name("alias")
+                                or spec.child_by_field_name("name")
+                            )
+                            specs.append((spec, local))
+                elif part.type == "identifier":
+                    specs.append((part, text(part)))
+            unused = [
+                (s, name) for s, name in specs if used.get(name, 0) <= 1 and before.get(name, 0) > 1
+            ]
+            if not unused:
+                continue
+            if len(unused) == len(specs):
+                self.remove_statement(stmt, "removed an import only the Enzyme code used")
+                continue
+            gone = {s.id for s, _n in unused}
+            default = next(
+                (
+                    text(p)
+                    for p in clause.named_children
+                    if p.type == "identifier" and p.id not in gone
+                ),
+                None,
+            )
+            named = [
+                text(s) for s, _n in specs if s.type == "import_specifier" and s.id not in gone
+            ]
+            others = [
+                text(p)
+                for p in clause.named_children
+                if p.type not in ("identifier", "named_imports")
+            ]
+            parts = [*([default] if default else []), *others]
+            if named:
+                parts.append("{ " + ", ".join(named) + " }")
+            self.edits.append(Edit(clause.start_byte, clause.end_byte, ", ".join(parts)))

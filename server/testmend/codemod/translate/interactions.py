@@ -1,0 +1,294 @@
+"""Values and user actions: expressions over wrappers, ``simulate`` → ``fireEvent``/
+``userEvent``, ``setProps`` → ``rerender``."""
+
+from __future__ import annotations
+
+import re
+
+from ..syntax import Edit, Node, args_of, string_value, text, unwrap
+from .state import Ctx, Target, Untranslatable
+from .tables import EVENTS, SELECT_OPS, UNTRANSLATABLE
+from .targets import Targets
+
+
+class Interactions(Targets):
+    """Values read from wrappers, and the user actions and re-renders."""
+
+    def _raw_op(self, op: str, args: list[Node]) -> str:
+        if op.startswith("."):
+            return op
+        if op == "[]":
+            return f"[{text(args[0])}]" if args else ""
+        return f".{op}({', '.join(text(a) for a in args)})"
+
+    # -- values and actions ------------------------------------------------------------------
+
+    def value(self, node: Node, ctx: Ctx) -> str:
+        """Translate an expression used as a value (arguments, right-hand sides)."""
+        if not self.refs_wrapper(node):
+            return text(node)
+        chain = self.chain(node)
+        if chain is None:
+            call = self.render_call_of(node)
+            if call is not None:
+                return self.render_code(call, ctx)
+            raise Untranslatable("uses the Enzyme wrapper inside a larger expression")
+        base, ops = chain
+        target, rest = self.resolve(base, ops, ctx, "element")
+        self.fallback_note(target, ctx)
+        if not rest:
+            if target.kind == "root":
+                raise Untranslatable("passes the Enzyme wrapper around")
+            if target.multi and target.index is None:
+                return self.list_code(target, "getAll")
+            return self.element_code(target, "get")
+        op, args, _n = rest[0]
+        tail = "".join(self._raw_op(o, a) for o, a, _ in rest[1:])
+        if op == "text":
+            element = (
+                self.member_of(target, "container")
+                if target.kind == "root"
+                else self.element_code(target, "get")
+            )
+            return f"{element}.textContent{tail}"
+        if op == ".length":
+            return f"{self.list_code(target, 'queryAll')}.length{tail}"
+        if op == "exists":
+            return f"({self.element_code(target, 'query')} !== null){tail}"
+        if op == "getDOMNode":
+            return f"{self.element_code(target, 'get')}{tail}"
+        if op == "map" and args:
+            return f"{self.map_code(target, args[0])}{tail}"
+        if op == "hasClass" and args:
+            return f"{self.element_code(target, 'get')}.classList.contains({text(args[0])}){tail}"
+        if op in UNTRANSLATABLE:
+            raise Untranslatable(UNTRANSLATABLE[op])
+        raise Untranslatable(f"reads {op.lstrip('.')} of the Enzyme wrapper")
+
+    def action(self, expr: Node, ctx: Ctx) -> str | None:
+        """A statement-level call on a wrapper; '' to drop it; None when not a wrapper call."""
+        if expr.type == "call_expression":
+            fn = expr.child_by_field_name("function")
+            if fn is not None and text(fn) == "console.log":
+                args = args_of(expr)
+                if len(args) == 1:
+                    chain = self.chain(args[0])
+                    if chain and chain[1] and chain[1][-1][0] == "debug":
+                        self.need("screen")
+                        return "screen.debug();"
+        chain = self.chain(expr)
+        if chain is None:
+            return None
+        base, ops = chain
+        if not ops:
+            return None
+        for op, _a, _n in ops:
+            if op in UNTRANSLATABLE:
+                raise Untranslatable(UNTRANSLATABLE[op])
+        last, largs, _ = ops[-1]
+        if last == "update" and all(o in SELECT_OPS or o == "update" for o, _a, _n in ops):
+            return ""
+        if last == "unmount" and len(ops) == 1:
+            binding = self.binding_named(text(base), base) if base.type == "identifier" else None
+            if ctx.hook in ("afterEach", "afterAll"):
+                return ""
+            return f"{self.member(binding, 'unmount')}();"
+        if last == "setProps" and len(ops) == 1:
+            return self.rerender(base, largs, ctx)
+        if last == "debug":
+            self.need("screen")
+            return "screen.debug();"
+        if last == "simulate":
+            target, rest = self.resolve(base, ops[:-1], ctx, "element")
+            if rest:
+                raise Untranslatable("simulate() after an operation testmend cannot translate")
+            self.fallback_note(target, ctx)
+            return self.fire(target, largs, ctx)
+        if last in ("prop", "props", "invoke"):
+            raise Untranslatable(UNTRANSLATABLE["invoke"])
+        target, rest = self.resolve(base, ops, ctx, "element")
+        if rest and rest[0][0] == "getDOMNode":
+            element = self.element_code(target, "get")
+            tail = "".join(self._raw_op(o, a) for o, a, _n in rest[1:])
+            return f"{element}{tail};"
+        if (rest and rest[0][0] in ("prop", "props")) or any(
+            o in ("prop", "props") for o, _a, _n in rest
+        ):
+            raise Untranslatable(UNTRANSLATABLE["invoke"])
+        raise Untranslatable(
+            f"calls {(rest[0][0] if rest else last).lstrip('.')}() on the Enzyme wrapper"
+        )
+
+    def fire(self, target: Target, args: list[Node], ctx: Ctx) -> str:
+        if not args:
+            raise Untranslatable("simulate() without an event name")
+        raw_event = string_value(args[0])
+        if raw_event is None:
+            raise Untranslatable("simulate() with a computed event name")
+        self._dom_only_events(target)
+        event = EVENTS.get(raw_event.lower(), raw_event)
+        payload = self._payload(args[1]) if len(args) > 1 else None
+        if event == "change" and target.checkbox:
+            event = "click"
+            payload = None
+        element = self.element_code(target, "get", non_null=True)
+        if self.options.event_style == "userEvent" and self.options.user_event_installed:
+            user = self._user_event(event, element, payload, args, ctx)
+            if user is not None:
+                return user
+        self.need("fireEvent")
+        return f"fireEvent.{event}({element}{', ' + payload if payload else ''});"
+
+    def _dom_only_events(self, target: Target) -> None:
+        if target.kind == "root":
+            raise Untranslatable("simulates an event on the root component")
+
+    def _user_event(
+        self, event: str, element: str, payload: str | None, args: list[Node], ctx: Ctx
+    ) -> str | None:
+        value = None
+        if event == "change" and len(args) > 1:
+            match = re.fullmatch(
+                r"\{\s*target:\s*\{\s*value:?\s*([^{}]*?)\s*\}\s*\}", payload or ""
+            )
+            if match is None:
+                return None
+            value = match.group(1) or "value"
+        if event not in ("click", "change", "dblClick"):
+            return None
+        if ctx.owner is None or not self._make_async(ctx.owner):
+            return None
+        self.needs_user_event = True
+        self.user_owner_nodes[ctx.owner.id] = ctx.owner
+        if event == "click":
+            return f"await user.click({element});"
+        if event == "dblClick":
+            return f"await user.dblClick({element});"
+        return f"await user.clear({element});\x00await user.type({element}, {value});"
+
+    def _make_async(self, fn: Node) -> bool:
+        if fn.type not in ("arrow_function", "function_expression", "function"):
+            return False
+        if text(fn).startswith("async"):
+            return True
+        if fn.id not in self.async_fixed:
+            self.async_fixed.add(fn.id)
+            self.edits.append(Edit(fn.start_byte, fn.start_byte, "async "))
+        return True
+
+    def _payload(self, node: Node) -> str | None:
+        obj = unwrap(node)
+        if obj is None or obj.type != "object":
+            return text(node)
+        kept = []
+        for pair in obj.named_children:
+            if pair.type == "pair":
+                key = text(pair.child_by_field_name("key"))
+                value = text(pair.child_by_field_name("value"))
+                if key in ("preventDefault", "stopPropagation", "persist") and (
+                    "jest.fn" in value or "=>" in value or value.startswith("function")
+                ):
+                    continue
+            elif pair.type == "method_definition" and text(pair.child_by_field_name("name")) in (
+                "preventDefault",
+                "stopPropagation",
+                "persist",
+            ):
+                continue
+            kept.append(text(pair))
+        if not kept:
+            return None
+        return "{ " + ", ".join(kept) + " }"
+
+    def rerender(self, base: Node, args: list[Node], ctx: Ctx) -> str:
+        binding = self.binding_named(text(base), base) if base.type == "identifier" else None
+        if binding is None or binding.element is None:
+            raise Untranslatable("setProps() on a render whose element testmend cannot see")
+        if len(args) != 1 or unwrap(args[0]) is None or unwrap(args[0]).type != "object":  # type: ignore[union-attr]
+            raise Untranslatable("setProps() with a non-literal object")
+        obj = unwrap(args[0])
+        assert obj is not None
+        for pair in obj.named_children:
+            if pair.type == "pair":
+                key = string_value(pair.child_by_field_name("key")) or text(
+                    pair.child_by_field_name("key")
+                )
+                value = pair.child_by_field_name("value")
+                binding.overrides[key] = None if text(value) == "undefined" else text(value)
+            elif pair.type == "shorthand_property_identifier":
+                binding.overrides[text(pair)] = text(pair)
+            else:
+                raise Untranslatable("setProps() with a spread")
+        element = self.jsx_with(binding.element, binding.overrides)
+        return f"{self.member(binding, 'rerender')}({element});"
+
+    def jsx_with(self, element: Node, overrides: dict[str, str | None]) -> str:
+        opening = (
+            element
+            if element.type == "jsx_self_closing_element"
+            else (element.child_by_field_name("open_tag"))
+        )
+        assert opening is not None
+        base = element.start_byte
+        edits: list[tuple[int, int, str]] = []
+        seen = set()
+        attributes = [c for c in opening.named_children if c.type == "jsx_attribute"]
+        for attr in attributes:
+            name_node = attr.named_children[0] if attr.named_children else None
+            name = text(name_node)
+            if name in overrides:
+                seen.add(name)
+                value = overrides[name]
+                if value is None:
+                    start = attr.start_byte
+                    while start > opening.start_byte and self.src[start - 1 : start] in (
+                        b" ",
+                        b"\n",
+                        b"\t",
+                    ):
+                        start -= 1
+                    edits.append((start, attr.end_byte, ""))
+                else:
+                    edits.append((attr.start_byte, attr.end_byte, self._jsx_attr(name, value)))
+        if "children" in overrides:
+            raise Untranslatable("setProps() changes children")
+        added = [
+            self._jsx_attr(k, v) for k, v in overrides.items() if k not in seen and v is not None
+        ]
+        if added:
+            end = opening.end_byte - (2 if element.type == "jsx_self_closing_element" else 1)
+            while self.src[end - 1 : end] in (b" ", b"\n"):
+                end -= 1
+            edits.append((end, end, " " + " ".join(added)))
+        out = self.src[base : element.end_byte]
+        for start, end, new in sorted(edits, reverse=True):
+            out = out[: start - base] + new.encode() + out[end - base :]
+        return out.decode()
+
+    @staticmethod
+    def _jsx_attr(name: str, value: str) -> str:
+        if value == "true":
+            return name
+        if re.fullmatch(r"'[^'\\\"\n]*'", value):
+            return f'{name}="{value[1:-1]}"'
+        if re.fullmatch(r'"[^"\\\n]*"', value):
+            return f"{name}={value}"
+        return f"{name}={{{value}}}"
+
+    def _wrapper_arg_call(self, stmt: Node, call: Node) -> bool:
+        """``helper(wrapper, ...)`` calling a local function whose wrapper parameter goes."""
+        fn = call.child_by_field_name("function")
+        if fn is None or fn.type != "identifier":
+            return False
+        for index, arg in enumerate(args_of(call)):
+            ident = unwrap(arg)
+            if ident is None or ident.type != "identifier":
+                continue
+            binding = self.binding_named(text(ident), ident)
+            param = self._param_of(text(fn), index)
+            if binding is not None and param is not None:
+                self.param_call_args.append((text(fn), index, call, ident))
+                self.claimed.append((stmt.start_byte, stmt.end_byte))
+                # Other arguments may still need translation: none expected (selectors).
+                return True
+        return False

@@ -1,0 +1,426 @@
+"""Scanning the file before converting: Enzyme imports, tests and hooks, the bindings of
+rendered wrappers, and the code of the replacing ``render`` calls."""
+
+from __future__ import annotations
+
+from ..models import HelperMapping
+from ..syntax import Node, args_of, string_value, text, unwrap, walk
+from .state import Binding, ConverterState, Ctx, TestDecl, relative_specifier
+from .tables import DESCRIBE_FUNCS, ENZYME_MODULE, TEST_FUNCS, WRAPPER_TYPES
+
+
+class Scanner(ConverterState):
+    """Finds what the conversion works on; converts nothing itself except ``render`` calls."""
+
+    def _register_helper(self, local: str, mapping: HelperMapping) -> None:
+        """``local`` is the project's Enzyme render helper: render with its RTL counterpart,
+        imported by a path relative to this test."""
+        helper = self.options.render_helper
+        module = relative_specifier(
+            mapping.render_module, helper.path if helper is not None else None, self.path
+        )
+        self.helper_renders[local] = (mapping.render_name, module, mapping.options)
+
+    def scan_imports(self) -> None:
+        root = self.tree.root_node
+        helper_names = {m.enzyme_name: m for m in self.options.helper_mappings}
+        helper_modules = set(self.options.enzyme_helper_modules)
+        for stmt in root.named_children:
+            if stmt.type == "import_statement":
+                module = string_value(stmt.child_by_field_name("source")) or ""
+                is_enzyme = bool(ENZYME_MODULE.match(module))
+                is_helper = module in helper_modules or any(
+                    m.enzyme_module == module for m in self.options.helper_mappings
+                )
+                if not (is_enzyme or is_helper):
+                    continue
+                names = self._import_names(stmt)
+                for imported, local in names:
+                    if is_enzyme and module == "enzyme":
+                        if imported in ("mount", "shallow", "render"):
+                            self.enzyme_renders[local] = imported
+                        elif imported == "default" or imported == "*":
+                            self.enzyme_namespaces.add(local)
+                    elif is_enzyme and module.startswith("enzyme-to-json"):
+                        self.to_json.add(local)
+                    elif is_helper and imported in helper_names:
+                        self._register_helper(local, helper_names[imported])
+                self.enzyme_import_nodes.append(stmt)
+            elif stmt.type in ("lexical_declaration", "variable_declaration"):
+                for declarator in stmt.named_children:
+                    value = unwrap(declarator.child_by_field_name("value"))
+                    if value is None:
+                        continue
+                    call = value
+                    if call.type == "member_expression":
+                        call = call.child_by_field_name("object") or call
+                    if (
+                        call.type != "call_expression"
+                        or text(call.child_by_field_name("function")) != "require"
+                    ):
+                        continue
+                    args = args_of(call)
+                    required = string_value(args[0]) if args else None
+                    if required is None or not (
+                        ENZYME_MODULE.match(required) or required in helper_modules
+                    ):
+                        continue
+                    module = required
+                    self.uses_require = True
+                    pattern = declarator.child_by_field_name("name")
+                    if pattern is not None and pattern.type == "object_pattern":
+                        for prop in pattern.named_children:
+                            if prop.type == "shorthand_property_identifier_pattern":
+                                imported = local = text(prop)
+                            elif prop.type == "pair_pattern":
+                                imported = text(prop.child_by_field_name("key"))
+                                local = text(prop.child_by_field_name("value"))
+                            else:
+                                continue
+                            if module == "enzyme" and imported in ("mount", "shallow", "render"):
+                                self.enzyme_renders[local] = imported
+                            elif imported in helper_names:
+                                self._register_helper(local, helper_names[imported])
+                    elif pattern is not None and pattern.type == "identifier":
+                        if module == "enzyme":
+                            self.enzyme_namespaces.add(text(pattern))
+                        elif module.startswith("enzyme-to-json"):
+                            self.to_json.add(text(pattern))
+                    self.enzyme_import_nodes.append(stmt)
+
+    @staticmethod
+    def _import_names(stmt: Node) -> list[tuple[str, str]]:
+        names: list[tuple[str, str]] = []
+        clause = next((c for c in stmt.named_children if c.type == "import_clause"), None)
+        if clause is None:
+            return names
+        for part in clause.named_children:
+            if part.type == "identifier":
+                names.append(("default", text(part)))
+            elif part.type == "namespace_import":
+                ident = next((c for c in part.named_children if c.type == "identifier"), None)
+                names.append(("*", text(ident)))
+            elif part.type == "named_imports":
+                for spec in part.named_children:
+                    if spec.type != "import_specifier":
+                        continue
+                    name = spec.child_by_field_name("name")
+                    alias = spec.child_by_field_name("alias")
+                    names.append((text(name), text(alias or name)))
+        return names
+
+    # -- structure -------------------------------------------------------------------------
+
+    def callee_name(self, call: Node) -> str:
+        fn = call.child_by_field_name("function")
+        while fn is not None and fn.type in ("member_expression", "call_expression"):
+            fn = (
+                fn.child_by_field_name("object")
+                if fn.type == "member_expression"
+                else fn.child_by_field_name("function")
+            )
+        return text(fn)
+
+    def _callback(self, call: Node) -> Node | None:
+        for arg in args_of(call):
+            if arg.type in ("arrow_function", "function_expression", "function"):
+                return arg
+        return None
+
+    def collect_tests(self) -> None:
+        def visit(node: Node, prefix: list[str]) -> None:
+            for child in node.named_children:
+                if child.type == "call_expression":
+                    name = self.callee_name(child)
+                    args = args_of(child)
+                    title = self._title(args[0]) if args else None
+                    callback = self._callback(child)
+                    if name in DESCRIBE_FUNCS and callback is not None:
+                        visit(callback, [*prefix, title or "?"])
+                        continue
+                    if name in TEST_FUNCS and title is not None:
+                        full = " ".join([*prefix, title])
+                        body = callback.child_by_field_name("body") if callback else None
+                        decl = TestDecl(full, child, body, child.start_point[0] + 1)
+                        self.tests.append(decl)
+                        if callback is not None:
+                            self.test_by_body[callback.id] = decl
+                        continue
+                visit(child, prefix)
+
+        visit(self.tree.root_node, [])
+
+    @staticmethod
+    def _title(node: Node) -> str | None:
+        value = string_value(node)
+        if value is not None:
+            return value
+        if node.type in ("template_string", "identifier", "member_expression"):
+            return text(node)
+        return None
+
+    # -- bindings --------------------------------------------------------------------------
+
+    def is_render_call(self, node: Node | None) -> bool:
+        node = unwrap(node)
+        if node is not None and node.type == "await_expression":
+            node = unwrap(node.named_children[0]) if node.named_children else None
+        if node is None or node.type != "call_expression":
+            return False
+        fn = node.child_by_field_name("function")
+        if fn is None:
+            return False
+        if fn.type == "identifier":
+            name = text(fn)
+            return (
+                name in self.enzyme_renders
+                or name in self.helper_renders
+                or name in self.wrapper_functions
+            )
+        if fn.type == "member_expression":
+            obj = text(fn.child_by_field_name("object"))
+            prop = text(fn.child_by_field_name("property"))
+            return obj in self.enzyme_namespaces and prop in ("mount", "shallow", "render")
+        return False
+
+    def render_call_of(self, node: Node | None) -> Node | None:
+        node = unwrap(node)
+        if node is not None and node.type == "await_expression":
+            node = unwrap(node.named_children[0]) if node.named_children else None
+        return node if self.is_render_call(node) else None
+
+    def _has_wrapper_type(self, node: Node | None) -> bool:
+        if node is None:
+            return False
+        return any(n.type == "type_identifier" and text(n) in WRAPPER_TYPES for n in walk(node))
+
+    def collect_bindings(self) -> None:
+        root = self.tree.root_node
+        # Local functions that return wrappers (by return type or by returning a render).
+        for node in walk(root):
+            if node.type in ("function_declaration", "arrow_function", "function_expression"):
+                name = self._function_name(node)
+                if name is None:
+                    continue
+                returns = node.child_by_field_name("return_type")
+                body = node.child_by_field_name("body")
+                returns_render = body is not None and (
+                    self.is_render_call(body)
+                    or any(
+                        r.type == "return_statement"
+                        and r.named_children
+                        and self.is_render_call(r.named_children[0])
+                        for r in walk(body)
+                    )
+                )
+                if self._has_wrapper_type(returns) or returns_render:
+                    self.wrapper_functions.add(name)
+        for _ in range(2):  # wrapper functions may call each other
+            for node in walk(root):
+                if node.type == "variable_declarator":
+                    name_node = node.child_by_field_name("name")
+                    value = node.child_by_field_name("value")
+                    if name_node is None or name_node.type != "identifier":
+                        continue
+                    name = text(name_node)
+                    if any(b.node == node for b in self.bindings.get(name, [])):
+                        continue
+                    call = self.render_call_of(value)
+                    if call is not None:
+                        direct = self._direct_render(call)
+                        binding = Binding(name, "decl" if direct else "var", node)
+                        binding.element = self._element_of(call)
+                        self.add_binding(binding)
+                    elif value is None and self._has_wrapper_type(node.child_by_field_name("type")):
+                        self.add_binding(Binding(name, "var", node))
+                    elif value is None:
+                        binding = Binding(name, "var", node)
+                        if self._assigned_render(name) is not None:
+                            self.add_binding(binding)
+                elif node.type in ("required_parameter", "optional_parameter"):
+                    pattern = node.child_by_field_name("pattern")
+                    if pattern is not None and self._has_wrapper_type(
+                        node.child_by_field_name("type")
+                    ):
+                        self.add_binding(Binding(text(pattern), "param", node))
+        # Assignments `wrapper = mount(...)`: the element for rerender.
+        for node in walk(root):
+            if node.type == "assignment_expression":
+                left = node.child_by_field_name("left")
+                call = self.render_call_of(node.child_by_field_name("right"))
+                if left is not None and left.type == "identifier" and call is not None:
+                    found = self.binding_named(text(left), node)
+                    if found is None:
+                        found = Binding(text(left), "var", None)
+                        self.add_binding(found)
+                    if found.element is None:
+                        found.element = self._element_of(call)
+        # Untyped parameters of local helpers that receive a wrapper.
+        for node in walk(root):
+            if node.type != "call_expression":
+                continue
+            fn = node.child_by_field_name("function")
+            if fn is None or fn.type != "identifier":
+                continue
+            for index, raw in enumerate(args_of(node)):
+                arg = unwrap(raw)
+                if arg is None or arg.type != "identifier":
+                    continue
+                bound = self.binding_named(text(arg), node)
+                if bound is None:
+                    continue
+                param = self._param_of(text(fn), index)
+                if param is None:
+                    continue
+                bound.passed_as_arg = True
+                if not any(
+                    b.node is not None and b.node.start_byte <= param.start_byte < b.node.end_byte
+                    for b in self.bindings.get(text(param), [])
+                ):
+                    self.add_binding(Binding(text(param), "param", param.parent))
+
+    def _param_of(self, function: str, index: int) -> Node | None:
+        for node in walk(self.tree.root_node):
+            if node.type in ("function_declaration", "arrow_function", "function_expression"):
+                if self._function_name(node) != function:
+                    continue
+                params = node.child_by_field_name("parameters")
+                if params is None:
+                    return None
+                items = [p for p in params.named_children if p.type != "comment"]
+                if index >= len(items):
+                    return None
+                item = items[index]
+                pattern = item.child_by_field_name("pattern") if item.type != "identifier" else item
+                return pattern if pattern is not None and pattern.type == "identifier" else None
+        return None
+
+    @staticmethod
+    def _function_name(node: Node) -> str | None:
+        if node.type == "function_declaration":
+            return text(node.child_by_field_name("name")) or None
+        parent = node.parent
+        if parent is not None and parent.type == "variable_declarator":
+            name = parent.child_by_field_name("name")
+            if name is not None and name.type == "identifier":
+                return text(name)
+        return None
+
+    def _assigned_render(self, name: str) -> Node | None:
+        for node in walk(self.tree.root_node):
+            if node.type == "assignment_expression":
+                left = node.child_by_field_name("left")
+                if left is not None and text(left) == name:
+                    call = self.render_call_of(node.child_by_field_name("right"))
+                    if call is not None:
+                        return call
+        return None
+
+    def _direct_render(self, call: Node) -> bool:
+        fn = call.child_by_field_name("function")
+        return fn is not None and text(fn) not in self.wrapper_functions
+
+    @staticmethod
+    def _element_of(call: Node) -> Node | None:
+        for raw in args_of(call):
+            arg = unwrap(raw)
+            if arg is not None and arg.type in ("jsx_element", "jsx_self_closing_element"):
+                return arg
+        return None
+
+    def add_binding(self, binding: Binding) -> None:
+        self.bindings.setdefault(binding.name, []).append(binding)
+
+    def binding_named(self, name: str, at: Node | None = None) -> Binding | None:
+        candidates = self.bindings.get(name)
+        if not candidates:
+            return None
+        if len(candidates) == 1 or at is None:
+            return candidates[-1]
+        # The declaration whose scope contains `at` (innermost wins).
+        best: Binding | None = None
+        best_size = None
+        for binding in candidates:
+            scope = self._scope_of(binding)
+            if scope is None:
+                continue
+            if scope.start_byte <= at.start_byte and at.end_byte <= scope.end_byte:
+                size = scope.end_byte - scope.start_byte
+                if best_size is None or size < best_size:
+                    best, best_size = binding, size
+        if best is not None:
+            return best
+        return next((b for b in candidates if b.node is None), None)
+
+    @staticmethod
+    def _scope_of(binding: Binding) -> Node | None:
+        node = binding.node
+        if node is None:
+            return None
+        current = node.parent
+        while current is not None and current.type not in (
+            "statement_block",
+            "program",
+            "arrow_function",
+            "function_declaration",
+            "function_expression",
+        ):
+            current = current.parent
+        return current
+
+    def render_code(self, call: Node, ctx: Ctx) -> str:
+        fn = call.child_by_field_name("function")
+        name = text(fn)
+        args = args_of(call)
+        if name in self.wrapper_functions:
+            return text(call)
+        if name in self.helper_renders:
+            render_name, module, option_mode = self.helper_renders[name]
+            self.need(render_name, module)
+            return self._rewrite_call(
+                call, render_name, len(args) if option_mode == "pass-through" else 1
+            )
+        helper = self.options.render_helper
+        if helper is not None:
+            render_name = helper.render_name
+            module = relative_specifier(helper.module, helper.path, self.path)
+        else:
+            render_name, module = "render", self.options.rtl_module
+        self.need(render_name, module)
+        kind = self.enzyme_renders.get(name) or text(
+            fn.child_by_field_name("property")
+            if fn is not None and fn.type == "member_expression"
+            else fn
+        )
+        if len(args) > 1:
+            self.pending_notes.append(
+                (
+                    "review",
+                    f"dropped the {kind}() options {text(args[1])[:80]}; pass a "
+                    "`wrapper` render option if the component needs providers",
+                )
+            )
+            self.note_only(call, "review", f"dropped the {kind}() options")
+        if kind == "render":
+            self.note_only(call, "review", "enzyme render() (static HTML) became a full render")
+        return self._rewrite_call(call, render_name, 1)
+
+    def _rewrite_call(self, call: Node, name: str, keep: int) -> str:
+        """The call's own text with another callee, no type arguments and ``keep`` arguments
+        (layout and comments kept)."""
+        base = call.start_byte
+        edits: list[tuple[int, int, str]] = []
+        fn = call.child_by_field_name("function")
+        assert fn is not None
+        edits.append((fn.start_byte, fn.end_byte, name))
+        type_args = call.child_by_field_name("type_arguments")
+        if type_args is not None:
+            edits.append((type_args.start_byte, type_args.end_byte, ""))
+        args = args_of(call)
+        if len(args) > keep:
+            start = args[keep - 1].end_byte if keep else args[0].start_byte
+            edits.append((start, args[-1].end_byte, ""))
+        out = self.src[base : call.end_byte]
+        for start, end, new in sorted(edits, reverse=True):
+            out = out[: start - base] + new.encode("utf-8") + out[end - base :]
+        return out.decode("utf-8")

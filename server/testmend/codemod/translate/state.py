@@ -1,0 +1,211 @@
+"""The converter's state: the parsed file, the edits and notes so far, the bindings and tests
+found, and the primitives every part uses to edit and note."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from posixpath import dirname, relpath
+from typing import Literal
+
+from ...js_syntax import grammar_for
+from ..models import CodemodOptions, DomCapture, FindRecord, NoteKind
+from ..syntax import Edit, Node, line_indent, line_start, parse, text, walk
+
+Variant = Literal["get", "query"]
+
+
+class Untranslatable(Exception):
+    """An expression or statement the codemod cannot translate faithfully."""
+
+
+class Dropped(Exception):
+    """A statement with no meaning outside Enzyme: it is removed, with a note."""
+
+
+@dataclass(eq=False)
+class Binding:
+    name: str
+    kind: Literal["decl", "var", "param", "derived"]
+    node: Node | None = None
+    element: Node | None = None
+    members: set[str] = field(default_factory=set)
+    target: Target | None = None
+    passed_as_arg: bool = False
+    used: bool = False
+    overrides: dict[str, str | None] = field(default_factory=dict)
+
+
+@dataclass
+class Target:
+    kind: Literal["query", "css", "root", "var"]
+    method: str = ""
+    args: str = ""
+    multi: bool = False
+    index: str | None = None
+    css: str = ""
+    binding: Binding | None = None
+    component: str | None = None
+    checkbox: bool = False
+    inline: Node | None = None
+
+
+@dataclass
+class TestDecl:
+    name: str
+    node: Node
+    body: Node | None
+    line: int
+    untranslated: list[str] = field(default_factory=list)
+    touched: bool = False
+
+
+@dataclass
+class Ctx:
+    test: TestDecl | None = None
+    owner: Node | None = None
+    hook: str | None = None
+
+
+def relative_specifier(module: str, module_path: str | None, test_path: str) -> str:
+    if not module.startswith("./") or module_path is None:
+        return module
+    rel = relpath(re.sub(r"\.[cm]?[jt]sx?$", "", module_path), dirname(test_path) or ".")
+    rel = re.sub(r"/index$", "", rel)
+    return rel if rel.startswith(".") else "./" + rel
+
+
+class ConverterState:
+    """The source, its tree, and what the conversion has found and changed so far."""
+
+    def __init__(self, source: str, path: str, options: CodemodOptions, dom: DomCapture | None):
+        self.src = source.encode("utf-8")
+        self.path = path
+        self.options = options
+        self.dom = dom
+        self.ts = grammar_for(path) in ("tsx", "typescript")
+        self.tree = parse(self.src, path)
+        self.edits: list[Edit] = []
+        self.notes: list[tuple[int, NoteKind, str]] = []
+        """(byte offset in the source, kind, message) of notes with no comment in the code."""
+        self.enzyme_renders: dict[str, str] = {}
+        self.enzyme_namespaces: set[str] = set()
+        self.helper_renders: dict[str, tuple[str, str, str]] = {}
+        self.wrapper_functions: set[str] = set()
+        self.to_json: set[str] = set()
+        self.bindings: dict[str, list[Binding]] = {}
+        self.imports: dict[str, set[str]] = {}
+        self.type_imports: dict[str, set[str]] = {}
+        self.needs_user_event = False
+        self.needs_jest_dom = False
+        self.throw_owners: dict[int, Node] = {}
+        self.dead_names: set[str] = set()
+        self.claimed: list[tuple[int, int]] = []
+        self.tests: list[TestDecl] = []
+        self.test_by_body: dict[int, TestDecl] = {}
+        self.param_call_args: list[tuple[str, int, Node, Node]] = []
+        self.dom_queries_used = 0
+        self.enzyme_import_nodes: list[Node] = []
+        self.uses_require = False
+        self.decl_edits: list[tuple[Binding, Node, Node]] = []
+        self.records: dict[tuple[int, int], list[FindRecord]] = {}
+        self.pending_notes: list[tuple[NoteKind, str]] = []
+        self.user_owner_nodes: dict[int, Node] = {}
+        self.async_fixed: set[int] = set()
+        self.fallbacks_noted: set[tuple[str, str]] = set()
+        self.removed_ids: set[int] = set()
+        self.var_decls: list[tuple[Binding, Node, Node | None]] = []
+        self.var_assigns: list[tuple[Binding, Node, Node]] = []
+        if dom is not None:
+            for record in dom.records:
+                self.records.setdefault((record.line, record.column), []).append(record)
+
+    # -- notes and edits -------------------------------------------------------------------
+
+    def replace(self, node: Node, new: str, notes: Sequence[tuple[NoteKind, str]] = ()) -> None:
+        self.replace_range(node.start_byte, node.end_byte, new, notes)
+
+    def replace_range(
+        self, start: int, end: int, new: str, notes: Sequence[tuple[NoteKind, str]] = ()
+    ) -> None:
+        edit = Edit(start, end, new)
+        if notes:
+            indent = line_indent(self.src, start)
+            comments = "".join(f"// testmend: {message}\n{indent}" for _k, message in notes)
+            edit.text = comments + new
+            offset = 0
+            for kind, message in notes:
+                edit.notes.append((offset, kind, message))
+                offset += len(f"// testmend: {message}\n{indent}")
+        self.edits.append(edit)
+        self.claimed.append((start, end))
+
+    def note_only(self, node: Node, kind: NoteKind, message: str) -> None:
+        self.notes.append((node.start_byte, kind, message))
+
+    def comment_out(self, stmt: Node, message: str, ctx: Ctx) -> None:
+        start = line_start(self.src, stmt.start_byte)
+        indent = line_indent(self.src, stmt.start_byte)
+        original = self.src[start : stmt.end_byte].decode("utf-8")
+        lines = original.splitlines()
+        commented = "\n".join(
+            (indent + "// " + ln[len(indent) :] if ln.startswith(indent) else "// " + ln.lstrip())
+            for ln in lines
+        )
+        body = f"{indent}// testmend: {message}\n{commented}"
+        # Drop edits inside the statement: it is commented out as it was.
+        self.edits = [e for e in self.edits if not (start <= e.start and e.end <= stmt.end_byte)]
+        edit = Edit(start, stmt.end_byte, body, [(len(indent), "untranslated", message)])
+        self.edits.append(edit)
+        self.claimed.append((start, stmt.end_byte))
+        if ctx.test is not None:
+            ctx.test.untranslated.append(message)
+        if ctx.owner is not None:
+            self.throw_owners[ctx.owner.id] = ctx.owner
+        if stmt.type in ("lexical_declaration", "variable_declaration"):
+            for declarator in stmt.named_children:
+                name = declarator.child_by_field_name("name")
+                for ident in walk(name) if name is not None else []:
+                    if ident.type in ("identifier", "shorthand_property_identifier_pattern"):
+                        self.dead_names.add(text(ident))
+
+    def is_claimed(self, node: Node) -> bool:
+        return any(s <= node.start_byte and node.end_byte <= e for s, e in self.claimed)
+
+    # -- imports ---------------------------------------------------------------------------
+
+    def rtl_module(self) -> str:
+        helper = self.options.render_helper
+        if helper is not None and helper.reexports_rtl:
+            return relative_specifier(helper.module, helper.path, self.path)
+        return self.options.rtl_module
+
+    def need(self, name: str, module: str | None = None) -> str:
+        self.imports.setdefault(module or self.rtl_module(), set()).add(name)
+        return name
+
+    def need_type(self, name: str) -> str:
+        self.type_imports.setdefault(self.rtl_module(), set()).add(name)
+        return name
+
+    def fallback_note(self, target: Target, ctx: Ctx | None = None) -> None:
+        if target.kind == "css" and target.css and target.index != "expr":
+            key = (ctx.test.name if ctx is not None and ctx.test is not None else "", target.css)
+            if key in self.fallbacks_noted:
+                return
+            self.fallbacks_noted.add(key)
+            message = (
+                f"CSS selector {target.css}: no role, label, text or test id query matched the "
+                "same elements"
+            )
+            if target.component:
+                message = (
+                    f"CSS selector {target.css} stands for the component {target.component} "
+                    "(the elements it rendered in the DOM capture)"
+                )
+            if ("fallback", message) not in self.pending_notes:
+                self.pending_notes.append(("fallback", message))
+
+    def need_jest_dom(self) -> None:
+        self.needs_jest_dom = True

@@ -1,0 +1,340 @@
+"""The statement walker: tests, hooks and helpers, declarations of wrappers, statements kept,
+replaced, removed or commented out."""
+
+from __future__ import annotations
+
+import re
+
+from ..models import NoteKind
+from ..syntax import Edit, Node, line_indent, line_start, text, unwrap, walk
+from .assertions import Assertions
+from .state import Binding, Ctx, Dropped, Target, Untranslatable
+from .tables import HOOKS, SELECT_OPS, WRAPPER_TYPES
+
+
+class Statements(Assertions):
+    """Walks the file statement by statement and dispatches to the other parts."""
+
+    def process_block(self, block: Node, ctx: Ctx) -> None:
+        for stmt in block.named_children:
+            self.process_statement(stmt, ctx)
+
+    def _ctx_for_function(self, fn: Node, ctx: Ctx) -> Ctx:
+        test = self.test_by_body.get(fn.id)
+        if test is not None:
+            for bindings in self.bindings.values():
+                for binding in bindings:
+                    binding.overrides = {}
+            return Ctx(test=test, owner=fn, hook=None)
+        parent_call = fn.parent.parent if fn.parent is not None else None
+        if parent_call is not None and parent_call.type == "call_expression":
+            name = self.callee_name(parent_call)
+            if name in HOOKS:
+                return Ctx(test=ctx.test, owner=fn, hook=name)
+        if ctx.owner is None:
+            return Ctx(test=ctx.test, owner=fn, hook=ctx.hook)
+        return ctx
+
+    def process_statement(self, stmt: Node, ctx: Ctx) -> None:
+        if stmt.type == "comment" or self.is_claimed(stmt):
+            return
+        if stmt in self.enzyme_import_nodes or stmt.type == "import_statement":
+            return
+        try:
+            if self.dead_names and self._refs_dead(stmt) and not self._has_nested_block(stmt):
+                self.comment_out(stmt, "depends on code that was left untranslated above", ctx)
+                return
+            if self.handle_statement(stmt, ctx):
+                return
+        except Untranslatable as exc:
+            self.comment_out(stmt, str(exc), ctx)
+            return
+        # Not claimed: descend into nested functions and blocks.
+        self.descend(stmt, ctx)
+        if (
+            not self._has_nested_block(stmt)
+            and self._unclaimed_wrapper_ref(stmt)
+            and not self.is_claimed(stmt)
+        ):
+            self.comment_out(
+                stmt, "uses the Enzyme wrapper in a way testmend cannot translate", ctx
+            )
+
+    def _unclaimed_wrapper_ref(self, stmt: Node) -> bool:
+        for n in walk(stmt):
+            if self.is_claimed(n):
+                continue
+            if (
+                n.type == "identifier"
+                and not self._is_declaration_name(n)
+                and (text(n) in self.dead_names or self.binding_named(text(n), n) is not None)
+            ):
+                return True
+            if n.type == "call_expression" and self.is_render_call(n):
+                return True
+        return False
+
+    def _refs_dead(self, stmt: Node) -> bool:
+        return any(n.type == "identifier" and text(n) in self.dead_names for n in walk(stmt))
+
+    @staticmethod
+    def _has_nested_block(stmt: Node) -> bool:
+        return any(n.type == "statement_block" and n != stmt for n in walk(stmt))
+
+    def descend(self, node: Node, ctx: Ctx) -> None:
+        for child in node.named_children:
+            if child.type in (
+                "arrow_function",
+                "function_expression",
+                "function_declaration",
+                "function",
+                "method_definition",
+            ):
+                body = child.child_by_field_name("body")
+                inner = self._ctx_for_function(child, ctx)
+                if body is not None and body.type == "statement_block":
+                    self.process_block(body, inner)
+                elif body is not None and self.refs_wrapper(body):
+                    self.expression_body(child, body, inner)
+            elif child.type == "statement_block":
+                self.process_block(child, ctx)
+            elif child.type.endswith("statement") or child.type in (
+                "lexical_declaration",
+                "variable_declaration",
+            ):
+                self.process_statement(child, ctx)
+            else:
+                self.descend(child, ctx)
+
+    def expression_body(self, fn: Node, body: Node, ctx: Ctx) -> None:
+        """An arrow function with an expression body: ``() => wrapper.find(x).simulate(...)``."""
+        try:
+            new = self.action(body, ctx)
+        except Untranslatable as exc:
+            self.comment_out(fn, str(exc), ctx)
+            return
+        if new is None:
+            return
+        self.replace(body, "{ " + new + " }")
+
+    def handle_statement(self, stmt: Node, ctx: Ctx) -> bool:
+        if stmt.type == "expression_statement":
+            expr = unwrap(stmt.named_children[0]) if stmt.named_children else None
+            if expr is None:
+                return False
+            if expr.type == "await_expression" and expr.named_children:
+                inner = unwrap(expr.named_children[0])
+                if inner is not None and inner.type == "call_expression" and self.chain(inner):
+                    expr = inner
+            if expr.type == "call_expression":
+                if self._is_enzyme_setup(expr):
+                    self.remove_statement(stmt, "removed the Enzyme adapter setup")
+                    return True
+                if self._expect_subject(expr) is not None:
+                    try:
+                        new = self.assertion(expr, ctx)
+                    except Dropped as exc:
+                        self.remove_statement(stmt, str(exc), comment=True)
+                        return True
+                    if new is not None:
+                        self.replace_statement(stmt, new, ctx)
+                    return True
+                if self._wrapper_arg_call(stmt, expr):
+                    return True
+                new = self.action(expr, ctx)
+                if new is not None:
+                    if new == "":
+                        self.remove_statement(stmt, "removed an Enzyme-only call")
+                    else:
+                        self.replace_statement(stmt, new, ctx)
+                    return True
+                if self.is_render_call(expr):
+                    self.replace(expr, self.render_code(expr, ctx))
+                    return True
+                return False
+            if expr.type == "assignment_expression":
+                left = expr.child_by_field_name("left")
+                right = expr.child_by_field_name("right")
+                call = self.render_call_of(right)
+                if call is not None and left is not None:
+                    self.replace(call, self.render_code(call, ctx))
+                    binding = self.binding_named(text(left), left)
+                    if binding is not None and left.type == "identifier":
+                        self.var_assigns.append((binding, left, call))
+                    return True
+                return False
+            return False
+        if stmt.type in ("lexical_declaration", "variable_declaration"):
+            return self.declaration(stmt, ctx)
+        if stmt.type == "return_statement" and stmt.named_children:
+            returned = unwrap(stmt.named_children[0])
+            if returned is not None and returned.type == "identifier":
+                binding = self.binding_named(text(returned), returned)
+                if binding is not None and binding.kind in ("var", "decl"):
+                    binding.used = True
+                    binding.passed_as_arg = True
+                    self.claimed.append((stmt.start_byte, stmt.end_byte))
+                    return True
+            call = self.render_call_of(stmt.named_children[0])
+            if call is not None:
+                self.replace(call, self.render_code(call, ctx))
+                return True
+        return False
+
+    def _is_enzyme_setup(self, call: Node) -> bool:
+        fn = call.child_by_field_name("function")
+        name = text(fn)
+        if name == "configure" or name.endswith(".configure"):
+            return "adapter" in text(call).lower() or "Adapter" in text(call)
+        return False
+
+    def remove_statement(self, stmt: Node, message: str, *, comment: bool = False) -> None:
+        start = line_start(self.src, stmt.start_byte)
+        end = stmt.end_byte
+        if self.src[end : end + 1] == b"\n":
+            end += 1
+        if self.src[start : stmt.start_byte].strip():
+            start = stmt.start_byte
+        elif (
+            start >= 2
+            and self.src[start - 2 : start] == b"\n\n"
+            and re.match(rb"[ \t]*\n", self.src[end:])
+        ):
+            end += len(re.match(rb"[ \t]*\n", self.src[end:]).group(0))  # type: ignore[union-attr]
+        self.removed_ids.add(stmt.id)
+        if comment:
+            indent = line_indent(self.src, stmt.start_byte)
+            lines = text(stmt).splitlines()
+            body = f"{indent}// testmend: {message}\n" + "".join(
+                f"{indent}// {ln.strip()}\n" for ln in lines
+            )
+            self.edits.append(Edit(start, end, body, [(len(indent), "removed", message)]))
+            self.claimed.append((start, end))
+            return
+        self.edits.append(Edit(start, end, ""))
+        self.claimed.append((start, end))
+        self.note_only(stmt, "removed", message)
+
+    def replace_statement(
+        self, stmt: Node, new: str, ctx: Ctx, pending: list[tuple[NoteKind, str]] | None = None
+    ) -> None:
+        notes = list(pending or []) + self.pending_notes
+        self.pending_notes = []
+        indent = line_indent(self.src, stmt.start_byte)
+        new = new.replace("\x00", "\n" + indent)
+        if ctx.test is not None:
+            ctx.test.touched = True
+        self.replace(stmt, new, notes)
+
+    # -- declarations ------------------------------------------------------------------------
+
+    def declaration(self, stmt: Node, ctx: Ctx) -> bool:
+        declarators = [c for c in stmt.named_children if c.type == "variable_declarator"]
+        if len(declarators) != 1:
+            return False
+        declarator = declarators[0]
+        name_node = declarator.child_by_field_name("name")
+        value = declarator.child_by_field_name("value")
+        type_node = declarator.child_by_field_name("type")
+        name = text(name_node)
+        if value is None:
+            binding = self.binding_named(name, declarator)
+            if binding is not None and binding.kind == "var" and binding.node == declarator:
+                self.var_decls.append((binding, stmt, None))
+            if type_node is not None and self._has_wrapper_type(type_node):
+                self.retype(type_node)
+                return True
+            return binding is not None
+        call = self.render_call_of(value)
+        if call is not None:
+            binding = self.binding_named(name, declarator)
+            if binding is not None and binding.kind == "decl" and not binding.passed_as_arg:
+                self.decl_edits.append((binding, stmt, call))
+                self.claimed.append((stmt.start_byte, stmt.end_byte))
+                return True
+            if binding is not None and binding.kind == "decl":
+                binding.kind = "var"
+            if binding is not None:
+                self.var_decls.append((binding, stmt, value))
+            self.replace(call, self.render_code(call, ctx))
+            if type_node is not None and self._has_wrapper_type(type_node):
+                self.retype(type_node)
+            return True
+        chain = self.chain(value)
+        if chain is None or name_node is None or name_node.type != "identifier":
+            return False
+        base, ops = chain
+        if not ops or ops[0][0] not in SELECT_OPS:
+            new_value = self.value(value, ctx)
+            kind = text(stmt.children[0])
+            annotation = "" if type_node is None else text(type_node)
+            self.replace_statement(stmt, f"{kind} {name}{annotation} = {new_value};", ctx)
+            return True
+        multi, absent = self._derived_usage(name, stmt)
+        target, rest = self.resolve(base, ops, ctx, "element")
+        if rest:
+            new_value = self.value(value, ctx)
+            kind = text(stmt.children[0])
+            self.replace_statement(stmt, f"{kind} {name} = {new_value};", ctx)
+            return True
+        if multi and target.index is None:
+            target.multi = True
+            code = self.list_code(target, "queryAll" if absent else "getAll")
+            kept = target
+        else:
+            code = self.element_code(target, "query" if absent else "get")
+            kept = Target(
+                target.kind, multi=False, component=target.component, checkbox=target.checkbox
+            )
+        derived = Binding(name, "derived", declarator, target=kept)
+        self.bindings.setdefault(name, []).append(derived)
+        self.fallback_note(target, ctx)
+        kind = text(stmt.children[0])
+        self.replace_statement(stmt, f"{kind} {name} = {code};", ctx)
+        return True
+
+    def _derived_usage(self, name: str, stmt: Node) -> tuple[bool, bool]:
+        scope = stmt.parent
+        multi = absent = False
+        if scope is None:
+            return False, False
+        for n in walk(scope):
+            if n.type != "identifier" or text(n) != name or n.start_byte < stmt.end_byte:
+                continue
+            parent = n.parent
+            if parent is not None and parent.type == "member_expression":
+                prop = text(parent.child_by_field_name("property"))
+                if prop in (
+                    "at",
+                    "first",
+                    "last",
+                    "length",
+                    "map",
+                    "forEach",
+                    "filter",
+                    "some",
+                    "every",
+                    "slice",
+                ):
+                    multi = True
+                if prop == "exists":
+                    absent = True
+            if parent is not None and parent.type == "arguments":
+                call = parent.parent
+                outer = call.parent if call is not None else None
+                if (
+                    outer is not None
+                    and outer.type == "member_expression"
+                    and text(outer.child_by_field_name("property")) == "toHaveLength"
+                ):
+                    multi = True
+        return multi, absent
+
+    def retype(self, type_node: Node) -> None:
+        for n in walk(type_node):
+            if (
+                n.type == "generic_type" and text(n.child_by_field_name("name")) in WRAPPER_TYPES
+            ) or (
+                n.type == "type_identifier" and text(n) in WRAPPER_TYPES and not self.is_claimed(n)
+            ):
+                self.replace(n, self.need_type("RenderResult"))

@@ -1,0 +1,179 @@
+"""The codemod's tables: Enzyme modules and methods, events, implicit roles, attribute queries."""
+
+from __future__ import annotations
+
+import re
+
+SNAPSHOT_NOTE = "the snapshot now records the DOM; re-record it (jest -u)"
+"""The note on a root snapshot; a run that records the snapshot itself drops it (the new
+snapshot travels with the test)."""
+
+
+ENZYME_MODULE = re.compile(
+    r"^(enzyme|enzyme-adapter-[\w-]+|@[\w.-]+/enzyme-adapter-[\w-]+|enzyme-to-json(/.*)?|"
+    r"jest-enzyme|chai-enzyme|enzyme-matchers)$"
+)
+WRAPPER_TYPES = {"ReactWrapper", "ShallowWrapper", "CommonWrapper", "RenderWrapper"}
+TEST_FUNCS = {"it", "test", "fit", "xit", "xtest"}
+DESCRIBE_FUNCS = {"describe", "fdescribe", "xdescribe"}
+HOOKS = {"beforeEach", "afterEach", "beforeAll", "afterAll"}
+SELECT_OPS = {
+    "find",
+    "at",
+    "first",
+    "last",
+    "hostNodes",
+    "filter",
+    "children",
+    "childAt",
+    "parent",
+    "parents",
+    "closest",
+    "findWhere",
+    "filterWhere",
+    "not",
+    "slice",
+}
+UNTRANSLATABLE = {
+    "state": "reads component state (state()); assert on what the user sees instead",
+    "setState": "sets component state (setState()); drive the component through its UI instead",
+    "instance": "calls the component instance (instance()); drive it through its UI instead",
+    "context": "reads the component context (context())",
+    "dive": "dives into a shallow-rendered child (dive()); the full render already shows it",
+    "invoke": "calls a prop directly (invoke()); fire the matching user event instead",
+    "renderProp": "calls a render prop directly (renderProp())",
+    "contains": "checks for a React element (contains()); assert on the rendered DOM instead",
+    "containsMatchingElement": "checks for a React element (containsMatchingElement()); "
+    "assert on the rendered DOM instead",
+    "containsAllMatchingElements": "checks for React elements; assert on the DOM instead",
+    "containsAnyMatchingElements": "checks for React elements; assert on the DOM instead",
+    "matchesElement": "compares against a React element (matchesElement())",
+    "equals": "compares against a React element (equals())",
+    "getElement": "reads the React element tree (getElement())",
+    "getElements": "reads the React element tree (getElements())",
+    "name": "reads the rendered component or tag name (name())",
+    "type": "reads the rendered component type (type())",
+    "key": "reads a React key (key())",
+    "mount": "remounts the wrapper (mount())",
+    "setContext": "sets React context (setContext())",
+}
+EVENTS = {
+    "click": "click",
+    "dblclick": "dblClick",
+    "doubleclick": "dblClick",
+    "change": "change",
+    "input": "input",
+    "submit": "submit",
+    "focus": "focus",
+    "blur": "blur",
+    "keydown": "keyDown",
+    "keyup": "keyUp",
+    "keypress": "keyPress",
+    "mouseenter": "mouseEnter",
+    "mouseleave": "mouseLeave",
+    "mousedown": "mouseDown",
+    "mouseup": "mouseUp",
+    "mouseover": "mouseOver",
+    "mouseout": "mouseOut",
+    "mousemove": "mouseMove",
+    "contextmenu": "contextMenu",
+    "scroll": "scroll",
+    "wheel": "wheel",
+    "touchstart": "touchStart",
+    "touchend": "touchEnd",
+    "touchmove": "touchMove",
+    "paste": "paste",
+    "copy": "copy",
+    "cut": "cut",
+    "select": "select",
+    "load": "load",
+    "error": "error",
+    "focusin": "focusIn",
+    "focusout": "focusOut",
+    "drag": "drag",
+    "dragstart": "dragStart",
+    "dragend": "dragEnd",
+    "drop": "drop",
+    "dragover": "dragOver",
+    "dragenter": "dragEnter",
+    "dragleave": "dragLeave",
+    "transitionend": "transitionEnd",
+    "animationend": "animationEnd",
+    "reset": "reset",
+    "invalid": "invalid",
+    "pointerdown": "pointerDown",
+    "pointerup": "pointerUp",
+}
+# Tags with an implicit ARIA role (only those whose role does not depend on attributes or
+# context), used when no DOM capture is available.
+TAG_ROLES = {
+    "button": "button",
+    "ul": "list",
+    "ol": "list",
+    "li": "listitem",
+    "nav": "navigation",
+    "table": "table",
+    "tr": "row",
+    "textarea": "textbox",
+    "select": "combobox",
+    "progress": "progressbar",
+    "dialog": "dialog",
+    "main": "main",
+    "article": "article",
+    "h1": "heading",
+    "h2": "heading",
+    "h3": "heading",
+    "h4": "heading",
+    "h5": "heading",
+    "h6": "heading",
+    "hr": "separator",
+    "output": "status",
+    "fieldset": "group",
+}
+INPUT_ROLES = {
+    "checkbox": "checkbox",
+    "radio": "radio",
+    "text": "textbox",
+    "email": "textbox",
+    "search": "searchbox",
+    "number": "spinbutton",
+    "range": "slider",
+    "submit": "button",
+    "button": "button",
+    "tel": "textbox",
+    "url": "textbox",
+}
+ATTRIBUTE_QUERIES = {
+    "data-testid": "TestId",
+    "placeholder": "PlaceholderText",
+    "title": "Title",
+    "alt": "AltText",
+    "aria-label": "LabelText",
+}
+PROP_ATTRIBUTES = {
+    "className": "class",
+    "htmlFor": "for",
+    "tabIndex": "tabindex",
+    "readOnly": "readonly",
+    "maxLength": "maxlength",
+    "autoComplete": "autocomplete",
+    "autoFocus": "autofocus",
+}
+BOOLEAN_ATTRIBUTES = {"required", "readonly", "multiple", "hidden", "open", "selected"}
+# Preference of captured queries when the assertion reads the element's text: a query that
+# does not itself contain the asserted text keeps the assertion meaningful.
+TEXT_CONTEXT_ORDER = [
+    "TestId",
+    "LabelText",
+    "PlaceholderText",
+    "Role-",
+    "Title",
+    "AltText",
+    "Role",
+    "DisplayValue",
+    "Text",
+]
+THROW = (
+    "throw new Error('testmend: this test still has untranslated Enzyme code "
+    "(see the // testmend: comments)');"
+)

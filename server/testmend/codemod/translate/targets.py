@@ -1,0 +1,603 @@
+"""Selectors → query targets: the DOM capture's verified queries, selectors read from the
+source, chains of ``find``/``at``/``filter``, and the code that reads a target."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Literal
+
+from ..models import FindRecord
+from ..syntax import Node, args_of, js_string, js_value, string_value, text, unwrap, walk
+from .scan import Scanner
+from .state import Binding, Ctx, Target, Untranslatable, Variant
+from .tables import (
+    ATTRIBUTE_QUERIES,
+    INPUT_ROLES,
+    PROP_ATTRIBUTES,
+    SELECT_OPS,
+    TAG_ROLES,
+    TEXT_CONTEXT_ORDER,
+)
+
+
+class Targets(Scanner):
+    """Which elements an Enzyme selection means, and the RTL code that reads them."""
+
+    # -- capture lookup ----------------------------------------------------------------------
+
+    def _records_at(self, prop: Node, ctx: Ctx) -> list[FindRecord] | None:
+        if not self.records:
+            return None
+        key = (prop.start_point[0] + 1, prop.start_point[1] + 1)
+        records = self.records.get(key)
+        if records is None:
+            # Stack columns can point at the call's start on some engines.
+            line = key[0]
+            same_line = [r for k, rs in self.records.items() if k[0] == line for r in rs]
+            selectors = {r.selector for r in same_line}
+            records = (
+                same_line
+                if len(selectors) == 1 and len({(r.line, r.column) for r in same_line}) == 1
+                else None
+            )
+        if records is None:
+            return None
+        if ctx.test is not None:
+            mine = [r for r in records if r.test == ctx.test.name]
+            if mine:
+                return mine
+        return records
+
+    def _consensus(
+        self, records: Iterable[FindRecord], *, element: int | None = None
+    ) -> list[tuple[str, list[object], bool]]:
+        common: list[tuple[str, list[object], bool]] | None = None
+        for record in records:
+            if record.count == 0:
+                continue
+            if element is None:
+                queries = record.queries
+            elif element < len(record.element_queries):
+                queries = record.element_queries[element]
+            else:
+                return []
+            keys = [(q.method, list(q.args), q.all) for q in queries]
+            if common is None:
+                common = keys
+            else:
+                plain = [(m, a) for m, a, _all in keys]
+                several = {(m, str(a)) for m, a, is_all in keys if is_all}
+                common = [
+                    (m, a, is_all or (m, str(a)) in several)
+                    for m, a, is_all in common
+                    if (m, a) in plain
+                ]
+        return common or []
+
+    def _pick(
+        self, options: list[tuple[str, list[object], bool]], context: str
+    ) -> tuple[str, list[object], bool] | None:
+        if not options:
+            return None
+        if context != "text":
+            return options[0]
+
+        def rank(option: tuple[str, list[object], bool]) -> int:
+            method, args, _ = option
+            key = method
+            if method == "Role" and (len(args) < 2 or not isinstance(args[1], dict)):
+                key = "Role-"
+            return TEXT_CONTEXT_ORDER.index(key) if key in TEXT_CONTEXT_ORDER else 99
+
+        return sorted(options, key=rank)[0]
+
+    def captured_target(
+        self,
+        find_call: Node,
+        selector_text: str,
+        ctx: Ctx,
+        context: str,
+        index: int | None,
+        root_level: bool,
+    ) -> Target | None:
+        fn = find_call.child_by_field_name("function")
+        prop = fn.child_by_field_name("property") if fn is not None else None
+        if prop is None:
+            return None
+        records = self._records_at(prop, ctx)
+        positives = [r for r in records or [] if r.count > 0]
+        if records and positives:
+            if index is not None:
+                picked = self._pick(self._consensus(positives), context)
+                if picked is not None and picked[2]:
+                    return self._query_target(picked, multi=True, index=str(index))
+                if picked is not None and not picked[2] and all(r.count == 1 for r in positives):
+                    return self._query_target(picked, multi=False, index=None)
+                element = self._pick(self._consensus(positives, element=index), context)
+                if element is not None:
+                    return self._query_target(element, multi=False, index=None)
+                return None
+            picked = self._pick(self._consensus(positives), context)
+            if picked is not None:
+                return self._query_target(picked, multi=picked[2], index=None)
+            return None
+        if not root_level or self.dom is None:
+            return None
+        # Never matched here (absence checks): use the selector's query elsewhere in the file,
+        # when it is the same everywhere it matched.
+        same = [r for r in self.dom.records if r.selector == selector_text and r.count > 0]
+        if not same:
+            return None
+        picked = self._pick(self._consensus(same), context)
+        if picked is None:
+            return None
+        # The query must not depend on the element's changing text.
+        names_vary = len({r.elements[0].text if r.elements else "" for r in same}) > 1
+        if (
+            names_vary
+            and picked[0] in ("Text", "DisplayValue", "Role")
+            and (picked[0] != "Role" or len(picked[1]) > 1)
+        ):
+            return None
+        return self._query_target(picked, multi=picked[2], index=None)
+
+    def _query_target(
+        self, picked: tuple[str, list[object], bool], *, multi: bool, index: str | None
+    ) -> Target:
+        method, args, _ = picked
+        self.dom_queries_used += 1
+        return Target(
+            "query",
+            method=method,
+            args=", ".join(js_value(a) for a in args),
+            multi=multi,
+            index=index,
+        )
+
+    def _captured_css(self, find_call: Node, ctx: Ctx) -> str | None:
+        fn = find_call.child_by_field_name("function")
+        prop = fn.child_by_field_name("property") if fn is not None else None
+        if prop is None:
+            return None
+        found = {r.css for r in self._records_at(prop, ctx) or [] if r.count > 0}
+        if len(found) == 1:
+            return next(iter(found))
+        return None
+
+    def _captured_checkbox(self, find_call: Node, ctx: Ctx) -> bool:
+        fn = find_call.child_by_field_name("function")
+        prop = fn.child_by_field_name("property") if fn is not None else None
+        if prop is None:
+            return False
+        for record in self._records_at(prop, ctx) or []:
+            for element in record.elements:
+                if element.tag == "input" and element.attributes.get("type") in (
+                    "checkbox",
+                    "radio",
+                ):
+                    return True
+        return False
+
+    # -- selectors -------------------------------------------------------------------------
+
+    def source_target(self, selector: Node, context: str) -> Target:
+        value = string_value(selector)
+        if value is None:
+            node = unwrap(selector)
+            if node is not None and node.type == "identifier" and text(node)[:1].isupper():
+                return Target("css", component=text(node))
+            if node is not None and node.type == "object":
+                return self._object_selector(node)
+            # A selector computed at run time (e.g. a helper's parameter).
+            return Target("css", css=text(selector))
+        value = value.strip()
+        if re.fullmatch(r"[A-Z][\w.$]*", value):
+            return Target("css", component=value)
+        checkbox = bool(re.search(r"type=['\"]?(checkbox|radio)", value))
+        attr = re.fullmatch(r"(\w*)\[([\w-]+)=['\"]?([^'\"\]]*)['\"]?\]", value)
+        if attr and attr.group(2) == self.options.test_id_attribute:
+            return Target("query", method="TestId", args=js_string(attr.group(3)))
+        if context == "capture-only":
+            return Target("css", css=js_string(value), checkbox=checkbox)
+        if attr and not attr.group(1):
+            name, val = attr.group(2), attr.group(3)
+            if name == "role":
+                return Target("query", method="Role", args=js_string(val))
+            if name in ATTRIBUTE_QUERIES:
+                return Target("query", method=ATTRIBUTE_QUERIES[name], args=js_string(val))
+        if re.fullmatch(r"h[1-6]", value):
+            return Target("query", method="Role", args=f"'heading', {{ level: {value[1]} }}")
+        if value in TAG_ROLES:
+            return Target("query", method="Role", args=js_string(TAG_ROLES[value]))
+        typed = re.fullmatch(r"input\[type=['\"]?(\w+)['\"]?\]", value)
+        if typed and typed.group(1) in INPUT_ROLES and context != "text":
+            return Target(
+                "query",
+                method="Role",
+                args=js_string(INPUT_ROLES[typed.group(1)]),
+                checkbox=checkbox,
+            )
+        return Target("css", css=js_string(value), checkbox=checkbox)
+
+    def _object_selector(self, node: Node) -> Target:
+        parts = []
+        for pair in node.named_children:
+            if pair.type != "pair":
+                raise Untranslatable("selects by a props object that is not plain literals")
+            key = string_value(pair.child_by_field_name("key")) or text(
+                pair.child_by_field_name("key")
+            )
+            value_node = pair.child_by_field_name("value")
+            value = string_value(value_node)
+            if value is None:
+                raw = text(value_node)
+                if re.fullmatch(r"-?\d+(\.\d+)?|true|false", raw):
+                    value = raw
+                else:
+                    raise Untranslatable("selects by a prop value that is not a literal")
+            if key == self.options.test_id_attribute:
+                return Target("query", method="TestId", args=js_string(value))
+            attr = PROP_ATTRIBUTES.get(key, key)
+            if attr == "class":
+                parts.append("." + ".".join(value.split()))
+            else:
+                parts.append(f'[{attr}="{value}"]')
+        return Target("css", css=js_string("".join(parts)))
+
+    # -- chains ------------------------------------------------------------------------------
+
+    def chain(self, node: Node | None) -> tuple[Node, list[tuple[str, list[Node], Node]]] | None:
+        """``base.op(args).op2 ...`` → (base node, [(op, args, node)]) when the base is a
+        wrapper (binding or render call); ops include property reads (args empty, node the
+        member expression)."""
+        ops: list[tuple[str, list[Node], Node]] = []
+        current = unwrap(node)
+        while current is not None:
+            if current.type == "call_expression":
+                fn = unwrap(current.child_by_field_name("function"))
+                if fn is not None and fn.type == "member_expression":
+                    ops.append(
+                        (text(fn.child_by_field_name("property")), args_of(current), current)
+                    )
+                    current = unwrap(fn.child_by_field_name("object"))
+                    continue
+                if self.is_render_call(current):
+                    break
+                if fn is not None and fn.type == "identifier" and text(fn) in self.to_json:
+                    inner = self.chain(args_of(current)[0]) if args_of(current) else None
+                    if inner is None:
+                        return None
+                    return inner[0], [*inner[1], *reversed(ops)]
+                return None
+            if current.type == "member_expression":
+                ops.append(("." + text(current.child_by_field_name("property")), [], current))
+                current = unwrap(current.child_by_field_name("object"))
+                continue
+            if current.type == "subscript_expression":
+                index = current.child_by_field_name("index")
+                ops.append(("[]", [index] if index is not None else [], current))
+                current = unwrap(current.child_by_field_name("object"))
+                continue
+            break
+        if current is None:
+            return None
+        if current.type == "identifier":
+            if self.binding_named(text(current), current) is None:
+                return None
+        elif not self.is_render_call(current):
+            return None
+        ops.reverse()
+        return current, ops
+
+    def refs_wrapper(self, node: Node) -> bool:
+        for n in walk(node):
+            if n.type == "identifier":
+                name = text(n)
+                if name in self.dead_names:
+                    return True
+                binding = self.binding_named(name, n)
+                if binding is not None and not self._is_declaration_name(n):
+                    return True
+            if n.type == "call_expression" and self.is_render_call(n):
+                return True
+        return False
+
+    @staticmethod
+    def _is_declaration_name(n: Node) -> bool:
+        parent = n.parent
+        return (
+            parent is not None
+            and parent.type
+            in (
+                "variable_declarator",
+                "required_parameter",
+                "optional_parameter",
+            )
+            and parent.child_by_field_name("name") == n
+        ) or (parent is not None and parent.type in ("required_parameter", "optional_parameter"))
+
+    def resolve(
+        self, base: Node, ops: list[tuple[str, list[Node], Node]], ctx: Ctx, context: str
+    ) -> tuple[Target, list[tuple[str, list[Node], Node]]]:
+        """Apply the selection ops to the base; return the target and the remaining ops."""
+        target: Target
+        binding: Binding | None = None
+        if base.type == "identifier":
+            binding = self.binding_named(text(base), base)
+        if binding is not None and binding.kind == "derived" and binding.target is not None:
+            target = Target(
+                "var",
+                css=binding.name,
+                multi=binding.target.multi,
+                binding=binding,
+                component=binding.target.component,
+                checkbox=binding.target.checkbox,
+            )
+        else:
+            target = Target("root", binding=binding)
+            if base.type == "call_expression":
+                target.inline = base
+                if any(op in SELECT_OPS or op in ("simulate", "setProps") for op, _a, _n in ops):
+                    raise Untranslatable("queries an inline render; assign the render first")
+        i = 0
+        finds = 0
+        while i < len(ops):
+            op, args, node = ops[i]
+            if op not in SELECT_OPS:
+                break
+            if op == "find" or op == "findWhere":
+                if op == "findWhere" or not args:
+                    target = self._from_capture_only(node, ctx, context, ops, i)
+                    i += 1
+                    finds += 1
+                    continue
+                index, skip = self._index_after(ops, i + 1)
+                root_level = target.kind == "root" and finds == 0
+                selector_text = string_value(args[0]) or text(args[0])
+                captured = None
+                source = self.source_target(args[0], context)
+                if not (source.kind == "query" and source.method == "TestId"):
+                    captured = self.captured_target(
+                        node, selector_text, ctx, context, index, root_level
+                    )
+                checkbox = source.checkbox or self._captured_checkbox(node, ctx)
+                if captured is not None:
+                    captured.checkbox = checkbox
+                    captured.component = source.component
+                    if index is not None and (captured.index is not None or not captured.multi):
+                        i += 1 + skip
+                    else:
+                        i += 1
+                    target = captured
+                    finds += 1
+                    continue
+                css = self._captured_css(node, ctx) if source.component is not None else None
+                if css is not None:
+                    source = Target("css", css=js_string(css), component=source.component)
+                    self.dom_queries_used += 1
+                elif source.component is not None:
+                    raise Untranslatable(
+                        f"selects the component {source.component} by its constructor or name; "
+                        "no DOM capture shows what it renders"
+                    )
+                if target.kind == "root" or (
+                    target.kind == "css" and not target.index and not target.multi and target.css
+                ):
+                    if target.kind == "css" and source.kind == "css":
+                        source = Target(
+                            "css",
+                            css=self._join_css(target.css, source.css),
+                            checkbox=source.checkbox,
+                        )
+                    elif target.kind != "root":
+                        raise Untranslatable("chained find() inside an element without a query")
+                    target = source
+                else:
+                    raise Untranslatable("find() inside a list of elements")
+                target.checkbox = checkbox
+                finds += 1
+                i += 1
+                continue
+            if op in ("at", "first", "last"):
+                if op == "at":
+                    idx = text(args[0]) if args else "0"
+                else:
+                    idx = "0" if op == "first" else "last"
+                target = self._indexed(target, idx)
+                i += 1
+                continue
+            if op == "hostNodes":
+                i += 1
+                continue
+            if op == "filter" and args and string_value(args[0]) is not None:
+                target = self._filtered(target, string_value(args[0]) or "")
+                i += 1
+                continue
+            if op == "closest" and args and string_value(args[0]) is not None:
+                target = Target(
+                    "css",
+                    css=f"{self.element_code(target, 'get')}.closest("
+                    f"{js_string(string_value(args[0]) or '')})",
+                )
+                target.index = "expr"
+                i += 1
+                continue
+            if op in ("children", "parent", "childAt"):
+                element = self.element_code(target, "get")
+                if op == "parent":
+                    target = Target("css", css=f"{element}.parentElement", index="expr")
+                elif op == "childAt":
+                    target = Target("css", css=f"{element}.children[{text(args[0])}]", index="expr")
+                else:
+                    target = Target(
+                        "css", css=f"Array.from({element}.children)", multi=True, index="list"
+                    )
+                i += 1
+                continue
+            raise Untranslatable(f"{op}() has no Testing Library equivalent here")
+        return target, ops[i:]
+
+    def _from_capture_only(
+        self,
+        node: Node,
+        ctx: Ctx,
+        context: str,
+        ops: list[tuple[str, list[Node], Node]],
+        i: int,
+    ) -> Target:
+        index, _skip = self._index_after(ops, i + 1)
+        captured = self.captured_target(node, "", ctx, context, index, False)
+        if captured is None:
+            raise Untranslatable("findWhere() with a predicate and no DOM capture")
+        return captured
+
+    @staticmethod
+    def _index_after(ops: list[tuple[str, list[Node], Node]], j: int) -> tuple[int | None, int]:
+        if j < len(ops):
+            op, args, _ = ops[j]
+            if op == "first":
+                return 0, 1
+            if op == "at" and args and re.fullmatch(r"\d+", text(args[0])):
+                return int(text(args[0])), 1
+        return None, 0
+
+    @staticmethod
+    def _join_css(outer: str, inner: str) -> str:
+        a, b = outer[1:-1], inner[1:-1]
+        return js_string(f"{a} {b}") if outer[:1] in "'\"" and inner[:1] in "'\"" else inner
+
+    def _indexed(self, target: Target, idx: str) -> Target:
+        if target.kind == "root":
+            return target
+        if target.index not in (None, "list"):
+            if idx in ("0",):
+                return target
+            raise Untranslatable("indexes into a single element")
+        return Target(
+            target.kind,
+            method=target.method,
+            args=target.args,
+            multi=True,
+            index=idx,
+            css=target.css,
+            binding=target.binding,
+            component=target.component,
+            checkbox=target.checkbox,
+        )
+
+    def _filtered(self, target: Target, selector: str) -> Target:
+        items = self.list_code(target, "getAll")
+        return Target(
+            "css",
+            css=f"Array.from({items}).filter((element) => element.matches({js_string(selector)}))",
+            multi=True,
+            index="list",
+        )
+
+    # -- code for targets --------------------------------------------------------------------
+
+    def _screen(self, query: str) -> str:
+        self.need("screen")
+        return f"screen.{query}"
+
+    def element_code(self, target: Target, variant: Variant, *, non_null: bool = False) -> str:
+        bang = "!" if non_null and self.ts else ""
+        if target.kind in ("query", "var"):
+            bang = ""
+        if target.kind == "root":
+            return self.member_of(target, "container")
+        if target.kind == "var":
+            if target.multi:
+                return self._index_code(target.css, target.index, variant, bang)
+            return target.css
+        if target.kind == "query":
+            if target.multi:
+                query = "getAll" if variant == "get" else "queryAll"
+                base = self._screen(f"{query}By{target.method}({target.args})")
+                return self._index_code(base, target.index, variant, bang)
+            return self._screen(f"{variant}By{target.method}({target.args})")
+        # css
+        if target.index == "expr":
+            return target.css + bang
+        if target.index == "list":
+            return self._index_code(target.css, None, variant, bang)
+        if target.multi:
+            return self._index_code(
+                f"document.querySelectorAll({target.css})", target.index, variant, ""
+            )
+        return f"document.querySelector({target.css}){bang}"
+
+    @staticmethod
+    def _index_code(base: str, index: str | None, variant: Variant, bang: str) -> str:
+        if index is None or index == "list":
+            index = "0"
+        if index == "last":
+            if re.fullmatch(r"[A-Za-z_$][\w$]*", base):
+                expr = f"{base}[{base}.length - 1]"
+            elif base.startswith("screen."):
+                expr = f"{base}.slice(-1)[0]"
+            else:
+                expr = f"Array.from({base}).slice(-1)[0]"
+        else:
+            expr = f"{base}[{index}]"
+        if variant == "query":
+            return f"{expr} ?? null"
+        return expr + bang
+
+    def list_code(self, target: Target, variant: Literal["getAll", "queryAll"]) -> str:
+        if target.index not in (None, "list"):
+            raise Untranslatable("counts the elements of a single element")
+        if target.kind == "query":
+            return self._screen(f"{variant}By{target.method}({target.args})")
+        if target.kind == "var":
+            if not target.multi:
+                raise Untranslatable("counts a single element")
+            return target.css
+        if target.kind == "root":
+            raise Untranslatable("counts the rendered root")
+        if target.index == "list":
+            return target.css
+        return f"document.querySelectorAll({target.css})"
+
+    def member_of(self, target: Target, name: str) -> str:
+        return self.member(target.binding, name, target.inline)
+
+    def member(self, binding: Binding | None, name: str, inline: Node | None = None) -> str:
+        if binding is None and inline is not None:
+            return f"{self.render_code(inline, Ctx())}.{name}"
+        if binding is None:
+            raise Untranslatable("uses the render result of an inline render")
+        binding.members.add(name)
+        binding.used = True
+        if binding.kind == "decl":
+            return name
+        if binding.kind == "param":
+            raise Untranslatable(f"needs the render result ({name}) inside a helper")
+        return f"{binding.name}.{name}"
+
+    def map_code(self, target: Target, fn: Node) -> str:
+        items = self.list_code(target, "getAll")
+        fn = unwrap(fn) or fn
+        if fn.type != "arrow_function":
+            raise Untranslatable("map() over elements with a function reference")
+        params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
+        body = fn.child_by_field_name("body")
+        if params is None or body is None:
+            raise Untranslatable("map() callback without a parameter")
+        param_names = [text(p) for p in walk(params) if p.type == "identifier"]
+        if not param_names:
+            raise Untranslatable("map() callback without a parameter")
+        param = param_names[0]
+        code = text(body)
+        code = re.sub(rf"\b{re.escape(param)}\.text\(\)", f"{param}.textContent", code)
+        code = re.sub(rf"\b{re.escape(param)}\.hasClass\(", f"{param}.classList.contains(", code)
+        code = re.sub(
+            rf"\b{re.escape(param)}\.prop\((['\"])([\w-]+)\1\)",
+            lambda m: f"{param}.getAttribute('{m.group(2)}')",
+            code,
+        )
+        if re.search(rf"\b{re.escape(param)}\.(?!textContent|classList|getAttribute)\w+\(", code):
+            raise Untranslatable("map() callback uses Enzyme methods testmend cannot translate")
+        head = text(fn)[: body.start_byte - fn.start_byte]
+        return f"Array.from({items}, {head}{code})"
