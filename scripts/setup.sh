@@ -45,6 +45,7 @@ npm_ci() {
 }
 npm_ci "$EXAMPLE_APP"
 npm_ci "$VSCODE_CLIENT"
+npm_ci tests/fixtures/typescript4  # TypeScript 4 for the TS5053 test
 
 # Debian packages the editor tests need: neovim (its built-in LSP client drives
 # tests/lsp/test_neovim.py); chromium, ripgrep and the native-module build tools for code-server

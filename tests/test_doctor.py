@@ -30,7 +30,8 @@ def test_example_app_is_ready(example_copy: Path, capsys: pytest.CaptureFixture[
     assert checks["jest"]["status"] == "ok" and checks["jest"]["detail"].startswith("29.")
     assert checks["eslint"]["status"] == "ok" and checks["eslint"]["detail"].startswith("v9.")
     assert checks["tsc"]["status"] == "ok" and checks["tsc"]["detail"].startswith("5.9")
-    assert checks["testing library"]["detail"] == "@testing-library/react 12.1.5"
+    assert checks["testing library"]["status"] == "ok"
+    assert checks["testing library"]["detail"].startswith("@testing-library/react 12.1.5, ")
     # The example app has 10 Enzyme suites (and 3 already on RTL).
     assert checks["enzyme tests"]["detail"].startswith("10 test file(s)")
     # Not a git repository (a temp copy): runs will use a filtered copy.
@@ -66,28 +67,89 @@ def test_bad_config_blocks_with_its_message(example_copy: Path) -> None:
     assert "retry.max: unknown key" in config_check.detail
 
 
-def test_project_without_testing_library(tmp_path: Path) -> None:
-    """A project with jest installed but not RTL: the migrated tests could not run."""
-    (tmp_path / "package.json").write_text(
-        json.dumps({"name": "old", "dependencies": {"react": "^17.0.2"}})
+def _project(root: Path, react: str, installed: dict[str, str]) -> None:
+    """A project with jest from the example app and these packages at these versions."""
+    (root / "package.json").write_text(
+        json.dumps({"name": "old", "dependencies": {"react": react}})
     )
-    (tmp_path / "yarn.lock").write_text("")
-    modules = tmp_path / "node_modules"
+    modules = root / "node_modules"
     (modules / ".bin").mkdir(parents=True)
-    for package in ("jest", "react"):
-        (modules / package).symlink_to(EXAMPLE_APP / "node_modules" / package)
+    (modules / "jest").symlink_to(EXAMPLE_APP / "node_modules" / "jest")
     (modules / ".bin" / "jest").symlink_to("../jest/bin/jest.js")
+    for name, version in installed.items():
+        (modules / name).mkdir(parents=True)
+        (modules / name / "package.json").write_text(json.dumps({"version": version}))
+
+
+def test_project_without_testing_library(tmp_path: Path) -> None:
+    """A project with jest installed but not RTL: the migrated tests could not run; the fix is
+    one command with the project's package manager and the versions for its React and jest."""
+    _project(tmp_path, "^17.0.2", {"react": "17.0.2"})
+    (tmp_path / "yarn.lock").write_text("")
     report = run_doctor(tmp_path, environ={})
     checks = {c.name: c for c in report.checks}
-    assert checks["package manager"].detail == "yarn (" + tmp_path.name + "/yarn.lock)"
+    assert checks["package manager"].detail == "yarn (yarn.lock)"
     assert checks["jest"].status == "ok"
     assert checks["eslint"].status == "warning" and not checks["eslint"].blocking
     assert checks["tsc"].status == "info"  # no tsconfig: a JavaScript project
-    assert checks["testing library"].blocking
-    assert "@testing-library/react@12" in (checks["testing library"].fix or "")
-    assert "React 17 needs" in (checks["testing library"].fix or "")
+    library = checks["testing library"]
+    assert library.blocking
+    assert (library.fix or "").startswith(
+        "`yarn add --dev @testing-library/react@12 @testing-library/jest-dom@6` in "
+    )
+    assert "for React 17.0.2 and jest 29." in (library.fix or "")
     assert checks["enzyme tests"].detail.endswith("nothing to migrate")
     assert not report.ready
+
+
+@pytest.mark.parametrize(
+    ("react", "installed", "install"),
+    [
+        # RTL 13+ renders with createRoot: React 18 only.
+        ("17.0.2", {"@testing-library/react": "14.3.1"}, "@testing-library/react@12"),
+        # RTL 16 takes @testing-library/dom as a peer.
+        ("18.3.1", {"@testing-library/react": "16.1.0"}, "@testing-library/dom@10"),
+        # React 19 removed ReactDOM.render, which RTL 12 uses (and 16 needs dom beside it).
+        (
+            "19.0.0",
+            {"@testing-library/react": "12.1.5"},
+            "@testing-library/react@16 @testing-library/dom@10",
+        ),
+    ],
+)
+def test_testing_library_that_does_not_fit_react(
+    tmp_path: Path, react: str, installed: dict[str, str], install: str
+) -> None:
+    _project(tmp_path, react, {"react": react, "@testing-library/jest-dom": "6.6.3", **installed})
+    (tmp_path / "package-lock.json").write_text("{}")
+    library = next(
+        c for c in run_doctor(tmp_path, environ={}).checks if c.name == "testing library"
+    )
+    assert library.blocking
+    assert (library.fix or "").startswith(f"`npm install --save-dev {install}` in ")
+
+
+def test_jest_before_28_gets_jest_dom_5(tmp_path: Path) -> None:
+    _project(tmp_path, "16.14.0", {"react": "16.14.0", "@testing-library/react": "12.1.5"})
+    (tmp_path / "node_modules" / "jest").unlink()
+    (tmp_path / "node_modules" / "jest").mkdir()
+    (tmp_path / "node_modules" / "jest" / "package.json").write_text('{"version": "27.5.1"}')
+    library = next(
+        c for c in run_doctor(tmp_path, environ={}).checks if c.name == "testing library"
+    )
+    assert "@testing-library/jest-dom@5" in (library.fix or "")
+
+
+def test_monorepo_package_with_the_lockfile_two_levels_up(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "yarn.lock").write_text("")
+    package = tmp_path / "packages" / "ui"
+    package.mkdir(parents=True)
+    _project(package, "^17.0.2", {"react": "17.0.2"})
+    report = run_doctor(package, environ={})
+    checks = {c.name: c for c in report.checks}
+    assert checks["package manager"].detail == "yarn (../../yarn.lock)"
+    assert "yarn add --dev" in (checks["testing library"].fix or "")
 
 
 def test_model_reported_without_the_key(example_copy: Path) -> None:

@@ -25,6 +25,7 @@ from testmend.runners import (
     resolve_commands,
 )
 from testmend.runners.process import run_command
+from testmend.workflow.context import RunDeps
 from testmend.workspace.paths import PathEscapeError
 
 PASSING_TEST = "src/components/Counter/Counter.test.tsx"
@@ -205,6 +206,41 @@ async def test_hanging_test_is_killed_at_the_timeout(example_copy: Path) -> None
     assert _processes_mentioning(str(example_copy)) == []
 
 
+async def test_a_run_that_times_out_once_is_tried_again_with_more_time(
+    example_copy: Path, tmp_path: Path
+) -> None:
+    """What a run's steps call: the first jest run hangs (a loaded machine), the second gets
+    twice the time and its result is the step's, instead of a failed step."""
+    relative = write(
+        example_copy,
+        "src/SlowOnce.test.ts",
+        """
+        import fs from 'fs';
+        import path from 'path';
+
+        it('is slow the first time', () => {
+          const marker = path.join(__dirname, 'ran-once');
+          if (!fs.existsSync(marker)) {
+            fs.writeFileSync(marker, '');
+            for (;;) {}
+          }
+          expect(1).toBe(1);
+        });
+        """,
+    )
+    config = load_config(example_copy, environ={}, editor_settings={"timeouts": {"test": 6}})
+    deps = RunDeps(
+        run_id="r",
+        config=config,
+        workspace_root=example_copy,
+        runners=ProjectRunners(config),
+        run_dir=tmp_path,
+    )
+    result = await deps.run_tests(relative)
+    assert result.passed_count == 1 and result.success
+    assert (example_copy / "src" / "ran-once").exists()
+
+
 async def test_cancelling_a_run_kills_jest(example_copy: Path) -> None:
     relative = write(example_copy, "src/Spin.test.ts", "it('spins', () => { for (;;) {} });\n")
     task = asyncio.create_task(runners_for(example_copy).run_tests(relative))
@@ -334,6 +370,51 @@ async def test_broken_tsconfig(example_copy: Path) -> None:
     with pytest.raises(BrokenTsconfigError) as caught:
         await runners_for(example_copy).typecheck(PASSING_TEST)
     assert "TS5023" in caught.value.message and "notAnOption" in caught.value.message
+
+
+TYPESCRIPT4 = Path(__file__).parent / "fixtures" / "typescript4"
+
+
+async def test_typecheck_under_a_base_config_that_emits_declarations_only(
+    tmp_path: Path,
+) -> None:
+    """A package of a monorepo whose shared base config sets ``emitDeclarationOnly``:
+    TypeScript 4 refuses it beside ``--noEmit`` (TS5053) unless the command turns it off."""
+    write(
+        tmp_path,
+        "tsconfig.base.json",
+        '{"compilerOptions": {"declaration": true, "emitDeclarationOnly": true, "strict": true}}',
+    )
+    package = tmp_path / "packages" / "ui"
+    write(package, "package.json", '{"name": "ui", "devDependencies": {"typescript": "4.9.5"}}')
+    write(package, "tsconfig.json", '{"extends": "../../tsconfig.base.json", "include": ["src"]}')
+    (package / "node_modules").symlink_to(TYPESCRIPT4 / "node_modules")
+    relative = write(package, "src/count.test.ts", "export const count: number = 'three';\n")
+    runners = runners_for(package)
+    assert runners.commands.typecheck is not None
+    assert runners.commands.typecheck[:2] == ["node_modules/.bin/tsc", "--noEmit"]
+    result = await runners.typecheck(relative)
+    [diagnostic] = result.diagnostics
+    assert diagnostic.code == "TS2322"
+
+
+def test_javascript_tests_are_type_checked_only_where_tsc_checks_them(
+    example_copy: Path,
+) -> None:
+    javascript = write(example_copy, "src/plain.test.js", "it('x', () => {});\n")
+    checked = write(example_copy, "src/checked.test.js", "// @ts-check\nit('x', () => {});\n")
+    runners = runners_for(example_copy)
+    assert runners.type_checked(PASSING_TEST)
+    assert not runners.type_checked(javascript)
+    assert runners.type_checked(checked)
+    # checkJs in the config it extends
+    write(example_copy, "tsconfig.strict.json", '{"compilerOptions": {"checkJs": true}}')
+    tsconfig = json.loads((example_copy / "tsconfig.json").read_text())
+    tsconfig["extends"] = "./tsconfig.strict.json"
+    (example_copy / "tsconfig.json").write_text(json.dumps(tsconfig))
+    assert runners.type_checked(javascript)
+    (example_copy / "tsconfig.json").unlink()
+    assert not runners_for(example_copy).type_checked(PASSING_TEST)  # no type check at all
 
 
 # --- environment and errors -----------------------------------------------------------------

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import shutil
 import subprocess
@@ -15,6 +14,7 @@ from pydantic import BaseModel
 
 from .config import CONFIG_FILE_NAME, Config, ConfigError, find_project_root, load_config
 from .project import enzyme_test_files
+from .project.testing_library import declared_version, installed_version, testing_library_status
 from .runners.detect import (
     ResolvedCommands,
     detect_package_manager,
@@ -31,9 +31,6 @@ from .sandbox import build_policy, choose_sandbox
 from .sandbox.select import how_to
 
 Status = Literal["ok", "warning", "missing", "info"]
-
-# Which @testing-library/react major works with which React major.
-_RTL_FOR_REACT = {"16": "12", "17": "12", "18": "16", "19": "16"}
 
 
 class Check(BaseModel):
@@ -52,26 +49,6 @@ class DoctorReport(BaseModel):
     @property
     def ready(self) -> bool:
         return not any(c.blocking for c in self.checks)
-
-
-def _installed_version(root: Path, package: str) -> str | None:
-    modules = node_modules_dir(root)
-    if modules is None:
-        return None
-    try:
-        data = json.loads((modules / package / "package.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    version = data.get("version") if isinstance(data, dict) else None
-    return version if isinstance(version, str) else None
-
-
-def _declared(pkg: Mapping[str, Any], name: str) -> str | None:
-    for section in ("dependencies", "devDependencies", "peerDependencies"):
-        deps = pkg.get(section)
-        if isinstance(deps, dict) and isinstance(deps.get(name), str):
-            return str(deps[name])
-    return None
 
 
 async def _version(argv: list[str], cwd: Path, env: Mapping[str, str], tool: str) -> str:
@@ -192,6 +169,20 @@ def _sandbox_check(config: Config, environ: Mapping[str, str]) -> Check:
     )
 
 
+def _testing_library_check(root: Path) -> Check:
+    status = testing_library_status(root)
+    if status.ready:
+        return Check(name="testing library", status="ok", detail=status.summary())
+    return Check(
+        name="testing library",
+        status="missing",
+        detail=f"{status.summary()}: migrated tests cannot run",
+        fix=f"`{status.install}` in {root} "
+        f"(for React {status.react or '?'} and jest {status.jest or '?'})",
+        blocking=True,
+    )
+
+
 def _workspace_check(root: Path) -> Check:
     git = shutil.which("git")
     if git:
@@ -247,7 +238,7 @@ def run_doctor(
         )
         return DoctorReport(project_root=str(root), checks=checks)
     pkg = read_package_json(root)
-    react = _installed_version(root, "react") or _declared(pkg, "react")
+    react = installed_version(root, "react") or declared_version(pkg, "react")
     checks.append(
         Check(
             name="project",
@@ -323,29 +314,7 @@ def run_doctor(
     if node is not None:
         checks.extend(asyncio.run(_tool_checks(config, commands, root, install)))
 
-    rtl = _installed_version(root, "@testing-library/react")
-    react_major = (react or "").lstrip("^~>=< ").split(".", 1)[0]
-    wanted = _RTL_FOR_REACT.get(react_major, "16")
-    if rtl:
-        checks.append(
-            Check(name="testing library", status="ok", detail=f"@testing-library/react {rtl}")
-        )
-    else:
-        checks.append(
-            Check(
-                name="testing library",
-                status="missing",
-                detail="@testing-library/react is not installed: migrated tests cannot run",
-                fix=f"`npm install --save-dev @testing-library/react@{wanted} "
-                "@testing-library/jest-dom @testing-library/user-event`"
-                + (
-                    f" (React {react_major} needs @testing-library/react {wanted})"
-                    if react_major
-                    else ""
-                ),
-                blocking=True,
-            )
-        )
+    checks.append(_testing_library_check(root))
     enzyme_files = enzyme_test_files(root)
     checks.append(
         Check(

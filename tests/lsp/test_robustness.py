@@ -26,6 +26,11 @@ async def test_bad_requests_get_messages(project: Path, workspaces: Path, tmp_pa
     (bare / "src").mkdir(parents=True)
     (bare / "package.json").write_text('{"devDependencies": {"jest": "^29.7.0"}}')
     (bare / "src/A.test.tsx").write_text(SIMPLE_ENZYME)
+    no_rtl = tmp_path / "no-rtl"  # installed, but without Testing Library
+    (no_rtl / "src").mkdir(parents=True)
+    (no_rtl / "node_modules").mkdir()
+    (no_rtl / "package.json").write_text('{"dependencies": {"react": "^16.14.0"}}')
+    (no_rtl / "src/A.test.tsx").write_text(SIMPLE_ENZYME)
     async with session(project, workspaces) as client:
         component = uri_of(project / "src/components/Counter/Counter.tsx")
         cases = [
@@ -40,6 +45,12 @@ async def test_bad_requests_get_messages(project: Path, workspaces: Path, tmp_pa
             ((uri_of(huge), None, []), "larger than 1 MB"),
             ((uri_of(outside), None, []), "no package.json"),
             ((uri_of(bare / "src/A.test.tsx"), None, []), "no node_modules"),
+            (
+                (uri_of(no_rtl / "src/A.test.tsx"), None, []),
+                "Testing Library is not ready: @testing-library/react: not installed; "
+                "@testing-library/jest-dom: not installed. Install it: `npm install --save-dev "
+                "@testing-library/react@12 @testing-library/jest-dom@6`",
+            ),
             ((component, None, []), "does not use Enzyme"),
         ]
         for arguments, expected in cases:

@@ -27,6 +27,7 @@ from ..fidelity import FidelityReport
 from ..llm.factory import ModelFactory, ModelUnavailableError, UsageRecorder, model_factory
 from ..patching import unified_diff
 from ..project.dependencies import covering_tests, is_test_file
+from ..project.testing_library import testing_library_status
 from ..runners import ProjectRunners
 from ..runners.detect import (
     detect_package_manager,
@@ -216,6 +217,13 @@ class Engine:
                 f"({install_command(manager)}) first"
             )
 
+    def _check_testing_library(self) -> None:
+        """Refuse a migration whose result could not run: every migrated test imports
+        Testing Library."""
+        status = testing_library_status(self.project_root)
+        if not status.ready:
+            raise EngineError(f"{status.message()} (in {self.project_root})")
+
     def _check_sandbox(self) -> None:
         """Refuse a run the sandbox policy forbids (model code and no sandbox)."""
         assert self.sandbox_choice is not None
@@ -279,6 +287,8 @@ class Engine:
         if other := self.running_file(relative):
             raise EngineError(f"{relative} is already being migrated (run {other})")
         self._check_node_modules()
+        if request.mode == "migrate":
+            self._check_testing_library()
         self._check_sandbox()
         source = self._read_source(relative, request.content)
         if request.mode == "migrate" and "enzyme" not in source:

@@ -76,12 +76,15 @@ def join_rel(base: tuple[str, ...], relative: str) -> tuple[str, ...] | None:
 
 @dataclass
 class TsConfig:
-    """The module-resolution part of a tsconfig/jsconfig (with ``extends`` applied)."""
+    """The module-resolution part of a tsconfig/jsconfig (with ``extends`` applied), and
+    whether it checks JavaScript."""
 
     path: str
     base_url: tuple[str, ...] | None = None
     paths: list[tuple[str, list[str]]] = field(default_factory=list)
     paths_base: tuple[str, ...] = ()
+    check_js: bool = False
+    """``checkJs``: tsc reports type errors in JavaScript files."""
     problems: list[str] = field(default_factory=list)
 
 
@@ -140,6 +143,8 @@ def load_tsconfig(root: Path, rel: str) -> TsConfig:
         if not isinstance(options, dict):
             continue
         folder = tuple(posixpath.dirname(source).split("/")) if "/" in source else ()
+        if isinstance(options.get("checkJs"), bool):
+            config.check_js = options["checkJs"]
         base_url = options.get("baseUrl")
         if isinstance(base_url, str):
             config.base_url = join_rel(folder, base_url)

@@ -7,11 +7,14 @@ and of its ancestors up to the repository root (hoisted monorepo installs).
 from __future__ import annotations
 
 import json
+import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from ..config import Config
+from ..project._config import load_tsconfig
 
 PackageManager = Literal["npm", "yarn", "pnpm", "bun"]
 
@@ -62,7 +65,7 @@ def detect_package_manager(root: Path) -> tuple[PackageManager, str]:
     for directory in _ancestors_within_repo(root):
         for lockfile, manager in _LOCKFILES:
             if (directory / lockfile).is_file():
-                return manager, str((directory / lockfile).relative_to(root.parent))
+                return manager, os.path.relpath(directory / lockfile, root)
     return "npm", "no lockfile found (assuming npm)"
 
 
@@ -112,6 +115,32 @@ def _tsconfig(root: Path) -> str | None:
     return None
 
 
+_TS_CHECK = re.compile(r"^\s*(//\s*@ts-check|/\*\s*@ts-check)", re.M)
+
+
+def tsc_checks_file(root: Path, typecheck: list[str], file: str, source: str) -> bool:
+    """Whether the type check says anything about ``file``: TypeScript files always; JavaScript
+    files only under ``checkJs`` (in the ``-p`` tsconfig or a local one it extends) or with a
+    ``// @ts-check`` comment. A JavaScript test of a project whose tsc never checks it must
+    not fail on that project's type errors or broken tsconfig."""
+    if not re.search(r"\.[cm]?jsx?$", file):
+        return True
+    if _TS_CHECK.search(source[:2000]):
+        return True
+    tsconfig = _tsconfig(root)
+    for flag in ("-p", "--project"):
+        if flag in typecheck[:-1]:
+            tsconfig = typecheck[typecheck.index(flag) + 1]
+    if tsconfig is not None and os.path.isabs(tsconfig):
+        inside = Path(tsconfig).resolve().is_relative_to(root.resolve())
+        tsconfig = os.path.relpath(Path(tsconfig).resolve(), root.resolve()) if inside else None
+    if tsconfig is None:
+        return False
+    if (root / tsconfig).is_dir():
+        tsconfig = f"{tsconfig.rstrip('/')}/tsconfig.json"
+    return load_tsconfig(root, tsconfig).check_js
+
+
 def resolve_commands(config: Config, root: Path | None = None) -> ResolvedCommands:
     root = (root or config.project_root).resolve()
     configured = config.commands
@@ -152,7 +181,10 @@ def resolve_commands(config: Config, root: Path | None = None) -> ResolvedComman
     if typecheck is not None:
         origin["typecheck"] = "configured"
     elif (tsconfig := _tsconfig(root)) and (tsc := find_bin(root, "tsc")):
-        typecheck, origin["typecheck"] = [tsc, "--noEmit", "-p", tsconfig], "detected"
+        # `--emitDeclarationOnly false`: TypeScript < 5 refuses it with --noEmit (TS5053), and
+        # monorepo base configs often set it.
+        typecheck = [tsc, "--noEmit", "--emitDeclarationOnly", "false", "-p", tsconfig]
+        origin["typecheck"] = "detected"
     elif _tsconfig(root) is None:
         origin["typecheck"] = "no tsconfig.json (JavaScript project: no type check)"
     else:

@@ -19,6 +19,7 @@ from .detect import (
     needs_node_modules,
     node_modules_dir,
     resolve_commands,
+    tsc_checks_file,
 )
 from .errors import MissingBinaryError, MissingNodeModulesError, RunnerError, ToolCrashedError
 from .models import (
@@ -167,14 +168,16 @@ class ProjectRunners:
         *,
         extra_args: Sequence[str] = (),
         extra_env: Mapping[str, str] | None = None,
+        timeout: float | None = None,
     ) -> TestRunResult:
         """jest on one file: per-test status, failure messages and positions.
 
         ``extra_args`` go before the file (e.g. ``--config`` of a wrapper config that adds a
-        setup file); ``extra_env`` is added to the tools' environment for this run only.
+        setup file); ``extra_env`` is added to the tools' environment for this run only;
+        ``timeout`` replaces ``timeouts.test``.
         """
         abs_file, rel = self._target(file)
-        report, output, done = await self._jest([abs_file], extra_args, extra_env, None)
+        report, output, done = await self._jest([abs_file], extra_args, extra_env, timeout)
         return _test_result(
             self.sandbox, rel, done, *parse_jest_report(report, abs_file, rel, output)
         )
@@ -272,6 +275,15 @@ class ProjectRunners:
             duration_s=duration,
             changed=abs_file.read_bytes() != before,
         )
+
+    def type_checked(self, file: str) -> bool:
+        """Whether the type check says anything about ``file`` (a type check command exists,
+        and the file is TypeScript or JavaScript that tsc checks)."""
+        if self.commands.typecheck is None:
+            return False
+        abs_file, rel = self._target(file)
+        source = abs_file.read_text(encoding="utf-8", errors="replace")
+        return tsc_checks_file(self.cwd, self.commands.typecheck, rel, source)
 
     async def typecheck(self, file: str) -> TypecheckResult:
         """tsc over the project (it cannot check one file with the project's settings),

@@ -52,7 +52,8 @@ class Check:
     left_detail: Callable[[Any], str]
     summary_key: str
     count_key: str
-    available: Callable[[RunDeps], bool]
+    available: Callable[[RunDeps, str], bool]
+    """Whether the project's tool says anything about the file."""
     autofix: bool = False
 
 
@@ -78,12 +79,12 @@ LINT = Check(
     left_detail=lambda r: f"{r.error_count} errors, {r.warning_count} warnings left",
     summary_key="lint_summary",
     count_key="lint_errors",
-    available=lambda deps: deps.runners.commands.lint is not None,
+    available=lambda deps, _file: deps.runners.commands.lint is not None,
     autofix=True,
 )
 TYPES = Check(
     step="typescript",
-    missing="skipped: no TypeScript",
+    missing="skipped: tsc does not check this file (no TypeScript, or JavaScript without checkJs)",
     task="Make the candidate type-check.",
     run=_types,
     observed=lambda r: [ObservedError(subject=d.code, message=d.message) for d in r.diagnostics],
@@ -93,7 +94,7 @@ TYPES = Check(
     left_detail=lambda r: f"{r.error_count} type errors left",
     summary_key="type_summary",
     count_key="type_errors",
-    available=lambda deps: deps.runners.commands.typecheck is not None,
+    available=lambda deps, file: deps.runners.type_checked(file),
 )
 
 
@@ -138,7 +139,7 @@ async def run_check(check: Check, state: MigrationState, deps: RunDeps) -> Updat
     except RunnerError as exc:
         return fail(deps, state, step, f"the tests could not run before the fix: {exc.message}")
     state = state.model_copy(update=baseline)
-    if not check.available(deps):
+    if not check.available(deps, state.test_file):
         return done(deps, state, step, check.missing, candidate=candidate, **baseline)
     try:
         path = sync_candidate(deps, state.test_file, candidate)
