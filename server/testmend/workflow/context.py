@@ -10,7 +10,7 @@ from pathlib import Path
 from ..codemod import CodemodOptions, detect_conventions
 from ..config import Config
 from ..llm.factory import ModelFactory, UsageRecorder
-from ..runners import ProjectRunners, TestRunResult
+from ..runners import ProjectRunners, RunnerTimeoutError, TestRunResult
 from .events import RunEvent
 from .state import ErrorTracker, Step
 from .tracking import CheckVerdict, ObservedError, record_check
@@ -42,7 +42,16 @@ class RunDeps:
     """Extra jest arguments for this run (``--ci=false`` while snapshots are re-recorded)."""
 
     async def run_tests(self, test_file: str) -> TestRunResult:
-        return await self.runners.run_tests(test_file, extra_args=self.jest_args)
+        """jest on the file. A run that times out is tried once more with twice the time: on
+        a loaded machine a slow run is not a broken one, and failing the step would lose the
+        candidate."""
+        try:
+            return await self.runners.run_tests(test_file, extra_args=self.jest_args)
+        except RunnerTimeoutError:
+            longer = 2 * self.config.timeouts.test
+            return await self.runners.run_tests(
+                test_file, extra_args=self.jest_args, timeout=longer
+            )
 
     @cached_property
     def conventions(self) -> CodemodOptions:

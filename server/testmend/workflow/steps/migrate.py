@@ -114,8 +114,9 @@ async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
     )
     try:
         result = await run_tests(deps, state, content)
-    except RunnerError as exc:
-        return fail(deps, state, "migrate", exc.message + (f" — {exc.hint}" if exc.hint else ""))
+    except RunnerError as exc:  # the conversion stays the run's candidate: shown, not lost
+        reason = exc.message + (f" — {exc.hint}" if exc.hint else "")
+        return fail(deps, state, "migrate", reason, candidate=content)
     loop = _Loop(state, content, result)
     rows, findings = state_inventory(state, loop.candidate)
     loop.fidelity = FidelityReport(rows=rows, inventory_findings=findings)
@@ -129,7 +130,7 @@ async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
         try:
             await _agent_rounds(deps, state, loop)
         except RunnerError as exc:
-            return fail(deps, state, "migrate", exc.message)
+            return fail(deps, state, "migrate", exc.message, candidate=loop.candidate)
     result = loop.result
     common: dict[str, Any] = {
         "candidate": loop.candidate,
