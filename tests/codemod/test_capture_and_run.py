@@ -187,3 +187,97 @@ async def test_migrate_offline_on_example_file(app_copy: Path) -> None:
     ]
     assert result.codemod.enzyme_free and result.typecheck and result.typecheck.clean
     assert result.capture is not None and result.capture.records
+
+
+# A shallow suite in the style of react-bootstrap-typeahead and reactstrap: assertions on the
+# root wrapper (type, classes, attributes), setProps, and simulate() with event objects whose
+# preventDefault/stopPropagation are mocks the test looks at afterwards.
+CLOSE_BUTTON = """
+export function Close({ onClick, onKeyDown, size }) {
+  return (
+    <button
+      type="button"
+      aria-label="Clear"
+      className={size === 'large' ? 'close close-lg' : 'close'}
+      onClick={(e) => {
+        e.stopPropagation();
+        onClick(e);
+      }}
+      onKeyDown={(e) => {
+        if (e.keyCode === 8) e.preventDefault();
+        if (onKeyDown) onKeyDown(e);
+      }}
+    >
+      x
+    </button>
+  );
+}
+"""
+SHALLOW_SUITE = """
+import { shallow } from 'enzyme';
+import { Close } from './Close';
+
+describe('<Close>', () => {
+  let button, onClick;
+
+  beforeEach(() => {
+    onClick = jest.fn();
+    button = shallow(<Close onClick={onClick} />);
+  });
+
+  it('renders a clear button', () => {
+    expect(button.type()).toBe('button');
+    expect(button.hasClass('close')).toBe(true);
+    expect(button.hasClass('close-lg')).toBe(false);
+    expect(button.prop('aria-label')).toBe('Clear');
+  });
+
+  it('renders a large one', () => {
+    button.setProps({ size: 'large' });
+    expect(button.hasClass('close-lg')).toBe(true);
+  });
+
+  it('stops the click from propagating', () => {
+    const e = { stopPropagation: jest.fn() };
+    button.simulate('click', e);
+    expect(onClick).toHaveBeenCalledTimes(1);
+    expect(e.stopPropagation).toHaveBeenCalledTimes(1);
+  });
+
+  it('prevents the default backspace', () => {
+    const backspace = { keyCode: 8, preventDefault: jest.fn() };
+    button.simulate('keydown', backspace);
+    expect(backspace.preventDefault).toHaveBeenCalledTimes(1);
+    const enter = { keyCode: 13, preventDefault: jest.fn() };
+    button.simulate('keydown', enter);
+    expect(enter.preventDefault).toHaveBeenCalledTimes(0);
+  });
+});
+"""
+
+
+async def test_shallow_root_and_event_objects_pass_and_keep_their_intent(app_copy: Path) -> None:
+    folder = app_copy / "src/components/Close"
+    folder.mkdir()
+    (folder / "Close.js").write_text(CLOSE_BUTTON.lstrip())
+    file = "src/components/Close/Close.test.js"
+    runners = runners_for(app_copy)
+    result = convert_enzyme_test(
+        SHALLOW_SUITE.lstrip(), path=file, options=detect_conventions(app_copy)
+    )
+    assert result.enzyme_free and result.untranslated_count == 0, result.notes
+    (app_copy / file).write_text(result.content)
+    run = await runners.run_tests(file)
+    assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error
+    assert run.passed_count == 4
+    # Each behaviour the Enzyme suite checks, broken in turn: the migrated suite notices.
+    for correct, broken, test in [
+        ("e.stopPropagation();", "", "stops the click from propagating"),
+        ("e.keyCode === 8", "e.keyCode === 9", "prevents the default backspace"),
+        ("'close close-lg'", "'close'", "renders a large one"),
+        ('"Clear"', '"Clean"', "renders a clear button"),
+    ]:
+        (folder / "Close.js").write_text(CLOSE_BUTTON.lstrip().replace(correct, broken))
+        run = await runners.run_tests(file)
+        assert run.suite_error is None
+        assert [t.full_name for t in run.failing()] == [f"<Close> {test}"], correct

@@ -948,10 +948,9 @@ def test_misc_untranslatable_shapes() -> None:
         it('is odd', () => {
           const wrapper = mount(<A />);
           const child = shallow(<A />).dive();
-          expect(wrapper.find('.a').name()).toBe('div');
+          expect(wrapper.find('.a').name()).toBe('Button');
           wrapper.find('.a').prop('onClick')();
           wrapper.find('.a').simulate(eventName);
-          wrapper.simulate('click');
           wrapper.setProps(nextProps);
           expect(wrapper.find('.a').prop('style')).toEqual({});
           expect(wrapper.find('.a').prop('children')).toBe('x');
@@ -970,7 +969,6 @@ def test_misc_untranslatable_shapes() -> None:
         "reads the rendered component or tag name",
         "uses the Enzyme wrapper in a way testmend cannot translate",
         "simulate() with a computed event name",
-        "simulates an event on the root component",
         "setProps() with a non-literal object",
         "reads the style prop",
         "reads the children prop",
@@ -1010,3 +1008,99 @@ def test_snapshot_of_html_and_debug_and_child_snapshot() -> None:
     assert "expect(document.querySelector('.a')).not.toBeInTheDocument();" in content
     assert "expect(screen.getAllByRole('listitem')[0]).toBeInTheDocument();" in content
     assert "expect(document.querySelector('.b')).toBeInTheDocument();" in content
+
+
+def test_the_root_wrapper_is_the_element_the_component_rendered() -> None:
+    """RTL's container is a div around the render: assertions on the root wrapper go to its
+    first element, or ``.not.toHaveClass`` on the container would pass without testing."""
+    result = convert(
+        """
+        import { shallow } from 'enzyme';
+        import { Close } from './Close';
+
+        describe('Close', () => {
+          let button;
+          beforeEach(() => {
+            button = shallow(<Close size="sm" />);
+          });
+
+          it('renders', () => {
+            expect(button.type()).toBe('button');
+            expect(button.hasClass('close')).toBe(true);
+            expect(button.hasClass('close-lg')).toBe(false);
+            expect(button.prop('aria-label')).toBe('Clear');
+            expect(button.prop('onClick')).toBeDefined();
+            button.simulate('click');
+          });
+        });
+        """,
+        path="src/Close.test.js",
+    )
+    content = result.content
+    assert "expect(button.container.firstElementChild.localName).toBe('button');" in content
+    assert "expect(button.container.firstElementChild).toHaveClass('close');" in content
+    assert "expect(button.container.firstElementChild).not.toHaveClass('close-lg');" in content
+    # A shallow root's props are its rendered element's: attributes are checked, not dropped.
+    assert (
+        "expect(button.container.firstElementChild).toHaveAttribute('aria-label', 'Clear');"
+        in content
+    )
+    assert "// testmend: reads the event handler prop onClick" in content
+    assert "fireEvent.click(button.container.firstElementChild);" in content
+    assert "expect(button.container).toHaveClass" not in content
+
+
+def test_mount_root_props_are_the_tests_own_and_are_dropped() -> None:
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { Close } from './Close';
+
+        it('passes props', () => {
+          const wrapper = mount(<Close label="x" />);
+          expect(wrapper.prop('label')).toBe('x');
+          expect(wrapper.find('button').text()).toBe('x');
+        });
+        """
+    )
+    lines = [line.strip() for line in result.content.splitlines()]
+    assert "// expect(wrapper.prop('label')).toBe('x');" in lines
+    assert "expect(wrapper.prop('label')).toBe('x');" not in lines
+    assert "removed an assertion on the props the test itself passed" in result.content
+    assert result.tests[0].status == "converted"
+
+
+def test_event_objects_with_mocks_reach_the_handler() -> None:
+    """``simulate(ev, { preventDefault: mock })`` calls the mock in Enzyme; a fireEvent init
+    dict never would, so the mocks are put on the dispatched event."""
+    result = convert(
+        """
+        import { shallow } from 'enzyme';
+        import { Field } from './Field';
+
+        it('handles keys', () => {
+          const wrapper = shallow(<Field />);
+          const backspace = { keyCode: 8, preventDefault: jest.fn() };
+          wrapper.find('input').simulate('keydown', backspace);
+          expect(backspace.preventDefault).toHaveBeenCalledTimes(1);
+          const stop = jest.fn();
+          wrapper.find('input').simulate('click', { stopPropagation: stop, button: 0 });
+          expect(stop).toHaveBeenCalled();
+          wrapper.find('input').simulate('submit', { preventDefault: jest.fn() });
+        });
+        """,
+        path="src/Field.test.js",
+    )
+    content = result.content
+    assert (
+        "fireEvent(document.querySelector('input'), Object.assign(createEvent.keyDown("
+        "document.querySelector('input'), backspace), { preventDefault: backspace.preventDefault }));"
+        in content
+    )
+    assert (
+        "Object.assign(createEvent.click(document.querySelector('input'), { button: 0 }), "
+        "{ stopPropagation: stop })" in content
+    )
+    # An inline jest.fn() nobody can look at is dropped, as before.
+    assert "fireEvent.submit(document.querySelector('input'));" in content
+    assert "import { createEvent, fireEvent, render }" in content

@@ -27,7 +27,9 @@ class OfflineResult(BaseModel):
     """The file after eslint --fix (what was tested)."""
     tests: TestRunResult | None = None
     lint: LintResult | None = None
+    """None when the project has no eslint (or it could not run: see ``errors``)."""
     typecheck: TypecheckResult | None = None
+    """None when tsc does not check the file (or could not run: see ``errors``)."""
     snapshots_rewritten: list[str] = []
     """Project-relative snapshot files deleted so the DOM snapshots are recorded afresh."""
     errors: list[str] = []
@@ -99,14 +101,16 @@ async def migrate_offline(
             tests = await runners.run_tests(test_file, extra_args=extra)
         except RunnerError as exc:
             errors.append(f"jest: {exc}")
-        try:
-            lint = await runners.lint(test_file)
-        except RunnerError as exc:
-            errors.append(f"eslint: {exc}")
-        try:
-            typecheck = await runners.typecheck(test_file)
-        except RunnerError as exc:
-            errors.append(f"tsc: {exc}")
+        if runners.commands.lint is not None:
+            try:
+                lint = await runners.lint(test_file)
+            except RunnerError as exc:
+                errors.append(f"eslint: {exc}")
+        if runners.type_checked(test_file):
+            try:
+                typecheck = await runners.typecheck(test_file)
+            except RunnerError as exc:
+                errors.append(f"tsc: {exc}")
     return OfflineResult(
         file=test_file,
         codemod=result,

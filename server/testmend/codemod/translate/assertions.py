@@ -55,8 +55,8 @@ class Assertions(Interactions):
             args_code = ", ".join(self.value(a, ctx) for a in margs)
             return f"expect({subject_code}){'.not' if negated else ''}.{matcher}({args_code});"
         base, ops = chain
-        for op, _a, _n in ops:
-            if op in UNTRANSLATABLE:
+        for op, _a, _n in ops[:-1] if ops and ops[-1][0] in ("type", "name") else ops:
+            if op in UNTRANSLATABLE:  # type()/name() last: a tag, perhaps (assert_on decides)
                 raise Untranslatable(UNTRANSLATABLE[op])
         terminal = next((op for op, _a, _n in ops if op not in SELECT_OPS), None)
         context = (
@@ -209,6 +209,18 @@ class Assertions(Interactions):
             mapped = self.map_code(target, args[0])
             tail = "".join(self._raw_op(o, a) for o, a, _n in after)
             return f"expect({mapped}{tail}){neg}.{matcher}({margs_code});"
+        tag = string_value(margs[0]) if margs else None
+        if (
+            op in ("type", "name")
+            and not after
+            and matcher in ("toBe", "toEqual", "toStrictEqual")
+            and tag is not None
+            and re.fullmatch(r"[a-z][a-z0-9-]*", tag)
+        ):
+            # A host element's type or name is its tag; localName keeps the test's literal.
+            return f"expect({self.element_code(target, 'get', non_null=True)}.localName)" + (
+                f"{neg}.{matcher}({margs_code});"
+            )
         if op in UNTRANSLATABLE:
             raise Untranslatable(UNTRANSLATABLE[op])
         raise Untranslatable(f"asserts on {op.lstrip('.')}() of the Enzyme wrapper")
@@ -282,11 +294,13 @@ class Assertions(Interactions):
         margs: list[Node],
         ctx: Ctx,
     ) -> str:
-        if target.kind == "root":
+        if target.kind == "root" and not (target.binding and target.binding.shallow):
             raise Dropped(
                 "removed an assertion on the props the test itself passed to the rendered "
                 "element (Enzyme bookkeeping, nothing the component does)"
             )
+        # A shallow root's props are those of the element the component rendered: its
+        # attributes, read on the root DOM node (props that are no attribute stay untranslated).
         self._dom_only(target, f"{op}()")
         margs_code = ", ".join(self.value(a, ctx) for a in margs)
         if op == "prop" and args and not after:

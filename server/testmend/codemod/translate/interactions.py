@@ -7,7 +7,7 @@ import re
 
 from ..syntax import Edit, Node, args_of, string_value, text, unwrap
 from .state import Ctx, Target, Untranslatable
-from .tables import EVENTS, SELECT_OPS, UNTRANSLATABLE
+from .tables import EVENT_METHODS, EVENTS, SELECT_OPS, UNTRANSLATABLE
 from .targets import Targets
 
 
@@ -125,23 +125,30 @@ class Interactions(Targets):
         raw_event = string_value(args[0])
         if raw_event is None:
             raise Untranslatable("simulate() with a computed event name")
-        self._dom_only_events(target)
         event = EVENTS.get(raw_event.lower(), raw_event)
         payload = self._payload(args[1]) if len(args) > 1 else None
         if event == "change" and target.checkbox:
             event = "click"
             payload = None
         element = self.element_code(target, "get", non_null=True)
+        mocks = self._event_mocks(args[1], ctx) if len(args) > 1 else []
+        if mocks:
+            # Enzyme hands the handler the test's object (shallow) or merges it into the
+            # event (mount): a mocked preventDefault/stopPropagation is what gets called. RTL
+            # dispatches a real event; React calls these on it, so they go onto that event.
+            self.need("fireEvent")
+            self.need("createEvent")
+            init = f", {payload}" if payload else ""
+            return (
+                f"fireEvent({element}, Object.assign(createEvent.{event}({element}{init}), "
+                f"{{ {', '.join(mocks)} }}));"
+            )
         if self.options.event_style == "userEvent" and self.options.user_event_installed:
             user = self._user_event(event, element, payload, args, ctx)
             if user is not None:
                 return user
         self.need("fireEvent")
         return f"fireEvent.{event}({element}{', ' + payload if payload else ''});"
-
-    def _dom_only_events(self, target: Target) -> None:
-        if target.kind == "root":
-            raise Untranslatable("simulates an event on the root component")
 
     def _user_event(
         self, event: str, element: str, payload: str | None, args: list[Node], ctx: Ctx
@@ -176,6 +183,59 @@ class Interactions(Targets):
             self.edits.append(Edit(fn.start_byte, fn.start_byte, "async "))
         return True
 
+    def _event_mocks(self, node: Node, ctx: Ctx) -> list[str]:
+        """``key: code`` for the event methods the test replaces with a function it can look
+        at later: members of the payload object (by their variable) or of the object a payload
+        variable was declared with (read through the variable, so the test's mock is the one
+        called)."""
+        obj = unwrap(node)
+        through = None
+        if obj is not None and obj.type == "identifier":
+            through = text(obj)
+            obj = self._object_declared(through, node)
+        if obj is None or obj.type != "object":
+            return []
+        mocks = []
+        for pair in obj.named_children:
+            if pair.type == "pair":
+                key = text(pair.child_by_field_name("key"))
+                value = unwrap(pair.child_by_field_name("value"))
+                if key not in EVENT_METHODS or value is None:
+                    continue
+                if through is not None:
+                    mocks.append(f"{key}: {through}.{key}")
+                elif value.type in ("identifier", "member_expression"):
+                    mocks.append(f"{key}: {text(value)}")
+            elif pair.type == "shorthand_property_identifier" and text(pair) in EVENT_METHODS:
+                mocks.append(f"{text(pair)}: {through}.{text(pair)}" if through else text(pair))
+            elif (
+                through is not None
+                and pair.type == "method_definition"
+                and text(pair.child_by_field_name("name")) in EVENT_METHODS
+            ):
+                name = text(pair.child_by_field_name("name"))
+                mocks.append(f"{name}: {through}.{name}")
+        return mocks
+
+    def _object_declared(self, name: str, at: Node) -> Node | None:
+        """The object literal ``name`` was declared with in a block around ``at``, before it."""
+        block = at.parent
+        while block is not None:
+            if block.type in ("statement_block", "program"):
+                found = None
+                for stmt in block.named_children:
+                    if stmt.start_byte >= at.start_byte:
+                        break
+                    if stmt.type not in ("lexical_declaration", "variable_declaration"):
+                        continue
+                    for declarator in stmt.named_children:
+                        if text(declarator.child_by_field_name("name")) == name:
+                            found = unwrap(declarator.child_by_field_name("value"))
+                if found is not None:
+                    return found
+            block = block.parent
+        return None
+
     def _payload(self, node: Node) -> str | None:
         obj = unwrap(node)
         if obj is None or obj.type != "object":
@@ -185,13 +245,13 @@ class Interactions(Targets):
             if pair.type == "pair":
                 key = text(pair.child_by_field_name("key"))
                 value = text(pair.child_by_field_name("value"))
-                if key in ("preventDefault", "stopPropagation", "persist") and (
-                    "jest.fn" in value or "=>" in value or value.startswith("function")
+                plain = re.fullmatch(r"[\w$.]+", value) is not None  # a mock: _event_mocks
+                if (key in EVENT_METHODS or key == "persist") and (
+                    "jest.fn" in value or "=>" in value or value.startswith("function") or plain
                 ):
                     continue
             elif pair.type == "method_definition" and text(pair.child_by_field_name("name")) in (
-                "preventDefault",
-                "stopPropagation",
+                *EVENT_METHODS,
                 "persist",
             ):
                 continue

@@ -183,6 +183,15 @@ class Scanner(ConverterState):
             return obj in self.enzyme_namespaces and prop in ("mount", "shallow", "render")
         return False
 
+    def is_shallow(self, call: Node) -> bool:
+        """``shallow(…)``, ``Enzyme.shallow(…)`` (not a project helper: its kind is unknown)."""
+        fn = call.child_by_field_name("function")
+        if fn is None:
+            return False
+        if fn.type == "identifier":
+            return self.enzyme_renders.get(text(fn)) == "shallow"
+        return text(fn.child_by_field_name("property")) == "shallow"
+
     def render_call_of(self, node: Node | None) -> Node | None:
         node = unwrap(node)
         if node is not None and node.type == "await_expression":
@@ -230,6 +239,7 @@ class Scanner(ConverterState):
                         direct = self._direct_render(call)
                         binding = Binding(name, "decl" if direct else "var", node)
                         binding.element = self._element_of(call)
+                        binding.shallow = self.is_shallow(call)
                         self.add_binding(binding)
                     elif value is None and self._has_wrapper_type(node.child_by_field_name("type")):
                         self.add_binding(Binding(name, "var", node))
@@ -255,6 +265,7 @@ class Scanner(ConverterState):
                         self.add_binding(found)
                     if found.element is None:
                         found.element = self._element_of(call)
+                    found.shallow = found.shallow or self.is_shallow(call)
         # Untyped parameters of local helpers that receive a wrapper.
         for node in walk(root):
             if node.type != "call_expression":

@@ -35,6 +35,9 @@ class Binding:
     passed_as_arg: bool = False
     used: bool = False
     overrides: dict[str, str | None] = field(default_factory=dict)
+    shallow: bool = False
+    """Rendered with ``shallow``: the root wrapper is what the component rendered (its root
+    element and that element's props), not the element the test passed."""
 
 
 @dataclass

@@ -104,6 +104,8 @@ EVENTS = {
     "pointerdown": "pointerDown",
     "pointerup": "pointerUp",
 }
+EVENT_METHODS = ("preventDefault", "stopPropagation", "stopImmediatePropagation")
+"""Event methods tests replace with mocks in ``simulate(name, {…})``."""
 # Tags with an implicit ARIA role (only those whose role does not depend on attributes or
 # context), used when no DOM capture is available.
 TAG_ROLES = {

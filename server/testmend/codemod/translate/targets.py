@@ -506,7 +506,8 @@ class Targets(Scanner):
         if target.kind in ("query", "var"):
             bang = ""
         if target.kind == "root":
-            return self.member_of(target, "container")
+            # The root wrapper's DOM node: what the component rendered, inside RTL's container.
+            return self.member_of(target, "container") + ".firstElementChild" + bang
         if target.kind == "var":
             if target.multi:
                 return self._index_code(target.css, target.index, variant, bang)
