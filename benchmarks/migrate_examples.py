@@ -1,20 +1,28 @@
-"""Migrate every Enzyme test of the example app with the deterministic tier (no model).
+"""Migrate every Enzyme test of a project with the deterministic tier (no model).
 
     .venv/bin/python benchmarks/migrate_examples.py [--app PATH] [--jobs N] [--no-capture]
-                                                     [--file src/...test.tsx] [--show]
+                                                     [--file F ...] [--show] [--json OUT]
 
-For each file that imports 'enzyme': a shadow workspace, DOM capture of the original test,
-conversion, eslint --fix, then jest, eslint and tsc on the file. Prints a per-file table and
-totals. Target: at least 60% of the files fully passing.
+``--app`` is any checkout of a real suite (default: the bundled example app), installed from
+its lockfile and with Testing Library installed (the script says the command when it is not).
+For each test file that imports Enzyme: a shadow workspace, DOM capture of the original test,
+conversion, eslint --fix, then jest, eslint and tsc on the file (each only where the project
+has the tool and it checks the file). Nothing is written in the checkout.
+
+Per file it prints: tests passing / total after migration and how many passed in the original
+(the capture runs it), fully passing, Enzyme-free, lint- and type-clean (``-``: the tool does
+not apply), test names preserved, ``// testmend:`` notes left, wall time. Totals follow;
+``--json`` writes the per-file figures.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import re
+import json
 import sys
 import time
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -23,21 +31,9 @@ sys.path.insert(0, str(REPO / "server"))
 from testmend.codemod import detect_conventions  # noqa: E402
 from testmend.codemod.offline import OfflineResult, migrate_offline  # noqa: E402
 from testmend.config import load_config  # noqa: E402
+from testmend.project import enzyme_test_files  # noqa: E402
+from testmend.project.testing_library import testing_library_status  # noqa: E402
 from testmend.workspace import create_shadow_workspace_async  # noqa: E402
-
-_ENZYME = re.compile(r"""from\s+['"]enzyme['"]|require\(\s*['"]enzyme['"]\s*\)""")
-
-
-def enzyme_tests(app: Path) -> list[str]:
-    found = []
-    for path in sorted((app / "src").rglob("*")):
-        if "node_modules" in path.parts or not path.is_file():
-            continue
-        if re.search(r"\.(test|spec)\.[jt]sx?$", path.name) and _ENZYME.search(
-            path.read_text(encoding="utf-8")
-        ):
-            found.append(path.relative_to(app).as_posix())
-    return found
 
 
 async def one(app: Path, file: str, capture: bool, limit: asyncio.Semaphore) -> OfflineResult:
@@ -50,65 +46,83 @@ async def one(app: Path, file: str, capture: bool, limit: asyncio.Semaphore) -> 
             )
 
 
-def yes(flag: bool) -> str:
-    return "yes" if flag else "no"
+def mark(flag: bool | None) -> str:
+    return "-" if flag is None else ("yes" if flag else "no")
+
+
+@dataclass
+class Row:
+    file: str
+    passed: int
+    total: int
+    original_passed: int | None
+    """Tests of the original Enzyme file that passed (the capture runs it)."""
+    fully_passing: bool
+    enzyme_free: bool
+    lint_clean: bool | None
+    """None: the project has no eslint."""
+    type_clean: bool | None
+    """None: tsc does not check the file."""
+    tests_preserved: bool
+    notes: int
+    untranslated: int
+    seconds: float
+    errors: list[str]
+
+
+def row_of(r: OfflineResult) -> Row:
+    return Row(
+        file=r.file,
+        passed=r.passed,
+        total=r.total,
+        original_passed=r.capture.tests_passed if r.capture else None,
+        fully_passing=r.fully_passing,
+        enzyme_free=r.codemod.enzyme_free,
+        lint_clean=None if r.lint is None else r.lint.clean,
+        type_clean=None if r.typecheck is None else r.typecheck.clean,
+        tests_preserved=r.codemod.test_names_before == r.codemod.test_names_after,
+        notes=r.final_content.count("// testmend:"),
+        untranslated=r.codemod.untranslated_count,
+        seconds=r.wall_time_s,
+        errors=r.errors,
+    )
 
 
 async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--app", type=Path, default=REPO / "examples" / "react-app")
     parser.add_argument("--jobs", type=int, default=3)
-    parser.add_argument("--file", action="append")
+    parser.add_argument("--file", action="append", help="project-relative; repeatable")
     parser.add_argument("--no-capture", action="store_true")
     parser.add_argument("--show", action="store_true", help="print each converted file")
+    parser.add_argument("--json", type=Path, help="write the per-file figures here")
     args = parser.parse_args()
     app: Path = args.app.resolve()
-    files = args.file or enzyme_tests(app)
+    library = testing_library_status(app)
+    if not library.ready:
+        print(f"{app}: {library.message()}", file=sys.stderr)
+        return 2
+    files = args.file or [p.relative_to(app).as_posix() for p in enzyme_test_files(app)]
     started = time.perf_counter()
     limit = asyncio.Semaphore(max(1, args.jobs))
     results = await asyncio.gather(*(one(app, f, not args.no_capture, limit) for f in files))
     total_wall = time.perf_counter() - started
 
     header = (
-        f"{'file':<52} {'tests':>7} {'full':>5} {'enz-free':>8} {'lint':>5} {'types':>5} "
-        f"{'count':>5} {'notes':>5} {'time':>6}"
+        f"{'file':<52} {'tests':>7} {'orig':>5} {'full':>5} {'enz-free':>8} {'lint':>5} "
+        f"{'types':>5} {'kept':>5} {'notes':>5} {'time':>6}"
     )
     print(header)
     print("-" * len(header))
-    sums = {
-        "passed": 0,
-        "total": 0,
-        "full": 0,
-        "free": 0,
-        "lint": 0,
-        "types": 0,
-        "count": 0,
-        "notes": 0,
-        "untranslated": 0,
-    }
-    for r in results:
-        lint_clean = bool(r.lint and r.lint.clean)
-        type_clean = bool(r.typecheck and r.typecheck.clean)
-        preserved = (
-            r.codemod.tests_before == r.codemod.tests_after
-            and r.codemod.test_names_before == r.codemod.test_names_after
-        )
-        notes = r.final_content.count("// testmend:")
+    rows = [row_of(r) for r in results]
+    for r, row in zip(results, rows, strict=True):
         name = r.file if len(r.file) <= 52 else "…" + r.file[-51:]
+        original = "?" if row.original_passed is None else str(row.original_passed)
         print(
-            f"{name:<52} {f'{r.passed}/{r.total}':>7} {yes(r.fully_passing):>5} "
-            f"{yes(r.codemod.enzyme_free):>8} {yes(lint_clean):>5} {yes(type_clean):>5} "
-            f"{yes(preserved):>5} {notes:>5} {r.wall_time_s:>5.1f}s"
+            f"{name:<52} {f'{r.passed}/{r.total}':>7} {original:>5} {mark(row.fully_passing):>5} "
+            f"{mark(row.enzyme_free):>8} {mark(row.lint_clean):>5} {mark(row.type_clean):>5} "
+            f"{mark(row.tests_preserved):>5} {row.notes:>5} {row.seconds:>5.1f}s"
         )
-        sums["passed"] += r.passed
-        sums["total"] += r.total
-        sums["full"] += r.fully_passing
-        sums["free"] += r.codemod.enzyme_free
-        sums["lint"] += lint_clean
-        sums["types"] += type_clean
-        sums["count"] += preserved
-        sums["notes"] += notes
-        sums["untranslated"] += r.codemod.untranslated_count
         for error in r.errors:
             print(f"    ! {error[:300]}")
         if args.show:
@@ -122,20 +136,32 @@ async def main() -> int:
                 print(f"    TSC {d.line}:{d.column} {d.code} {d.message[:200]}")
             if r.tests and r.tests.suite_error:
                 print(f"    SUITE {r.tests.suite_error.message[:1500]}")
-    n = len(results) or 1
+
+    def count(key: str) -> int:
+        return sum(1 for row in rows if getattr(row, key) is True)
+
+    def applicable(key: str) -> int:
+        return sum(1 for row in rows if getattr(row, key) is not None)
+
+    n = len(rows)
+    passed = sum(row.passed for row in rows)
+    total = sum(row.total for row in rows)
+    original = sum(row.original_passed or 0 for row in rows)
+    notes = sum(row.notes for row in rows)
+    untranslated = sum(row.untranslated for row in rows)
     print("-" * len(header))
     print(
-        f"{'total (' + str(len(results)) + ' files)':<52} {sums['passed']}/{sums['total']:<3} "
-        f"{sums['full']:>5} {sums['free']:>8} {sums['lint']:>5} {sums['types']:>5} "
-        f"{sums['count']:>5} {sums['notes']:>5} {total_wall:>5.1f}s"
+        f"files fully passing: {count('fully_passing')}/{n} "
+        f"({100 * count('fully_passing') / (n or 1):.0f}%); tests passing: {passed}/{total} "
+        f"(the originals: {original} passing); tests preserved in {count('tests_preserved')}/{n} "
+        f"files; Enzyme-free: {count('enzyme_free')}/{n}; lint-clean: "
+        f"{count('lint_clean')}/{applicable('lint_clean')}; type-clean: "
+        f"{count('type_clean')}/{applicable('type_clean')}; // testmend: notes left: {notes} "
+        f"({untranslated} untranslated); wall {total_wall:.0f} s with --jobs {args.jobs}"
     )
-    print(
-        f"files fully passing: {sums['full']}/{len(results)} ({100 * sums['full'] / n:.0f}%); "
-        f"tests passing: {sums['passed']}/{sums['total']}; Enzyme-free: {sums['free']}; "
-        f"lint-clean: {sums['lint']}; type-clean: {sums['types']}; test count preserved: "
-        f"{sums['count']}; // testmend: notes: {sums['notes']} "
-        f"({sums['untranslated']} untranslated)"
-    )
+    if args.json:
+        data = {"app": str(app), "files": [asdict(row) for row in rows]}
+        args.json.write_text(json.dumps(data, indent=1) + "\n")
     return 0
 
 
