@@ -444,6 +444,42 @@ async def test_unconfigured_tool_says_why(tmp_path: Path) -> None:
         await runners_for(tmp_path).run_tests("a.test.js")
 
 
+@pytest.mark.parametrize(
+    ("script", "argv"),
+    [
+        (
+            "cross-env SKIP_PREFLIGHT_CHECK=true react-app-rewired test --env=jsdom",
+            [
+                "node_modules/.bin/cross-env",
+                "SKIP_PREFLIGHT_CHECK=true",
+                "node_modules/.bin/react-app-rewired",
+                "test",
+                "--env=jsdom",
+                "--watchAll=false",
+            ],
+        ),
+        (
+            "react-scripts test --watch",
+            ["node_modules/.bin/react-scripts", "test", "--watchAll=false"],
+        ),
+        ("craco test", ["node_modules/.bin/craco", "test", "--watchAll=false"]),
+        ("jest --silent", ["node_modules/.bin/jest"]),
+    ],
+)
+def test_create_react_app_test_scripts_win_over_the_bare_jest_they_install(
+    tmp_path: Path, script: str, argv: list[str]
+) -> None:
+    """Create React App installs jest too, but jest alone lacks its transform: the project's
+    test script is how its tests run."""
+    (tmp_path / "package.json").write_text(json.dumps({"scripts": {"test": script}}))
+    bin_dir = tmp_path / "node_modules" / ".bin"
+    bin_dir.mkdir(parents=True)
+    for name in ("jest", "react-scripts", "react-app-rewired", "craco", "cross-env"):
+        (bin_dir / name).write_text("")
+    commands = resolve_commands(load_config(tmp_path, environ={}), tmp_path)
+    assert commands.test == argv
+
+
 async def test_paths_outside_the_project_are_refused(example_copy: Path) -> None:
     runners = runners_for(example_copy)
     with pytest.raises(PathEscapeError):

@@ -1104,3 +1104,111 @@ def test_event_objects_with_mocks_reach_the_handler() -> None:
     # An inline jest.fn() nobody can look at is dropped, as before.
     assert "fireEvent.submit(document.querySelector('input'));" in content
     assert "import { createEvent, fireEvent, render }" in content
+
+
+def test_untranslated_shared_setup_fails_only_the_tests_that_use_it() -> None:
+    """A value set up in beforeEach that cannot be translated: the tests that read it fail on
+    testmend's throw, the others still run (a throw in the hook would fail them all)."""
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { Menu } from './Menu';
+
+        describe('Menu', () => {
+          let wrapper, instance;
+          beforeEach(() => {
+            wrapper = mount(<Menu />);
+            instance = wrapper.instance();
+          });
+
+          it('reads the instance', () => {
+            expect(instance.isOpen()).toBe(false);
+          });
+
+          it('shows items', () => {
+            expect(wrapper.find('li')).toHaveLength(2);
+          });
+        });
+        """,
+        path="src/Menu.test.js",
+    )
+    content = result.content
+    hook = content[content.index("beforeEach") : content.index("it('reads")]
+    assert "// instance = wrapper.instance();" in hook and "throw" not in hook
+    reads = content[content.index("it('reads") : content.index("it('shows")]
+    assert "depends on code that was left untranslated above" in reads and "throw" in reads
+    shows = content[content.index("it('shows") :]
+    assert "throw" not in shows
+    assert [t.status for t in result.tests] == ["partial", "converted"]
+
+
+def test_helpers_taking_a_wrapper_are_translated_where_they_are_called() -> None:
+    """``expect(isActive(wrapper))``: the call stays, the helper's body is translated and the
+    wrapper argument goes with the parameter. A helper left with untranslated code throws
+    where that code was, failing only the tests that call it."""
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { Token } from './Token';
+
+        function isActive(wrapper) {
+          return wrapper.find('.token').hasClass('active');
+        }
+
+        function label(wrapper) {
+          return wrapper.find('.token').instance().label;
+        }
+
+        describe('Token', () => {
+          let token;
+          beforeEach(() => {
+            token = mount(<Token />);
+          });
+
+          it('starts inactive', () => {
+            expect(isActive(token)).toBe(false);
+          });
+
+          it('has a label', () => {
+            expect(label(token)).toBe('x');
+          });
+        });
+        """,
+        path="src/Token.test.js",
+    )
+    content = result.content
+    assert (
+        "function isActive() {\n"
+        "  // testmend: CSS selector '.token': no role, label, text or test id query matched "
+        "the same elements\n"
+        "  return document.querySelector('.token').classList.contains('active');\n}"
+    ) in content
+    assert "expect(isActive()).toBe(false);" in content
+    helper = content[content.index("function label") : content.index("describe(")]
+    assert "// return wrapper.find('.token').instance().label;\n  throw new Error(" in helper
+    assert content.count("throw new Error") == 1
+
+
+def test_a_helper_returning_a_selection_is_left_for_its_callers() -> None:
+    """``getMatches(wrapper)`` returns a wrapper its callers count and index: returning one DOM
+    element instead would change what they test, so the helper stays untranslated and throws
+    for the tests that call it."""
+    result = convert(
+        """
+        import { shallow } from 'enzyme';
+        import { Highlighter } from './Highlighter';
+
+        function getMatches(wrapper) {
+          return wrapper.find('mark');
+        }
+
+        it('finds no match', () => {
+          const highlighter = shallow(<Highlighter search="x">California</Highlighter>);
+          expect(getMatches(highlighter)).toHaveLength(0);
+        });
+        """,
+        path="src/Highlighter.test.js",
+    )
+    helper = result.content[: result.content.index("it(")]
+    assert "// return wrapper.find('mark');\n  throw new Error(" in helper
+    assert "document.querySelector('mark')" not in result.content

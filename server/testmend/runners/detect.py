@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -141,6 +143,42 @@ def tsc_checks_file(root: Path, typecheck: list[str], file: str, source: str) ->
     return load_tsconfig(root, tsconfig).check_js
 
 
+_APP_RUNNERS = ("react-scripts", "react-app-rewired", "craco")
+"""Wrappers that run jest with a configuration of their own (Create React App and the tools
+that customise it): jest alone would not transform the tests."""
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def _app_test_script(root: Path) -> tuple[list[str], str] | None:
+    """The package.json ``test`` script when it runs jest through Create React App (or
+    react-app-rewired, craco): its runner from node_modules/.bin with the script's arguments,
+    its environment assignments through cross-env (or env), and ``--watchAll=false``."""
+    scripts = read_package_json(root).get("scripts")
+    script = scripts.get("test") if isinstance(scripts, dict) else None
+    if not isinstance(script, str):
+        return None
+    try:
+        words = shlex.split(script.split("&&")[-1])
+    except ValueError:
+        return None
+    assignments = []
+    while words and (words[0] in ("cross-env", "env") or _ASSIGNMENT.match(words[0])):
+        word = words.pop(0)
+        if _ASSIGNMENT.match(word):
+            assignments.append(word)
+    if len(words) < 2 or words[0] not in _APP_RUNNERS or words[1] != "test":
+        return None
+    runner = find_bin(root, words[0])
+    if runner is None:
+        return None
+    args = [w for w in words[2:] if not w.startswith(("--watch", "--coverage"))]
+    prefix: list[str] = []
+    if assignments:
+        prefix = [find_bin(root, "cross-env") or shutil.which("env") or "env", *assignments]
+    argv = [*prefix, runner, "test", *args, "--watchAll=false"]
+    return argv, f"detected (package.json test script: {words[0]} test)"
+
+
 def resolve_commands(config: Config, root: Path | None = None) -> ResolvedCommands:
     root = (root or config.project_root).resolve()
     configured = config.commands
@@ -149,15 +187,10 @@ def resolve_commands(config: Config, root: Path | None = None) -> ResolvedComman
     test = configured.test
     if test is not None:
         origin["test"] = "configured"
+    elif script := _app_test_script(root):
+        test, origin["test"] = script
     elif jest := find_bin(root, "jest"):
         test, origin["test"] = [jest], "detected"
-    elif (
-        (scripts := read_package_json(root).get("scripts"))
-        and "react-scripts test"
-        in str(scripts.get("test", "") if isinstance(scripts, dict) else "")
-        and (cra := find_bin(root, "react-scripts"))
-    ):
-        test, origin["test"] = [cra, "test", "--watchAll=false"], "detected (react-scripts)"
     else:
         origin["test"] = "jest not found in node_modules/.bin"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ..syntax import Edit, Node, args_of, string_value, text, unwrap
+from ..syntax import Edit, Node, args_of, string_value, text, unwrap, walk
 from .state import Ctx, Target, Untranslatable
 from .tables import EVENT_METHODS, EVENTS, SELECT_OPS, UNTRANSLATABLE
 from .targets import Targets
@@ -334,6 +334,39 @@ class Interactions(Targets):
         if re.fullmatch(r'"[^"\\\n]*"', value):
             return f"{name}={value}"
         return f"{name}={{{value}}}"
+
+    def _wrapper_only_passed_to_helpers(self, stmt: Node) -> bool:
+        """A statement whose only use of wrappers is passing them to local helpers that take a
+        wrapper parameter (``expect(isActive(wrapper)).toBe(true)``): it stays as written; the
+        helpers' bodies are translated, and the argument goes with the parameter when the
+        body no longer needs it."""
+        uses: list[tuple[str, int, Node, Node]] = []
+        for n in walk(stmt):
+            if n.type == "call_expression" and self.is_render_call(n):
+                return False
+            if n.type != "identifier" or self._is_declaration_name(n):
+                continue
+            name = text(n)
+            if name in self.dead_names:
+                return False
+            if self.binding_named(name, n) is None:
+                continue
+            arguments = n.parent
+            call = arguments.parent if arguments is not None else None
+            if arguments is None or arguments.type != "arguments" or call is None:
+                return False
+            fn = call.child_by_field_name("function")
+            if fn is None or fn.type != "identifier":
+                return False
+            index = args_of(call).index(n) if n in args_of(call) else -1
+            if index < 0 or self._param_of(text(fn), index) is None:
+                return False
+            uses.append((text(fn), index, call, n))
+        if not uses:
+            return False
+        self.param_call_args.extend(uses)
+        self.claimed.append((stmt.start_byte, stmt.end_byte))
+        return True
 
     def _wrapper_arg_call(self, stmt: Node, call: Node) -> bool:
         """``helper(wrapper, ...)`` calling a local function whose wrapper parameter goes."""

@@ -12,6 +12,7 @@ from typing import Literal
 from ...js_syntax import grammar_for
 from ..models import CodemodOptions, DomCapture, FindRecord, NoteKind
 from ..syntax import Edit, Node, line_indent, line_start, parse, text, walk
+from .tables import THROW
 
 Variant = Literal["get", "query"]
 
@@ -68,7 +69,10 @@ class TestDecl:
 class Ctx:
     test: TestDecl | None = None
     owner: Node | None = None
+    """The test, hook, describe callback or helper function the statement belongs to."""
     hook: str | None = None
+    helper: bool = False
+    """``owner`` is a function of the file's own (not a test, hook or describe callback)."""
 
 
 def relative_specifier(module: str, module_path: str | None, test_path: str) -> str:
@@ -157,21 +161,47 @@ class ConverterState:
             for ln in lines
         )
         body = f"{indent}// testmend: {message}\n{commented}"
+        if ctx.helper:
+            # A helper fails where its untranslated code was, so only the tests that call it
+            # fail (a throw at its end could sit after a return).
+            body += f"\n{indent}{THROW}"
         # Drop edits inside the statement: it is commented out as it was.
         self.edits = [e for e in self.edits if not (start <= e.start and e.end <= stmt.end_byte)]
         edit = Edit(start, stmt.end_byte, body, [(len(indent), "untranslated", message)])
         self.edits.append(edit)
         self.claimed.append((start, stmt.end_byte))
+        names = self._assigned_names(stmt)
+        self.dead_names.update(names)
         if ctx.test is not None:
             ctx.test.untranslated.append(message)
-        if ctx.owner is not None:
+        if ctx.helper:
+            pass
+        elif ctx.test is None and names and ctx.hook in (None, "beforeEach", "beforeAll"):
+            # Shared setup that assigns a value: the tests that read it fail there ("depends
+            # on code that was left untranslated above"); the others still run.
+            pass
+        elif ctx.owner is not None:
             self.throw_owners[ctx.owner.id] = ctx.owner
+
+    @staticmethod
+    def _assigned_names(stmt: Node) -> set[str]:
+        """The variables a statement declares or assigns (``x = …``, ``const {a, b} = …``)."""
+        patterns: list[Node | None] = []
         if stmt.type in ("lexical_declaration", "variable_declaration"):
-            for declarator in stmt.named_children:
-                name = declarator.child_by_field_name("name")
-                for ident in walk(name) if name is not None else []:
-                    if ident.type in ("identifier", "shorthand_property_identifier_pattern"):
-                        self.dead_names.add(text(ident))
+            patterns = [d.child_by_field_name("name") for d in stmt.named_children]
+        elif stmt.type == "expression_statement" and stmt.named_children:
+            expr = stmt.named_children[0]
+            while expr.type == "parenthesized_expression" and expr.named_children:
+                expr = expr.named_children[0]
+            if expr.type == "assignment_expression":
+                patterns = [expr.child_by_field_name("left")]
+        return {
+            text(ident)
+            for pattern in patterns
+            if pattern is not None and pattern.type != "member_expression"
+            for ident in walk(pattern)
+            if ident.type in ("identifier", "shorthand_property_identifier_pattern")
+        }
 
     def is_claimed(self, node: Node) -> bool:
         return any(s <= node.start_byte and node.end_byte <= e for s, e in self.claimed)

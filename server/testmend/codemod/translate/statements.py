@@ -9,7 +9,7 @@ from ..models import NoteKind
 from ..syntax import Edit, Node, line_indent, line_start, text, unwrap, walk
 from .assertions import Assertions
 from .state import Binding, Ctx, Dropped, Target, Untranslatable
-from .tables import HOOKS, SELECT_OPS, WRAPPER_TYPES
+from .tables import DESCRIBE_FUNCS, HOOKS, SELECT_OPS, UNTRANSLATABLE, WRAPPER_TYPES
 
 
 class Statements(Assertions):
@@ -27,12 +27,14 @@ class Statements(Assertions):
                     binding.overrides = {}
             return Ctx(test=test, owner=fn, hook=None)
         parent_call = fn.parent.parent if fn.parent is not None else None
+        name = None
         if parent_call is not None and parent_call.type == "call_expression":
             name = self.callee_name(parent_call)
             if name in HOOKS:
                 return Ctx(test=ctx.test, owner=fn, hook=name)
-        if ctx.owner is None:
-            return Ctx(test=ctx.test, owner=fn, hook=ctx.hook)
+        if ctx.owner is None or (ctx.test is None and ctx.hook is None and not ctx.helper):
+            # A describe callback, or a function of the file's own at its top or in a describe.
+            return Ctx(test=ctx.test, owner=fn, hook=ctx.hook, helper=name not in DESCRIBE_FUNCS)
         return ctx
 
     def process_statement(self, stmt: Node, ctx: Ctx) -> None:
@@ -50,6 +52,11 @@ class Statements(Assertions):
             self.comment_out(stmt, str(exc), ctx)
             return
         # Not claimed: descend into nested functions and blocks.
+        if stmt.type in ("function_declaration", "generator_function_declaration"):
+            body = stmt.child_by_field_name("body")
+            if body is not None:
+                self.process_block(body, self._ctx_for_function(stmt, ctx))
+            return
         self.descend(stmt, ctx)
         if (
             not self._has_nested_block(stmt)
@@ -130,6 +137,8 @@ class Statements(Assertions):
                 if self._is_enzyme_setup(expr):
                     self.remove_statement(stmt, "removed the Enzyme adapter setup")
                     return True
+                if self._wrapper_only_passed_to_helpers(stmt):
+                    return True
                 if self._expect_subject(expr) is not None:
                     try:
                         new = self.assertion(expr, ctx)
@@ -162,6 +171,10 @@ class Statements(Assertions):
                     if binding is not None and left.type == "identifier":
                         self.var_assigns.append((binding, left, call))
                     return True
+                chain = self.chain(right) if right is not None else None
+                for op, _a, _n in chain[1] if chain else []:
+                    if op in UNTRANSLATABLE:  # say which Enzyme call it is
+                        raise Untranslatable(UNTRANSLATABLE[op])
                 return False
             return False
         if stmt.type in ("lexical_declaration", "variable_declaration"):
@@ -178,6 +191,12 @@ class Statements(Assertions):
             call = self.render_call_of(stmt.named_children[0])
             if call is not None:
                 self.replace(call, self.render_code(call, ctx))
+                return True
+            chain = self.chain(returned) if returned is not None else None
+            if returned is not None and chain and chain[1] and chain[1][-1][0] not in SELECT_OPS:
+                # A helper returning what it read from a wrapper (not a selection, which its
+                # callers use as a wrapper): the same read, in the DOM.
+                self.replace_statement(stmt, f"return {self.value(returned, ctx)};", ctx)
                 return True
         return False
 
