@@ -190,8 +190,9 @@ async def test_migrate_offline_on_example_file(app_copy: Path) -> None:
 
 
 # A shallow suite in the style of react-bootstrap-typeahead and reactstrap: assertions on the
-# root wrapper (type, classes, attributes), setProps, and simulate() with event objects whose
-# preventDefault/stopPropagation are mocks the test looks at afterwards.
+# root wrapper (type, classes, attributes), setProps with a spread, simulate() with event
+# objects whose preventDefault/stopPropagation are mocks the test looks at afterwards, and an
+# instance() in the shared setup that only one test reads.
 CLOSE_BUTTON = """
 export function Close({ onClick, onKeyDown, size }) {
   return (
@@ -238,7 +239,8 @@ describe('<Close>', () => {
   });
 
   it('renders a large one', () => {
-    button.setProps({ size: 'large' });
+    const large = { size: 'large' };
+    button.setProps({ ...large, onKeyDown: jest.fn() });
     expect(button.hasClass('close-lg')).toBe(true);
   });
 

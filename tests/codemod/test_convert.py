@@ -969,7 +969,6 @@ def test_misc_untranslatable_shapes() -> None:
         "reads the rendered component or tag name",
         "uses the Enzyme wrapper in a way testmend cannot translate",
         "simulate() with a computed event name",
-        "setProps() with a non-literal object",
         "reads the style prop",
         "reads the children prop",
         "compares the Enzyme wrapper itself",
@@ -978,6 +977,7 @@ def test_misc_untranslatable_shapes() -> None:
     ]:
         assert message in content, message
     assert "fireEvent.click(document.querySelector('.a')!);" in content
+    assert "rerender(<A {...nextProps} />);" in content
     assert result.tests[0].status == "partial"
 
 
@@ -1212,3 +1212,27 @@ def test_a_helper_returning_a_selection_is_left_for_its_callers() -> None:
     helper = result.content[: result.content.index("it(")]
     assert "// return wrapper.find('mark');\n  throw new Error(" in helper
     assert "document.querySelector('mark')" not in result.content
+
+
+def test_set_props_with_a_spread_or_a_variable_merges_in_order() -> None:
+    """Enzyme merges setProps over the current props; later JSX attributes win, so spreads and
+    variables go after the element's own attributes, in the order the test set them."""
+    result = convert(
+        """
+        import { shallow } from 'enzyme';
+        import { Menu } from './Menu';
+
+        it('merges', () => {
+          const props = { id: 'm', loading: true };
+          const menu = shallow(<Menu {...props} label="x" loading />);
+          menu.setProps({ ...props, loading: false });
+          menu.setProps({ label: 'y' });
+          menu.setProps(props);
+        });
+        """,
+        path="src/Menu.test.js",
+    )
+    lines = [line.strip() for line in result.content.splitlines()]
+    assert 'rerender(<Menu {...props} label="x" {...props} loading={false} />);' in lines
+    assert 'rerender(<Menu {...props} {...props} loading={false} label="y" />);' in lines
+    assert 'rerender(<Menu {...props} {...props} loading={false} label="y" {...props} />);' in lines

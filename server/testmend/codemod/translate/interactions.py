@@ -261,34 +261,51 @@ class Interactions(Targets):
         return "{ " + ", ".join(kept) + " }"
 
     def rerender(self, base: Node, args: list[Node], ctx: Ctx) -> str:
+        """``setProps({...})`` → ``rerender(<the element with the props merged />)``. Enzyme
+        merges the new props over the current ones; JSX attributes later in the tag win, so a
+        spread (``{...props, loading: false}``) or a variable (``setProps(next)``) goes after
+        the element's own attributes, in the order the test set them."""
         binding = self.binding_named(text(base), base) if base.type == "identifier" else None
         if binding is None or binding.element is None:
             raise Untranslatable("setProps() on a render whose element testmend cannot see")
-        if len(args) != 1 or unwrap(args[0]) is None or unwrap(args[0]).type != "object":  # type: ignore[union-attr]
-            raise Untranslatable("setProps() with a non-literal object")
-        obj = unwrap(args[0])
-        assert obj is not None
-        for pair in obj.named_children:
+        obj = unwrap(args[0]) if len(args) == 1 else None
+        if obj is None or obj.type not in ("object", "identifier", "member_expression"):
+            raise Untranslatable("setProps() with something other than an object or a variable")
+
+        def put(key: str, value: str | None) -> None:
+            binding.overrides.pop(key, None)  # a later setProps puts it after earlier spreads
+            binding.overrides[key] = value
+
+        if obj.type != "object":
+            put(f"...{len(binding.overrides)}", text(obj))
+        for pair in obj.named_children if obj.type == "object" else []:
             if pair.type == "pair":
                 key = string_value(pair.child_by_field_name("key")) or text(
                     pair.child_by_field_name("key")
                 )
                 value = pair.child_by_field_name("value")
-                binding.overrides[key] = None if text(value) == "undefined" else text(value)
+                put(key, None if text(value) == "undefined" else text(value))
             elif pair.type == "shorthand_property_identifier":
-                binding.overrides[text(pair)] = text(pair)
+                put(text(pair), text(pair))
+            elif pair.type == "spread_element" and pair.named_children:
+                put(f"...{len(binding.overrides)}", text(pair.named_children[0]))
             else:
-                raise Untranslatable("setProps() with a spread")
+                raise Untranslatable("setProps() with a computed key or a method")
         element = self.jsx_with(binding.element, binding.overrides)
         return f"{self.member(binding, 'rerender')}({element});"
 
     def jsx_with(self, element: Node, overrides: dict[str, str | None]) -> str:
+        """``element`` with ``overrides`` applied: attributes replaced in place, or (once a
+        spread is among them) all of them after the element's own, in order."""
         opening = (
             element
             if element.type == "jsx_self_closing_element"
             else (element.child_by_field_name("open_tag"))
         )
         assert opening is not None
+        if "children" in overrides:
+            raise Untranslatable("setProps() changes children")
+        spreads = any(k.startswith("...") for k in overrides)
         base = element.start_byte
         edits: list[tuple[int, int, str]] = []
         seen = set()
@@ -299,7 +316,7 @@ class Interactions(Targets):
             if name in overrides:
                 seen.add(name)
                 value = overrides[name]
-                if value is None:
+                if value is None or spreads:
                     start = attr.start_byte
                     while start > opening.start_byte and self.src[start - 1 : start] in (
                         b" ",
@@ -310,10 +327,12 @@ class Interactions(Targets):
                     edits.append((start, attr.end_byte, ""))
                 else:
                     edits.append((attr.start_byte, attr.end_byte, self._jsx_attr(name, value)))
-        if "children" in overrides:
-            raise Untranslatable("setProps() changes children")
         added = [
-            self._jsx_attr(k, v) for k, v in overrides.items() if k not in seen and v is not None
+            f"{{...{v}}}"
+            if k.startswith("...")
+            else self._jsx_attr(k, "undefined" if v is None else v)
+            for k, v in overrides.items()
+            if spreads or (k not in seen and v is not None)
         ]
         if added:
             end = opening.end_byte - (2 if element.type == "jsx_self_closing_element" else 1)
