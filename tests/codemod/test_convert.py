@@ -204,7 +204,10 @@ def test_unused_wrapper_variable_is_dropped() -> None:
     )
 
 
-def test_state_instance_and_set_state_are_left_with_notes_and_fail() -> None:
+def test_state_instance_and_set_state_go_through_a_ref_with_a_review_note() -> None:
+    """Enzyme allows state()/setState()/instance() only on class components, so the rendered
+    element takes a ref to the instance; setState and method calls run inside act. A review
+    note says it reads internals (once per test), and tests without them get no ref."""
     result = convert(
         """
         import { shallow } from 'enzyme';
@@ -227,21 +230,44 @@ def test_state_instance_and_set_state_are_left_with_notes_and_fail() -> None:
         });
         """
     )
-    content = result.content
-    assert "// testmend: calls the component instance (instance())" in content
-    assert "// const instance = wrapper.instance();" in content
-    assert "// testmend: depends on code that was left untranslated above" in content
-    assert "// instance.tick();" in content
-    assert "// testmend: sets component state (setState())" in content
-    assert "// testmend: reads component state (state())" in content
-    assert content.count("throw new Error('testmend:") == 1
-    assert "expect(document.querySelector('.seconds')).toHaveTextContent(/^4$/);" in content
-    assert result.tests[0].status == "partial" and result.tests[1].status == "converted"
-    assert result.untranslated_count == 4
-    assert all(n.test == "Clock ticks" for n in result.notes if n.kind == "untranslated")
-    # The throw is the last statement of the test.
-    ticks = content.split("it('ticks'")[1].split("it('has a label'")[0]
-    assert ticks.strip().splitlines()[-2].strip().startswith("throw new Error(")
+    lines = [line.strip() for line in result.content.splitlines()]
+    for line in [
+        "import { act, render } from '@testing-library/react';",
+        "import { createRef } from 'react';",
+        "const wrapperRef = createRef<Clock>();",
+        "render(<Clock ref={wrapperRef} />);",
+        "const instance = wrapperRef.current!;",
+        "instance.tick();",
+        "act(() => {",
+        "wrapperRef.current!.setState({ seconds: 3 });",
+        "expect(wrapperRef.current!.state.seconds).toBe(4);",
+        "render(<Clock />);",
+    ]:
+        assert line in lines, line
+    assert "throw new Error(" not in result.content
+    review = [n for n in result.notes if n.kind == "review"]
+    assert len(review) == 1 and review[0].test == "Clock ticks"
+    assert "internals" in review[0].message
+    assert [t.status for t in result.tests] == ["converted", "converted"]
+
+
+def test_class_internals_of_a_component_found_inside_stay_untranslated() -> None:
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { Page } from './Page';
+        import { Modal } from './Modal';
+
+        it('opens', () => {
+          const wrapper = mount(<Page />);
+          const modal = wrapper.find(Modal).instance();
+          expect(modal.isOpen()).toBe(true);
+        });
+        """
+    )
+    assert "// const modal = wrapper.find(Modal).instance();" in result.content
+    assert "createRef" not in result.content
+    assert result.tests[0].status == "partial"
 
 
 def test_prop_has_class_and_props_object() -> None:
@@ -934,7 +960,9 @@ def test_require_destructuring_namespace_and_expression_callbacks() -> None:
     assert "enzyme" not in content.split("it('works'")[0]
     assert "[1, 2].forEach(() => { fireEvent.click(screen.getByRole('button')); });" in content
     assert "const { asFragment } = renderIt(<A />);" in content
-    assert "// testmend: reads component state (state())" in content
+    assert "const { createRef } = require('react');" in content
+    assert "render(<A ref={wrapperRef} />);" in content
+    assert "expect(wrapperRef.current.state.x).toBe(1);" in content
     assert result.enzyme_free
     assert "require('./enzyme-utils')" not in content
 

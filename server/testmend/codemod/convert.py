@@ -29,6 +29,7 @@ class _Converter(Finishing):
     def run(self) -> None:
         """The conversion, after :meth:`collect_tests` and :meth:`scan_imports`."""
         self.collect_bindings()
+        self.collect_class_refs()
         self.process_block(self.tree.root_node, Ctx())
         self.finish_bindings()
         self.finish_vars()

@@ -55,6 +55,10 @@ class Assertions(Interactions):
             args_code = ", ".join(self.value(a, ctx) for a in margs)
             return f"expect({subject_code}){'.not' if negated else ''}.{matcher}({args_code});"
         base, ops = chain
+        internal = self.class_internal(base, ops, ctx)
+        if internal is not None:
+            args_code = ", ".join(self.value(a, ctx) for a in margs)
+            return f"expect({internal}){'.not' if negated else ''}.{matcher}({args_code});"
         for op, _a, _n in ops[:-1] if ops and ops[-1][0] in ("type", "name") else ops:
             if op in UNTRANSLATABLE:  # type()/name() last: a tag, perhaps (assert_on decides)
                 raise Untranslatable(UNTRANSLATABLE[op])

@@ -34,6 +34,9 @@ class Interactions(Targets):
                 return self.render_code(call, ctx)
             raise Untranslatable("uses the Enzyme wrapper inside a larger expression")
         base, ops = chain
+        internal = self.class_internal(base, ops, ctx)
+        if internal is not None:
+            return internal
         target, rest = self.resolve(base, ops, ctx, "element")
         self.fallback_note(target, ctx)
         if not rest:
@@ -82,6 +85,10 @@ class Interactions(Targets):
         base, ops = chain
         if not ops:
             return None
+        internal = self.class_internal(base, ops, ctx)
+        if internal is not None:
+            # setState and method calls update the component: act flushes it, as Enzyme did.
+            return f"{self.need('act')}(() => {{\x00  {internal};\x00}});"
         for op, _a, _n in ops:
             if op in UNTRANSLATABLE:
                 raise Untranslatable(UNTRANSLATABLE[op])
@@ -118,6 +125,43 @@ class Interactions(Targets):
         raise Untranslatable(
             f"calls {(rest[0][0] if rest else last).lstrip('.')}() on the Enzyme wrapper"
         )
+
+    def class_internal(
+        self, base: Node, ops: list[tuple[str, list[Node], Node]], ctx: Ctx
+    ) -> str | None:
+        """``state()``, ``setState()``, ``instance()`` on a root wrapper with a ref: the same
+        through the ref to the class instance, with a review note (a user-level assertion
+        survives refactors; this one reads internals)."""
+        if base.type != "identifier" or not ops:
+            return None
+        binding = self.binding_named(text(base), base)
+        op, args, _node = ops[0]
+        if binding is None or binding.ref is None or op not in ("state", "setState", "instance"):
+            return None
+        current = f"{binding.ref}.current" + ("!" if self.ts else "")
+        if op == "instance" and not args:
+            code = current
+        elif op == "state" and not args:
+            code = f"{current}.state"
+        elif op == "state" and len(args) == 1:
+            key = string_value(args[0])
+            simple = key is not None and re.fullmatch(r"[A-Za-z_$][\w$]*", key)
+            code = f"{current}.state.{key}" if simple else f"{current}.state[{text(args[0])}]"
+        elif op == "setState":
+            code = f"{current}.setState({', '.join(text(a) for a in args)})"
+        else:
+            return None
+        noted = (ctx.test.name if ctx.test is not None else str(ctx.owner), f"ref:{binding.ref}")
+        if noted not in self.fallbacks_noted:  # once per test
+            self.fallbacks_noted.add(noted)
+            self.pending_notes.append(
+                (
+                    "review",
+                    "uses the class component's internals (state, setState, instance) through a "
+                    "ref; an assertion on what the user sees would survive a refactor",
+                )
+            )
+        return code + "".join(self._raw_op(o, a) for o, a, _n in ops[1:])
 
     def fire(self, target: Target, args: list[Node], ctx: Ctx) -> str:
         if not args:
@@ -334,6 +378,8 @@ class Interactions(Targets):
             for k, v in overrides.items()
             if spreads or (k not in seen and v is not None)
         ]
+        if element.id in self.element_refs and "ref" not in overrides:
+            added.append(f"ref={{{self.element_refs[element.id]}}}")
         if added:
             end = opening.end_byte - (2 if element.type == "jsx_self_closing_element" else 1)
             while self.src[end - 1 : end] in (b" ", b"\n"):

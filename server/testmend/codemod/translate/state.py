@@ -37,6 +37,8 @@ class Binding:
     used: bool = False
     overrides: dict[str, str | None] = field(default_factory=dict)
     shallow: bool = False
+    ref: str | None = None
+    """The ref to the rendered class instance, when the test reads its state or calls it."""
     """Rendered with ``shallow``: the root wrapper is what the component rendered (its root
     element and that element's props), not the element the test passed."""
 
@@ -124,6 +126,8 @@ class ConverterState:
         self.removed_ids: set[int] = set()
         self.var_decls: list[tuple[Binding, Node, Node | None]] = []
         self.var_assigns: list[tuple[Binding, Node, Node]] = []
+        self.element_refs: dict[int, str] = {}
+        """JSX elements (by node id) rendered with ``ref={name}``: class internals."""
         if dom is not None:
             for record in dom.records:
                 self.records.setdefault((record.line, record.column), []).append(record)
