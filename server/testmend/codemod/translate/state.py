@@ -37,10 +37,10 @@ class Binding:
     used: bool = False
     overrides: dict[str, str | None] = field(default_factory=dict)
     shallow: bool = False
-    ref: str | None = None
-    """The ref to the rendered class instance, when the test reads its state or calls it."""
     """Rendered with ``shallow``: the root wrapper is what the component rendered (its root
     element and that element's props), not the element the test passed."""
+    ref: str | None = None
+    """The ref to the rendered class instance, when the test reads its state or calls it."""
 
 
 @dataclass
