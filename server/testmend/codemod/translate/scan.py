@@ -380,10 +380,11 @@ class Scanner(ConverterState):
             tags = {self._tag_of(e) for e in elements}
             if not elements or not all(t[:1].isupper() for t in tags):
                 continue
+            # One name per binding: two bindings of the same name live in different scopes
+            # (or one shadows the other), and so do their refs.
             ref = f"{binding.name}Ref"
             while ref in taken:
                 ref += "_"
-            taken.add(ref)
             binding.ref = ref
             for element in elements:
                 self.element_refs[element.id] = ref
