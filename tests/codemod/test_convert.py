@@ -1122,8 +1122,8 @@ def test_event_objects_with_mocks_reach_the_handler() -> None:
     content = result.content
     assert (
         "fireEvent(document.querySelector('input'), Object.assign(createEvent.keyDown("
-        "document.querySelector('input'), backspace), { preventDefault: backspace.preventDefault }));"
-        in content
+        "document.querySelector('input'), backspace), "
+        "{ preventDefault: backspace.preventDefault }));" in content
     )
     assert (
         "Object.assign(createEvent.click(document.querySelector('input'), { button: 0 }), "
