@@ -41,6 +41,13 @@ def string_value(node: Node | None) -> str | None:
     return literal_value(unwrap(node))
 
 
+def pair_key(pair: Node) -> str:
+    """The key of an object literal's ``key: value`` pair: ``'aria-label'`` → ``aria-label``,
+    ``title`` → ``title``."""
+    key = pair.child_by_field_name("key")
+    return string_value(key) or text(key)
+
+
 def js_string(value: str) -> str:
     """A single-quoted JS string literal."""
     escaped = value.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n")

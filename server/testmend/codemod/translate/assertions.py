@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from ..syntax import Node, args_of, js_string, regex_escape, string_value, text, unwrap
+from ..syntax import Node, args_of, js_string, pair_key, regex_escape, string_value, text, unwrap
 from .interactions import Interactions
 from .state import Ctx, Dropped, Target, Untranslatable
 from .tables import BOOLEAN_ATTRIBUTES, PROP_ATTRIBUTES, SELECT_OPS, SNAPSHOT_NOTE, UNTRANSLATABLE
@@ -337,9 +337,7 @@ class Assertions(Interactions):
             for pair in expected.named_children:
                 if pair.type != "pair":
                     raise Untranslatable("compares props with a spread or method")
-                key = string_value(pair.child_by_field_name("key")) or text(
-                    pair.child_by_field_name("key")
-                )
+                key = pair_key(pair)
                 value = pair.child_by_field_name("value")
                 assert value is not None
                 lines.append(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ..syntax import Edit, Node, args_of, string_value, text, unwrap, walk
+from ..syntax import Edit, Node, args_of, pair_key, string_value, text, unwrap, walk
 from .state import Ctx, Target, Untranslatable
 from .tables import EVENT_METHODS, EVENTS, SELECT_OPS, UNTRANSLATABLE
 from .targets import Targets
@@ -324,9 +324,7 @@ class Interactions(Targets):
             put(f"...{len(binding.overrides)}", text(obj))
         for pair in obj.named_children if obj.type == "object" else []:
             if pair.type == "pair":
-                key = string_value(pair.child_by_field_name("key")) or text(
-                    pair.child_by_field_name("key")
-                )
+                key = pair_key(pair)
                 value = pair.child_by_field_name("value")
                 put(key, None if text(value) == "undefined" else text(value))
             elif pair.type == "shorthand_property_identifier":

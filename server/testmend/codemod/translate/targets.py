@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Literal
 
 from ..models import FindRecord
-from ..syntax import Node, args_of, js_string, js_value, string_value, text, unwrap, walk
+from ..syntax import Node, args_of, js_string, js_value, pair_key, string_value, text, unwrap, walk
 from .scan import Scanner
 from .state import Binding, Ctx, Target, Untranslatable, Variant
 from .tables import (
@@ -225,9 +225,7 @@ class Targets(Scanner):
         for pair in node.named_children:
             if pair.type != "pair":
                 raise Untranslatable("selects by a props object that is not plain literals")
-            key = string_value(pair.child_by_field_name("key")) or text(
-                pair.child_by_field_name("key")
-            )
+            key = pair_key(pair)
             value_node = pair.child_by_field_name("value")
             value = string_value(value_node)
             if value is None:
