@@ -26,8 +26,8 @@ GIT_ENV = {
     "GIT_COMMITTER_EMAIL": "test@example.com",
 }
 
-# An Enzyme test whose first test the codemod converts and whose second it cannot (instance()
-# and state()): the agent has to finish it.
+# An Enzyme test whose first test the codemod converts and whose second it cannot (it calls a
+# prop directly): the agent has to finish it.
 SIMPLE_TEST = "src/components/Counter/Seats.test.tsx"
 SIMPLE_ENZYME = textwrap.dedent(
     """\
@@ -42,8 +42,9 @@ SIMPLE_ENZYME = textwrap.dedent(
 
       it('increments', () => {
         const wrapper = mount(<Counter initialCount={1} label="Seats" />);
-        wrapper.instance().increment();
-        expect(wrapper.state('count')).toBe(2);
+        wrapper.find('button[aria-label="Increase seats"]').props().onClick();
+        wrapper.update();
+        expect(wrapper.find('[data-testid="counter-value"]').text()).toBe('2');
       });
     });
     """

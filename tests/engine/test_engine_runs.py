@@ -134,7 +134,7 @@ async def test_failure_loop_is_stopped_by_max_attempts_per_error(
 async def test_escape_hatches_unlock_and_escalation_pauses_until_answered(
     project: Path, workspaces: Path
 ) -> None:
-    answer = "Click the 'Increase seats' button instead of calling increment()"
+    answer = "Click the 'Increase seats' button instead of calling its onClick prop"
     engine, model = scripted_engine(
         project,
         workspaces,
