@@ -191,8 +191,8 @@ async def test_migrate_offline_on_example_file(app_copy: Path) -> None:
 
 # A shallow suite in the style of react-bootstrap-typeahead and reactstrap: assertions on the
 # root wrapper (type, classes, attributes), setProps with a spread, simulate() with event
-# objects whose preventDefault/stopPropagation are mocks the test looks at afterwards, and an
-# instance() in the shared setup that only one test reads.
+# objects whose preventDefault/stopPropagation are mocks the test looks at afterwards, and a
+# prop read in the shared setup that only one test uses.
 CLOSE_BUTTON = """
 export function Close({ onClick, onKeyDown, size }) {
   return (
@@ -219,16 +219,16 @@ import { shallow } from 'enzyme';
 import { Close } from './Close';
 
 describe('<Close>', () => {
-  let button, onClick, instance;
+  let button, onClick, handler;
 
   beforeEach(() => {
     onClick = jest.fn();
     button = shallow(<Close onClick={onClick} />);
-    instance = button.instance();
+    handler = button.prop('onClick');
   });
 
-  it('is a function component', () => {
-    expect(instance).toBe(null);
+  it('handles clicks itself', () => {
+    expect(handler).not.toBe(onClick);
   });
 
   it('renders a clear button', () => {
@@ -273,16 +273,16 @@ async def test_shallow_root_and_event_objects_pass_and_keep_their_intent(app_cop
         SHALLOW_SUITE.lstrip(), path=file, options=detect_conventions(app_copy)
     )
     assert result.enzyme_free
-    # instance() in the shared setup is left for a person; only the test reading it fails.
+    # A prop read in the shared setup is left for a person; only the test reading it fails.
     assert [n.message for n in result.notes if n.kind == "untranslated"] == [
-        "calls the component instance (instance()); drive it through its UI instead",
+        "uses the Enzyme wrapper in a way testmend cannot translate",
         "depends on code that was left untranslated above",
     ]
     (app_copy / file).write_text(result.content)
     run = await runners.run_tests(file)
     assert run.suite_error is None
     [left] = run.failing()
-    assert left.full_name == "<Close> is a function component"
+    assert left.full_name == "<Close> handles clicks itself"
     assert "testmend: this test still has untranslated Enzyme code" in left.failure_messages[0]
     assert run.passed_count == 4
     # Each behaviour the Enzyme suite checks, broken in turn: the migrated suite notices.
@@ -296,4 +296,4 @@ async def test_shallow_root_and_event_objects_pass_and_keep_their_intent(app_cop
         run = await runners.run_tests(file)
         assert run.suite_error is None
         failing = [t.full_name for t in run.failing()]
-        assert failing == ["<Close> is a function component", f"<Close> {test}"], correct
+        assert failing == ["<Close> handles clicks itself", f"<Close> {test}"], correct

@@ -1143,14 +1143,14 @@ def test_untranslated_shared_setup_fails_only_the_tests_that_use_it() -> None:
         import { Menu } from './Menu';
 
         describe('Menu', () => {
-          let wrapper, instance;
+          let wrapper, elements;
           beforeEach(() => {
             wrapper = mount(<Menu />);
-            instance = wrapper.instance();
+            elements = wrapper.find('li').getElements();
           });
 
           it('reads the instance', () => {
-            expect(instance.isOpen()).toBe(false);
+            expect(elements).toHaveLength(2);
           });
 
           it('shows items', () => {
@@ -1162,7 +1162,7 @@ def test_untranslated_shared_setup_fails_only_the_tests_that_use_it() -> None:
     )
     content = result.content
     hook = content[content.index("beforeEach") : content.index("it('reads")]
-    assert "// instance = wrapper.instance();" in hook and "throw" not in hook
+    assert "// elements = wrapper.find('li').getElements();" in hook and "throw" not in hook
     reads = content[content.index("it('reads") : content.index("it('shows")]
     assert "depends on code that was left untranslated above" in reads and "throw" in reads
     shows = content[content.index("it('shows") :]
@@ -1264,3 +1264,31 @@ def test_set_props_with_a_spread_or_a_variable_merges_in_order() -> None:
     assert 'rerender(<Menu {...props} label="x" {...props} loading={false} />);' in lines
     assert 'rerender(<Menu {...props} {...props} loading={false} label="y" />);' in lines
     assert 'rerender(<Menu {...props} {...props} loading={false} label="y" {...props} />);' in lines
+
+
+def test_an_instance_assigned_in_shared_setup_goes_through_the_ref() -> None:
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { Clock } from './Clock';
+
+        describe('Clock', () => {
+          let wrapper, instance;
+          beforeEach(() => {
+            wrapper = mount(<Clock />);
+            instance = wrapper.instance();
+          });
+
+          it('ticks', () => {
+            instance.tick();
+            expect(wrapper.find('.seconds').text()).toBe('1');
+          });
+        });
+        """,
+        path="src/Clock.test.js",
+    )
+    lines = [line.strip() for line in result.content.splitlines()]
+    assert "const wrapperRef = createRef();" in lines
+    assert "render(<Clock ref={wrapperRef} />);" in lines
+    assert "instance = wrapperRef.current;" in lines
+    assert "throw new Error(" not in result.content

@@ -172,6 +172,10 @@ class Statements(Assertions):
                         self.var_assigns.append((binding, left, call))
                     return True
                 chain = self.chain(right) if right is not None else None
+                internal = self.class_internal(*chain, ctx) if chain and left is not None else None
+                if internal is not None and left is not None:
+                    self.replace_statement(stmt, f"{text(left)} = {internal};", ctx)
+                    return True
                 for op, _a, _n in chain[1] if chain else []:
                     if op in UNTRANSLATABLE:  # say which Enzyme call it is
                         raise Untranslatable(UNTRANSLATABLE[op])
