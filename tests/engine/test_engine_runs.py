@@ -274,7 +274,7 @@ async def test_offline_run_reports_what_is_left(project: Path, workspaces: Path)
     assert again.content == result.content
     assert result.status == "failed"
     assert result.summary.tests_total == 2 and result.summary.tests_passing == 1
-    assert any("state()" in item for item in result.left_to_do)
+    assert any("calls a prop directly (invoke())" in item for item in result.left_to_do)
     assert "1 test(s) still fail" in result.left_to_do
     tallies = [e for e in handle.history if isinstance(e, TestTally)]
     assert tallies[-1].passed == 1
