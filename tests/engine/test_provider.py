@@ -10,6 +10,7 @@ import pytest
 
 from testmend.config import load_config
 from testmend.engine import Engine, RunRequest
+from testmend.workflow.prompts import with_line_numbers
 
 from ..replay_server import Replay, serve
 from .conftest import SIMPLE_RTL, SIMPLE_TEST
@@ -23,9 +24,11 @@ def provider_config(
     *,
     streaming: bool = False,
     retry: dict[str, int] | None = None,
+    settings: dict[str, Any] | None = None,
     **model: Any,
 ) -> Any:
-    """The project's config with its model at ``base_url`` (``model``: more model settings)."""
+    """The project's config with its model at ``base_url`` (``model``: more model settings,
+    ``settings``: more sections)."""
     return load_config(
         project,
         environ={"OPENAI_API_KEY": KEY},
@@ -38,6 +41,7 @@ def provider_config(
                 **model,
             },
             "retry": retry or {},
+            **(settings or {}),
         },
     )
 
@@ -115,6 +119,20 @@ async def test_migration_through_the_openai_client(
         assert not pending
     last = migrate["messages"]
     assert last[-1]["role"] == "tool" and last[-1]["content"].startswith("edit applied")
+
+    # Each call sees the candidate as it is now: the first migrate request shows the codemod's
+    # conversion, the second the file as the first one's edit left it, and the edit's answer
+    # shows the region it changed.
+    first, second = by_agent["agent: migrate"]
+    assert with_line_numbers(SIMPLE_RTL) not in first["messages"][0]["content"]
+    assert with_line_numbers(SIMPLE_RTL) in second["messages"][0]["content"]
+    assert (
+        f"({len(SIMPLE_RTL.splitlines())} lines, line-numbered" in second["messages"][0]["content"]
+    )
+    edited = last[-1]["content"]
+    assert "The changed region now reads:" in edited
+    region = edited.split("The changed region now reads:")[1]
+    assert "13 |     expect(screen.getByTestId('counter-value')).toHaveTextContent('2');" in region
 
 
 async def test_failing_endpoint_stops_the_run_with_a_clear_message(

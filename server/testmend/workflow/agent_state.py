@@ -6,9 +6,11 @@ results back into :class:`~testmend.workflow.state.MigrationState` when the agen
 
 from __future__ import annotations
 
-from typing import Any, NotRequired
+from typing import Any, Literal, NotRequired
 
 from langchain.agents import AgentState
+
+CheckKind = Literal["tests", "lint", "types"]
 
 
 class StepAgentState(AgentState[Any]):
@@ -18,6 +20,12 @@ class StepAgentState(AgentState[Any]):
     """The file as the run found it: what the candidate's test inventory is checked against."""
     candidate: NotRequired[str]
     """The candidate test file's content: the source of truth (the file on disk follows it)."""
+    changed: NotRequired[list[tuple[int, int]]]
+    """The candidate's lines the last edit changed (1-based, inclusive): shown when the file is
+    too long to show whole."""
+    latest: NotRequired[dict[str, str]]
+    """The latest result of each kind of check (``CheckKind``), as the agent was told it: the
+    prompt shows these, not the results the step started with."""
     tracker: NotRequired[dict[str, Any]]
     """``ErrorTracker`` as a dict."""
     best: NotRequired[dict[str, Any] | None]

@@ -20,17 +20,19 @@ from langgraph.types import Command, interrupt
 from pydantic import BaseModel, Field
 
 from ..patching import EditOutcome, PatchError, apply_search_replace, apply_unified_diff
+from ..patching._lines import text_to_lines
 from ..project import dependencies as deps_mod
 from ..project import files as files_mod
 from ..project.errors import TOOL_ERRORS
 from ..runners import RunnerError, TestRunResult
 from ..workspace.paths import resolve_in_root
-from .agent_state import StepAgentState
+from .agent_state import CheckKind, StepAgentState
 from .context import ESCALATION_UNLOCKS_AT, SCOPE_REDUCTION_UNLOCKS_AT, RunDeps
 from .events import EditApplied, TestTally, ToolCalled
 from .state import CandidateSnapshot, ErrorTracker, Step
 from .tracking import ObservedError, active_errors, note_fix_tried, step_attempts
 from .verify import as_errors, describe_findings, inventory_check
+from .views import changed_region, changed_spans
 
 Runtime = ToolRuntime[RunDeps, StepAgentState]
 MAX_TOOL_OUTPUT = 12_000
@@ -245,11 +247,13 @@ def _apply_edit(runtime: Runtime, how: str, edit: Callable[[str], EditOutcome]) 
     patches = state.get("patches", 0) + 1
     deps.emit(EditApplied(run_id=deps.run_id, step=_step(runtime), source="agent", detail=how))
     fuzzy = f"\n{outcome.summary()}" if outcome.fuzzy else ""
+    region, spans = changed_region(candidate, updated)
     return _reply(
         runtime,
-        f"edit applied ({how}); the candidate now has {updated.count(chr(10)) + 1} lines. "
-        f"Run the check again to see its effect.{fuzzy}",
+        f"edit applied ({how}); the candidate now has {len(text_to_lines(updated))} lines. "
+        f"Run the check again to see its effect.{fuzzy}\nThe changed region now reads:\n{region}",
         candidate=updated,
+        changed=spans,
         patches=patches,
         tracker=tracker.model_dump(),
     )
@@ -325,9 +329,15 @@ def describe_test_result(result: TestRunResult, limit: int = 6) -> str:
     return "\n\n".join(lines)
 
 
+def _latest(runtime: Runtime, kind: CheckKind, text: str) -> dict[str, str]:
+    """The latest result of each kind of check, for the agent's prompt (``agents.StepGuard``)."""
+    return {**(runtime.state.get("latest") or {}), kind: text}
+
+
 def _checked(
     runtime: Runtime,
     step: Step,
+    kind: CheckKind,
     observed: list[ObservedError],
     passing: list[str],
     text: str,
@@ -348,6 +358,7 @@ def _checked(
     if verdict.limit_reason and not clean:
         text += f"\n\nLIMIT REACHED — stop now: {verdict.limit_reason}"
         update["stop_reason"] = verdict.limit_reason
+    update["latest"] = _latest(runtime, kind, text)
     return _reply(runtime, text, **update)
 
 
@@ -404,7 +415,7 @@ async def run_test_file(runtime: Runtime) -> Command[Any]:
         if result.success:
             text = "The tests pass, but the result is not accepted yet:\n" + text
     clean = result.success and not findings
-    return _checked(runtime, _step(runtime), observed, passing, text, clean, update)
+    return _checked(runtime, _step(runtime), "tests", observed, passing, text, clean, update)
 
 
 @tool
@@ -419,13 +430,15 @@ async def lint_auto_fix(runtime: Runtime) -> Command[Any]:
     except RunnerError as exc:
         return _reply(runtime, f"eslint could not run: {exc}")
     fixed = path.read_text(encoding="utf-8")
+    text = describe_lint(result.messages)
+    update: dict[str, Any] = {"candidate": fixed, "latest": _latest(runtime, "lint", text)}
     if result.changed:
         deps.emit(EditApplied(run_id=deps.run_id, step=_step(runtime), source="eslint --fix"))
+        update["changed"] = changed_spans(runtime.state.get("candidate", ""), fixed)
     return _reply(
         runtime,
-        ("eslint --fix changed the file. " if result.changed else "nothing to auto-fix. ")
-        + describe_lint(result.messages),
-        candidate=fixed,
+        ("eslint --fix changed the file. " if result.changed else "nothing to auto-fix. ") + text,
+        **update,
     )
 
 
@@ -452,7 +465,8 @@ async def run_lint_check(runtime: Runtime) -> Command[Any]:
     observed = [
         ObservedError(subject=m.rule or "parse", message=m.message) for m in result.messages
     ]
-    return _checked(runtime, "lint", observed, [], describe_lint(result.messages), result.clean)
+    text = describe_lint(result.messages)
+    return _checked(runtime, "lint", "lint", observed, [], text, result.clean)
 
 
 @tool
@@ -468,7 +482,7 @@ async def run_ts_check(runtime: Runtime) -> Command[Any]:
         return _reply(runtime, f"tsc could not run: {exc}")
     observed = [ObservedError(subject=d.code, message=d.message) for d in result.diagnostics]
     text = describe_types(result.diagnostics)
-    return _checked(runtime, "typescript", observed, [], text, result.clean)
+    return _checked(runtime, "typescript", "types", observed, [], text, result.clean)
 
 
 def describe_types(diagnostics: Sequence[Any]) -> str:
@@ -515,6 +529,7 @@ def request_scope_reduction(reason: str, runtime: Runtime) -> Command[Any]:
         f"{best.get('total', '?')} tests passing). Fix the failing tests one at a time, in this "
         f"order: {focus}. Known failures: {failing[:5]}",
         candidate=content,
+        changed=changed_spans(runtime.state.get("candidate", ""), content),
         focus=focus,
     )
 

@@ -150,3 +150,13 @@ def step_attempts(tracker: ErrorTracker, step: Step) -> int:
 
 def active_errors(tracker: ErrorTracker, step: Step) -> list[TrackedError]:
     return [e for e in tracker.errors.values() if e.step == step and e.status == "active"]
+
+
+def describe_attempts(tracker: ErrorTracker, step: Step) -> str:
+    """The step's errors so far, for its agent: status, attempts, fixes tried."""
+    errors = [e for e in tracker.errors.values() if e.step == step]
+    return "\n".join(
+        f"- ({e.status}, seen {e.attempts}×) {e.message.splitlines()[0][:200]}"
+        + (f"; tried: {', '.join(e.fixes_tried[-3:])}" if e.fixes_tried else "")
+        for e in errors[-10:]
+    )

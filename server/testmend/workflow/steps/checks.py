@@ -19,10 +19,9 @@ from ...runners import LintResult, RunnerError, TypecheckResult
 from ..agents import run_agent
 from ..context import RunDeps
 from ..events import EditApplied
-from ..prompts import with_line_numbers
 from ..state import ErrorTracker, MigrationState, Step
 from ..tools import describe_lint, describe_types, sync_candidate
-from ..tracking import ObservedError
+from ..tracking import ObservedError, describe_attempts
 from ..verify import passing_by_file, run_verify_tests, state_inventory, tests_after_fix
 from .common import (
     Update,
@@ -30,7 +29,6 @@ from .common import (
     done,
     emit_start,
     fail,
-    previous_attempts,
     run_tests,
     tally,
 )
@@ -157,10 +155,9 @@ async def run_check(check: Check, state: MigrationState, deps: RunDeps) -> Updat
     if check.count(result) and deps.models is not None:
         values = {
             "test_file": state.test_file,
-            "candidate": with_line_numbers(candidate),
-            "candidate_lines": str(candidate.count("\n") + 1),
+            "candidate": candidate,  # rendered from the agent's state on each turn
             "errors": check.describe(result),
-            "previous_attempts": previous_attempts(tracker, step),
+            "previous_attempts": describe_attempts(tracker, step),
             "user_instructions": state.user_instructions,
         }
         final = await run_agent(

@@ -9,8 +9,8 @@ from typing import Any, Literal
 from ...runners import TestRunResult
 from ...workspace.paths import resolve_in_root
 from ..context import RunDeps
-from ..events import StepFinished, StepStarted, TestTally, TokensUsed
-from ..state import ErrorTracker, MigrationState, Step, TestPlan
+from ..events import StepFinished, StepStarted, TestTally
+from ..state import MigrationState, Step, TestPlan
 from ..tools import sync_candidate
 
 Update = dict[str, Any]
@@ -59,16 +59,10 @@ def _end_step(
     the re-recorded snapshot."""
     usage = deps.usage.usage(step)
     tokens = dict(state.tokens_by_step)
+    costs = dict(state.cost_by_step)
     if usage.total:
         tokens[step] = tokens.get(step, 0) + usage.total
-        deps.emit(
-            TokensUsed(
-                run_id=deps.run_id,
-                step=step,
-                input_tokens=usage.input_tokens,
-                output_tokens=usage.output_tokens,
-            )
-        )
+        costs[step] = costs.get(step, 0.0) + usage.cost
         deps.usage.by_step.pop(step, None)
     deps.emit(StepFinished(run_id=deps.run_id, step=step, outcome=outcome, detail=detail))
     result = detail if outcome == "done" else f"failed: {detail}"
@@ -76,6 +70,7 @@ def _end_step(
         **update,
         **_recorded_snapshot(deps, state, update),
         "tokens_by_step": tokens,
+        "cost_by_step": costs,
         "step_results": {**state.step_results, step: result},
         "current_step": step,
     }
@@ -141,15 +136,6 @@ def research_summary(state: MigrationState) -> str:
 def plans_text(plans: list[TestPlan]) -> str:
     return "\n".join(
         f"- [{p.action}] {p.test_name}" + (f"\n  {p.gherkin}" if p.gherkin else "") for p in plans
-    )
-
-
-def previous_attempts(tracker: ErrorTracker, step: Step) -> str:
-    errors = [e for e in tracker.errors.values() if e.step == step]
-    return "\n".join(
-        f"- ({e.status}, seen {e.attempts}×) {e.message.splitlines()[0][:200]}"
-        + (f"; tried: {', '.join(e.fixes_tried[-3:])}" if e.fixes_tried else "")
-        for e in errors[-10:]
     )
 
 

@@ -24,7 +24,6 @@ from ...workspace.paths import resolve_in_root
 from ..agents import run_agent
 from ..context import RunDeps
 from ..events import EditApplied
-from ..prompts import with_line_numbers
 from ..state import CandidateSnapshot, ErrorTracker, MigrationState
 from ..tools import describe_test_result, observed_test_errors
 from ..verify import as_errors, describe_findings, intent_check, state_inventory
@@ -226,8 +225,7 @@ async def _one_round(
         "original_test": state.original_content,
         "research_context": research_summary(state),
         "test_plans": plans_text(state.test_plans),
-        "candidate": with_line_numbers(loop.candidate),
-        "candidate_lines": str(loop.candidate.count("\n") + 1),
+        "candidate": loop.candidate,  # rendered from the agent's state on each turn
         "previous_attempts": evidence,
         "user_instructions": instructions(state, loop.said),
     }
