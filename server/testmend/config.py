@@ -28,6 +28,7 @@ from pydantic import (
     ValidationError,
     ValidationInfo,
     field_validator,
+    model_validator,
 )
 from pydantic.alias_generators import to_camel
 
@@ -37,6 +38,8 @@ CONFIG_FILE_NAME = "testmend.config.json"
 ENV_PREFIX = "TESTMEND_"
 
 Tier = Literal["nano", "mini", "full"]
+DEFAULT_CONTEXT_WINDOW = 32_000
+"""Tokens: what small local models and every hosted one offer; prompts stay cheap."""
 AgentName = Literal["research", "planning", "migrate", "lint", "typescript"]
 Command = list[str]
 
@@ -108,11 +111,21 @@ class AgentTiers(_Section):
     typescript: Tier = "mini"
 
 
+class ContextWindows(_Section):
+    """The context window (in tokens) of each tier's model: the prompt's parts are sized from
+    it (``workflow.prompts.slot_budgets``)."""
+
+    nano: int = Field(DEFAULT_CONTEXT_WINDOW, ge=2048, le=10_000_000)
+    mini: int = Field(DEFAULT_CONTEXT_WINDOW, ge=2048, le=10_000_000)
+    full: int = Field(DEFAULT_CONTEXT_WINDOW, ge=2048, le=10_000_000)
+
+
 class ModelConfig(_Section):
     base_url: str | None = None
     api_key_env: str = Field("OPENAI_API_KEY", pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
     tiers: ModelTiers = ModelTiers()
     agents: AgentTiers = AgentTiers()
+    context_window: ContextWindows = ContextWindows()
     timeout_seconds: float = Field(120.0, gt=0, le=3600)
     max_retries: int = Field(2, ge=0, le=10)
     streaming: bool = False
@@ -130,18 +143,23 @@ class ModelConfig(_Section):
             raise ValueError("must be an http:// or https:// URL")
         return value
 
-    def model_for(self, agent: AgentName) -> str | None:
-        """The model name an agent should use, falling back to the nearest configured tier."""
+    def tier_for(self, agent: AgentName) -> Tier:
+        """The tier an agent uses: its own, else the nearest tier that names a model."""
         order: dict[Tier, tuple[Tier, ...]] = {
             "nano": ("nano", "mini", "full"),
             "mini": ("mini", "full", "nano"),
             "full": ("full", "mini", "nano"),
         }
-        for tier in order[getattr(self.agents, agent)]:
-            name: str | None = getattr(self.tiers, tier)
-            if name:
-                return name
-        return None
+        wanted: Tier = getattr(self.agents, agent)
+        return next((t for t in order[wanted] if getattr(self.tiers, t)), wanted)
+
+    def model_for(self, agent: AgentName) -> str | None:
+        """The model name an agent should use, falling back to the nearest configured tier."""
+        name: str | None = getattr(self.tiers, self.tier_for(agent))
+        return name or None
+
+    def context_window_for(self, agent: AgentName) -> int:
+        return int(getattr(self.context_window, self.tier_for(agent)))
 
     @property
     def configured(self) -> bool:
@@ -149,6 +167,30 @@ class ModelConfig(_Section):
         has_model = any((self.tiers.nano, self.tiers.mini, self.tiers.full))
         has_credentials = self.api_key is not None or self.base_url is not None
         return not self.offline and has_model and has_credentials
+
+
+class Price(_Section):
+    """US dollars per million tokens."""
+
+    input: float = Field(ge=0)
+    output: float = Field(ge=0)
+
+
+class Budget(_Section):
+    """What one run may spend on the model. The run stops at the limit, keeping its best
+    candidate."""
+
+    max_tokens: int | None = Field(None, ge=1)
+    max_cost: float | None = Field(None, gt=0)
+    """US dollars; needs the models' prices."""
+    prices: dict[str, Price] = {}
+    """Model name → price; a run's cost is estimated for the models listed here."""
+
+    @model_validator(mode="after")
+    def _cost_needs_prices(self) -> Budget:
+        if self.max_cost is not None and not self.prices:
+            raise ValueError("maxCost needs prices: budget.prices.<model> = {input, output}")
+        return self
 
 
 class RetryLimits(_Section):
@@ -229,14 +271,24 @@ _SANDBOX_SHAPES: dict[str, tuple[Callable[[str], bool], str]] = {
 }
 
 
+class TracingConfig(_Section):
+    """LangSmith tracing is on when its own environment variables say so
+    (``LANGSMITH_TRACING=true``); see ``llm/tracing.py``."""
+
+    contents: bool = False
+    """Send prompts, answers and tool results (they hold the user's files) with the traces."""
+
+
 class Config(_Section):
     project_root: Path
     commands: Commands = Commands()
     model: ModelConfig = ModelConfig()
     retry: RetryLimits = RetryLimits()
+    budget: Budget = Budget()
     timeouts: Timeouts = Timeouts()
     fidelity: FidelityConfig = FidelityConfig()
     sandbox: SandboxConfig = SandboxConfig()
+    tracing: TracingConfig = TracingConfig()
     max_concurrent_runs: int = Field(2, ge=1, le=32)
 
     def redacted(self) -> dict[str, Any]:

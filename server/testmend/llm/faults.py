@@ -36,6 +36,8 @@ class ModelFault:
     kind: FaultKind
     message: str
     """One line: what happened and what to check."""
+    too_long: bool = False
+    """The endpoint said the prompt does not fit the model's context window."""
 
 
 def _status(exc: BaseException) -> int | None:
@@ -108,7 +110,9 @@ def classify(exc: BaseException, *, model: str = "", base_url: str = "") -> Mode
                 return ModelFault(
                     "permanent",
                     f"the prompt does not fit the context window of {model or 'the model'} "
-                    f"({status}: {said}); use a model with a larger window",
+                    f"({status}: {said}); set model.contextWindow for its tier to the "
+                    "model's real window, or use a model with a larger one",
+                    too_long=True,
                 )
             if status in (400, 413, 422):
                 return ModelFault(

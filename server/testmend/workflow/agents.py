@@ -8,7 +8,7 @@ from typing import Any, cast
 
 from langchain.agents import create_agent
 from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse, hook_config
-from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.errors import GraphRecursionError
 from langgraph.runtime import Runtime
@@ -18,10 +18,14 @@ from ..llm.factory import ModelUnavailableError
 from ..llm.faults import classify
 from .agent_state import StepAgentState
 from .context import ESCALATION_UNLOCKS_AT, SCOPE_REDUCTION_UNLOCKS_AT, RunDeps
-from .prompts import render_prompt
+from .events import TokensUsed
 from .state import ErrorTracker
 from .tools import toolkit
 from .tracking import step_attempts
+from .turns import fit_conversation, system_prompt
+
+SHRUNK_SCALE = 0.5
+"""After a context-length error the prompt's parts are sized for half the window, once."""
 
 # The debugging protocol: what the migrate agent is told, by how many checks have failed.
 GUIDANCE: tuple[tuple[int, str], ...] = (
@@ -55,30 +59,34 @@ def guidance_for(attempts: int) -> str:
 
 
 class StepGuard(AgentMiddleware[StepAgentState, RunDeps]):
-    """Enforces the limits between model calls and keeps the guidance current."""
+    """Enforces the limits between model calls and gives each call a fresh context: the system
+    prompt rendered from the agent's state as it is now, the guidance for the attempts made,
+    a conversation that fits the model's window. A prompt the endpoint says is too long is
+    shrunk once and sent again."""
 
     state_schema = StepAgentState
 
-    def __init__(self, step: AgentName):
+    def __init__(self, step: AgentName, values: Mapping[str, str | None] | None = None):
         super().__init__()
         self.step: AgentName = step
+        self.values = dict(values or {})
 
     @hook_config(can_jump_to=["end"])
     def before_model(
         self, state: StepAgentState, runtime: Runtime[RunDeps]
     ) -> dict[str, Any] | None:
-        runtime.context.usage.step = self.step
-        runtime.context.usage.breaker.check()
+        deps = runtime.context
+        deps.usage.step = self.step
+        deps.usage.model = deps.config.model.model_for(self.step) or ""
+        deps.usage.breaker.check()
         if state.get("stop_reason") or (state.get("all_passing") and self.step != "research"):
             return {"jump_to": "end"}
+        spent = deps.usage.over_budget()
+        if spent:
+            return {"stop_reason": spent, "jump_to": "end"}
         return None
 
-    async def awrap_model_call(
-        self,
-        request: ModelRequest[RunDeps],
-        handler: Callable[[ModelRequest[RunDeps]], Awaitable[ModelResponse[Any]]],
-    ) -> ModelResponse[Any]:
-        state: StepAgentState = request.state  # type: ignore[assignment]
+    def _notes(self, state: StepAgentState) -> str:
         tracker = ErrorTracker.model_validate(state.get("tracker") or {})
         attempts = step_attempts(tracker, self.step)
         notes = [f"## Status\nChecks run in this step: {attempts}."]
@@ -88,13 +96,30 @@ class StepGuard(AgentMiddleware[StepAgentState, RunDeps]):
             notes.append(f"## Focus\nFix only: {state['focus'][0]!r}")
         if state.get("instructions"):
             notes.append("## A person said\n" + "\n".join(state["instructions"]))
-        base = request.system_message.content if request.system_message else ""
-        request = request.override(system_message=SystemMessage(f"{base}\n\n" + "\n\n".join(notes)))
+        return "\n\n".join(notes)
+
+    def _request(
+        self, request: ModelRequest[RunDeps], window: int, scale: float
+    ) -> ModelRequest[RunDeps]:
+        state: StepAgentState = request.state  # type: ignore[assignment]
+        prompt = system_prompt(self.step, self.values, state, context_window=window, scale=scale)
+        return request.override(
+            system_message=SystemMessage(f"{prompt}\n\n{self._notes(state)}"),
+            messages=fit_conversation(request.messages, window, scale),
+        )
+
+    async def awrap_model_call(
+        self,
+        request: ModelRequest[RunDeps],
+        handler: Callable[[ModelRequest[RunDeps]], Awaitable[ModelResponse[Any]]],
+    ) -> ModelResponse[Any]:
         deps = request.runtime.context
         breaker = deps.usage.breaker
+        window = deps.config.model.context_window_for(self.step)
+        scale = 1.0
         while True:
             try:
-                response = await handler(request)
+                response = await handler(self._request(request, window, scale))
             except Exception as exc:
                 fault = classify(
                     exc,
@@ -103,15 +128,34 @@ class StepGuard(AgentMiddleware[StepAgentState, RunDeps]):
                 )
                 if fault is None:
                     raise
+                if fault.too_long and scale == 1.0:
+                    scale = SHRUNK_SCALE  # once: the window setting may be larger than the model's
+                    continue
                 if fault.kind == "permanent":
-                    raise ModelUnavailableError(fault.message) from exc
+                    shrunk = "; a prompt sized for half the window did not fit either"
+                    message = fault.message + (shrunk if fault.too_long else "")
+                    raise ModelUnavailableError(message) from exc
                 # Transient or garbage: counted, retried until the breaker opens.
                 breaker.record_failure(fault.message)
                 breaker.check()
                 await asyncio.sleep(min(8.0, 0.5 * 2**breaker.consecutive_failures))
                 continue
             breaker.record_success()
+            self._spent(deps)
             return response
+
+    def _spent(self, deps: RunDeps) -> None:
+        usage, step = deps.usage, deps.usage.usage(self.step)
+        deps.emit(
+            TokensUsed(
+                run_id=deps.run_id,
+                step=self.step,
+                input_tokens=step.input_tokens,
+                output_tokens=step.output_tokens,
+                run_tokens=usage.run_tokens,
+                cost=usage.run_cost if usage.priced else None,
+            )
+        )
 
 
 class AgentStalledError(RuntimeError):
@@ -133,21 +177,25 @@ async def run_agent(
 ) -> StepAgentState:
     """Run the step's agent to its end and return its final state."""
     assert deps.models is not None
-    system_prompt = render_prompt(step, prompt_values)
+    agent_input: Any = {**initial, "step": step, "messages": [HumanMessage(task)]}
+    window = deps.config.model.context_window_for(step)
     agent = create_agent(
         deps.models(step),
         toolkit(step),
-        system_prompt=system_prompt,
-        middleware=[StepGuard(step)],
+        # Rendered again before every call (StepGuard): this is the first call's.
+        system_prompt=system_prompt(step, prompt_values, agent_input, context_window=window),
+        middleware=[StepGuard(step, prompt_values)],
         state_schema=StepAgentState,
         context_schema=RunDeps,
         name=f"{step}_agent",
     )
     deps.usage.step = step
-    agent_input: Any = {**initial, "step": step, "messages": [HumanMessage(task)]}
+    # The run's callbacks (token usage, a tracer) come from the engine's config; the agent
+    # is a child run of its step, named and tagged for traces.
     config: RunnableConfig = {
         "recursion_limit": recursion_limit(deps),
-        "callbacks": [deps.usage],
+        "run_name": f"{step} agent",
+        "tags": [f"step:{step}"],
     }
     try:
         result = await agent.ainvoke(agent_input, config=config, context=deps)
@@ -156,4 +204,17 @@ async def run_agent(
             f"the {step} agent kept calling tools without progress ({config['recursion_limit']} "
             "steps without finishing; the limit follows retry.maxTotalAttempts)"
         ) from exc
+    _count_answers_from_before(deps, step, result["messages"])
     return cast(StepAgentState, result)
+
+
+def _count_answers_from_before(deps: RunDeps, step: AgentName, messages: list[Any]) -> None:
+    """An agent resumed from its checkpoint (the process died mid-agent) has answers in its
+    conversation that this process never received: their tokens count too."""
+    for message in messages:
+        if not isinstance(message, AIMessage) or not message.usage_metadata:
+            continue
+        if message.id and message.id not in deps.usage.counted_messages:
+            deps.usage.counted_messages.add(message.id)
+            meta = message.usage_metadata
+            deps.usage.record(step, int(meta["input_tokens"]), int(meta["output_tokens"]))

@@ -3,7 +3,8 @@
 A template is Markdown with ``{{slot}}`` placeholders; its first line names the agent
 (``agent: migrate``). Slots left without a value read "(none)". Each value is trimmed to a token
 budget (estimated at four characters a token), keeping its head and tail, so one huge file
-cannot crowd the rest of the context out.
+cannot crowd the rest of the context out. The budgets are shares of the model's context window
+(``slot_budgets``): the rest is left to the template, the conversation and the answer.
 """
 
 from __future__ import annotations
@@ -12,12 +13,27 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..config import AgentName
+from ..config import DEFAULT_CONTEXT_WINDOW, AgentName
 from ..patching._lines import text_to_lines
 from ..patching.model import numbered
 
 CHARS_PER_TOKEN = 4
-DEFAULT_SLOT_BUDGET_TOKENS = 6_000
+SLOT_SHARES: dict[str, float] = {
+    "candidate": 0.22,
+    "original_test": 0.14,
+    "previous_attempts": 0.10,
+    "research_context": 0.08,
+    "errors": 0.08,
+    "test_plans": 0.05,
+    "user_instructions": 0.03,
+}
+"""Each slot's share of the context window. An agent's slots add up to at most 0.62 (migrate):
+about a third is left for the template (~1,000 tokens), the conversation and the answer."""
+OTHER_SLOT_SHARE = 0.02
+CONVERSATION_SHARE = 0.25
+"""The conversation (tool calls and their results) is kept within this share of the window:
+older tool results are shortened first (``agents.fit_conversation``)."""
+MIN_SLOT_TOKENS = 64
 _SLOT = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
 
 
@@ -66,6 +82,17 @@ def load_template(agent: AgentName, directory: Path | None = None) -> str:
     return text
 
 
+def slot_budgets(context_window: int, scale: float = 1.0) -> dict[str, int]:
+    """Token budget of each slot for a model with ``context_window`` tokens; ``scale`` < 1
+    shrinks them (after the endpoint said the prompt did not fit)."""
+    budgets = {
+        slot: max(MIN_SLOT_TOKENS, int(context_window * share * scale))
+        for slot, share in SLOT_SHARES.items()
+    }
+    budgets["*"] = max(MIN_SLOT_TOKENS, int(context_window * OTHER_SLOT_SHARE * scale))
+    return budgets
+
+
 def render_prompt(
     agent: AgentName,
     values: Mapping[str, str | None],
@@ -74,13 +101,13 @@ def render_prompt(
     directory: Path | None = None,
 ) -> str:
     template = load_template(agent, directory)
-    budgets = budgets or {}
+    budgets = {**slot_budgets(DEFAULT_CONTEXT_WINDOW), **(budgets or {})}
 
     def fill(match: re.Match[str]) -> str:
         slot = match.group(1)
         value = values.get(slot)
         if value is None or not str(value).strip():
             return "(none)"
-        return trim_to_budget(str(value), budgets.get(slot, DEFAULT_SLOT_BUDGET_TOKENS))
+        return trim_to_budget(str(value), budgets.get(slot, budgets["*"]))
 
     return _SLOT.sub(fill, template)
