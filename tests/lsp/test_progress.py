@@ -30,9 +30,15 @@ def test_progress_percentages_rise_and_messages_name_step_tool_tally() -> None:
     assert state.percentage == 70
     assert state.update(TestTally(run_id=RUN, step="migrate", passed=1, failed=1, total=2))
     assert state.update(EditApplied(run_id=RUN, step="migrate", source="codemod"))
-    assert not state.update(TokensUsed(run_id=RUN, step="migrate", input_tokens=1,
-                                       output_tokens=1))  # fmt: skip
     assert state.report().message == "migrate · edit by codemod · tests 1/2 passing"
+    # What the run has spent so far, once a model answered (with its cost when priced).
+    assert state.update(TokensUsed(run_id=RUN, step="migrate", input_tokens=1000,
+                                   output_tokens=234, run_tokens=5234, cost=0.0123))  # fmt: skip
+    assert state.report().message == (
+        "migrate · edit by codemod · tests 1/2 passing · 5,234 tokens ($0.0123)"
+    )
+    spent = TokensUsed(run_id=RUN, step="lint", input_tokens=5, output_tokens=5, run_tokens=10)
+    assert event_line(spent) == "lint: 10 tokens spent"
     state.update(StepStarted(run_id=RUN, step="research"))  # never goes back
     assert state.percentage == 70
     state.update(StepFinished(run_id=RUN, step="finish", outcome="done"))

@@ -14,7 +14,7 @@ from ..engine import Engine, EngineError, RunHandle, RunRequest, RunResult
 from ..engine.changes import changed_since, on_disk, result_changes, write_changes
 from ..engine.store import RunStore
 from ..project import enzyme_test_files
-from ..workflow.events import RunEvent, RunFinished, event_line
+from ..workflow.events import RunEvent, RunFinished, event_line, spent_text
 from ..workspace.paths import PathEscapeError
 
 
@@ -123,16 +123,14 @@ async def _run_many(args: argparse.Namespace, mode: Literal["migrate", "fix"]) -
 def _unfinished(handle: RunHandle) -> dict[str, object]:
     """A run that gave no result, for ``--json``: how it ended and what it spent."""
     last = handle.history[-1] if handle.history else None
-    if isinstance(last, RunFinished):
-        status, reason, tokens = last.status, last.failure_reason, last.summary.tokens_used
-    else:
-        status, reason, tokens = "paused", None, None
+    summary = last.summary if isinstance(last, RunFinished) else None
     return {
         "file": handle.file,
         "run_id": handle.run_id,
-        "status": status,
-        "failure_reason": reason,
-        "tokens_used": tokens,
+        "status": last.status if isinstance(last, RunFinished) else "paused",
+        "failure_reason": last.failure_reason if isinstance(last, RunFinished) else None,
+        "tokens_used": summary.tokens_used if summary else None,
+        "cost": summary.cost if summary else None,
     }
 
 
@@ -141,7 +139,11 @@ def _no_result(handle: RunHandle) -> str:
     ended = _unfinished(handle)
     if ended["status"] != "paused":
         reason = f": {ended['failure_reason']}" if ended["failure_reason"] else ""
-        spent = f"; {ended['tokens_used']} tokens spent" if ended["tokens_used"] else ""
+        tokens, cost = ended["tokens_used"], ended["cost"]
+        priced = cost if isinstance(cost, float) else None
+        spent = ""
+        if isinstance(tokens, int) and tokens:
+            spent = f"; {spent_text(tokens, priced)} spent"
         return f"{ended['status']} (run {handle.run_id}){reason}{spent}"
     return (
         f"paused for input (run {handle.run_id}); answer with "
@@ -203,6 +205,8 @@ def _result_line(result: RunResult, written: str | None) -> str:
         facts.append(f"fidelity {summary.fidelity:.2f}")
     if summary.findings:
         facts.append(f"{summary.findings} findings")
+    if summary.tokens_used:
+        facts.append(spent_text(summary.tokens_used, summary.cost))
     line = f"{result.file}: {result.status} ({', '.join(facts)})"
     for reason in result.reasons[:6]:
         line += f"\n  - {reason}"
@@ -237,7 +241,7 @@ def runs(args: argparse.Namespace) -> int:
         if record.summary and record.summary.tests_total:
             tally = f" {record.summary.tests_passing}/{record.summary.tests_total} tests"
         if record.summary and record.summary.tokens_used:
-            tally += f", {record.summary.tokens_used} tokens"
+            tally += ", " + spent_text(record.summary.tokens_used, record.summary.cost)
         print(
             f"{record.run_id}  {record.status:<11} {record.mode:<7} {record.file}{tally}"
             + (f"  — {record.failure_reason}" if record.failure_reason else "")

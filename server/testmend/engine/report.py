@@ -142,6 +142,7 @@ def render_report(
         f"| agent patches applied | {summary.patches_applied} |",
         f"| distinct errors met | {summary.errors_encountered} |",
         f"| tokens used | {summary.tokens_used} |",
+        f"| estimated cost | {'n/a' if summary.cost is None else f'${summary.cost:.4f}'} |",
         "",
         "## Steps",
         "",

@@ -11,7 +11,7 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models import BaseChatModel
 from langchain_core.outputs import LLMResult
 
-from ..config import AgentName, ModelConfig
+from ..config import AgentName, Budget, ModelConfig, Price
 
 
 class ModelNotConfiguredError(RuntimeError):
@@ -89,10 +89,18 @@ class CircuitBreaker:
 class TokenUsage:
     input_tokens: int = 0
     output_tokens: int = 0
+    cost: float = 0.0
+    """US dollars, for the models with a price (``budget.prices``)."""
 
     @property
     def total(self) -> int:
         return self.input_tokens + self.output_tokens
+
+
+def cost_of(price: Price | None, input_tokens: int, output_tokens: int) -> float:
+    if price is None:
+        return 0.0
+    return (input_tokens * price.input + output_tokens * price.output) / 1_000_000
 
 
 class UsageRecorder(BaseCallbackHandler):
@@ -104,22 +112,63 @@ class UsageRecorder(BaseCallbackHandler):
     and a lock field would trip pydantic.
     """
 
-    def __init__(self, breaker: CircuitBreaker | None = None):
+    def __init__(self, breaker: CircuitBreaker | None = None, budget: Budget | None = None):
         super().__init__()
         self.breaker = breaker or CircuitBreaker()
+        self.budget = budget or Budget()
         self.by_step: dict[str, TokenUsage] = {}
         self.step = "unknown"
+        self.model = ""
+        """The model the current step calls: its price is the one counted."""
+        self.run_tokens = 0
+        """Everything the run spent, across steps (and, resumed, what it spent before)."""
+        self.run_cost = 0.0
+        self.counted_messages: set[str] = set()
+        """Ids of the answers counted here: an answer in a resumed agent's conversation that
+        is not among them was received by a process that died (``agents.run_agent``)."""
         self._lock = threading.Lock()
 
     def usage(self, step: str) -> TokenUsage:
         return self.by_step.setdefault(step, TokenUsage())
 
-    def on_llm_end(self, response: LLMResult, **kwargs: Any) -> None:
+    def carry(self, tokens: int, cost: float) -> None:
+        """What a resumed run spent before it stopped: it counts toward the budget."""
+        self.run_tokens += tokens
+        self.run_cost += cost
+
+    @property
+    def priced(self) -> bool:
+        """Whether the run's cost can be estimated (some model has a price)."""
+        return bool(self.budget.prices)
+
+    def over_budget(self) -> str | None:
+        """Why the run must stop spending, or None."""
+        limit_tokens, limit_cost = self.budget.max_tokens, self.budget.max_cost
+        if limit_tokens is not None and self.run_tokens >= limit_tokens:
+            return f"the token budget is spent ({self.run_tokens} of {limit_tokens} tokens)"
+        if limit_cost is not None and self.run_cost >= limit_cost:
+            return f"the cost budget is spent (${self.run_cost:.4f} of ${limit_cost:.4f})"
+        return None
+
+    def record(self, step: str, input_tokens: int, output_tokens: int) -> None:
+        """Tokens the step spent, priced at the current model's price."""
         with self._lock:
-            usage = self.usage(self.step)
-            for generations in response.generations:
-                for generation in generations:
-                    meta = getattr(getattr(generation, "message", None), "usage_metadata", None)
-                    if meta:
-                        usage.input_tokens += int(meta.get("input_tokens", 0))
-                        usage.output_tokens += int(meta.get("output_tokens", 0))
+            usage = self.usage(step)
+            cost = cost_of(self.budget.prices.get(self.model), input_tokens, output_tokens)
+            usage.input_tokens += input_tokens
+            usage.output_tokens += output_tokens
+            usage.cost += cost
+            self.run_tokens += input_tokens + output_tokens
+            self.run_cost += cost
+
+    def on_llm_end(self, response: LLMResult, **kwargs: Any) -> None:
+        for generations in response.generations:
+            for generation in generations:
+                message = getattr(generation, "message", None)
+                meta = getattr(message, "usage_metadata", None)
+                if getattr(message, "id", None):
+                    self.counted_messages.add(str(message.id))  # type: ignore[union-attr]
+                if meta:
+                    spent_in = int(meta.get("input_tokens", 0))
+                    spent_out = int(meta.get("output_tokens", 0))
+                    self.record(self.step, spent_in, spent_out)

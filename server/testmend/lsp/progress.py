@@ -14,7 +14,9 @@ from ..workflow.events import (
     StepFinished,
     StepStarted,
     TestTally,
+    TokensUsed,
     ToolCalled,
+    spent_text,
 )
 
 RUN_STATUS = "testmend/runStatus"
@@ -43,6 +45,7 @@ class ProgressState:
     last_tool: str = ""
     tally: str = ""
     migrate_ticks: int = 0
+    spent: str = ""
 
     def message(self) -> str:
         parts = [self.step or "starting"]
@@ -50,6 +53,8 @@ class ProgressState:
             parts.append(self.last_tool)
         if self.tally:
             parts.append(self.tally)
+        if self.spent:
+            parts.append(self.spent)
         return " · ".join(parts)
 
     def update(self, event: RunEvent) -> bool:
@@ -76,6 +81,9 @@ class ProgressState:
             return True
         if isinstance(event, EditApplied):
             self.last_tool = f"edit by {event.source}"
+            return True
+        if isinstance(event, TokensUsed):
+            self.spent = spent_text(event.run_tokens, event.cost)
             return True
         return False
 

@@ -59,10 +59,15 @@ class EditApplied(_Event):
 
 
 class TokensUsed(_Event):
+    """After each model call: what the step and the whole run have spent so far."""
+
     type: Literal["tokens_used"] = "tokens_used"
     step: Step
     input_tokens: int
     output_tokens: int
+    run_tokens: int = 0
+    cost: float | None = None
+    """The run's estimated cost so far, US dollars (None: no price configured)."""
 
 
 class NeedsInput(_Event):
@@ -94,6 +99,11 @@ RunEvent = Annotated[
 RUN_EVENT_ADAPTER: TypeAdapter[RunEvent] = TypeAdapter(RunEvent)
 
 
+def spent_text(tokens: int, cost: float | None) -> str:
+    """``12,345 tokens`` or ``12,345 tokens ($0.0420)``."""
+    return f"{tokens:,} tokens" + (f" (${cost:.4f})" if cost is not None else "")
+
+
 def event_line(event: RunEvent) -> str | None:
     """One human line for an event worth a line in a log (the CLI's stderr, an editor without
     progress bars); None for the others."""
@@ -109,6 +119,8 @@ def event_line(event: RunEvent) -> str | None:
         )
     if isinstance(event, ToolCalled) and event.tool.startswith("run_"):
         return f"{event.step}: {event.tool}"
+    if isinstance(event, TokensUsed):
+        return f"{event.step}: {spent_text(event.run_tokens, event.cost)} spent"
     if isinstance(event, NeedsInput):
         return f"needs input: {event.question} (report: {event.report_path})"
     if isinstance(event, RunFinished):

@@ -123,6 +123,8 @@ class Summary(_Model):
     patches_applied: int = 0
     errors_encountered: int = 0
     tokens_used: int = 0
+    cost: float | None = None
+    """US dollars, estimated from ``budget.prices`` (None: no price configured)."""
     tests_passing: int = 0
     tests_total: int = 0
     lint_errors: int = 0
@@ -161,6 +163,8 @@ class MigrationState(_Model):
     successful_patches: int = 0
     error_tracker: ErrorTracker = ErrorTracker()
     tokens_by_step: dict[str, int] = Field(default_factory=dict)
+    cost_by_step: dict[str, float] = Field(default_factory=dict)
+    """US dollars, for the models with a price."""
     dom_capture: str | None = None
     """JSON of the DOM captured while the original test ran (codemod ``DomCapture``)."""
     tests_passing: int = 0

@@ -73,6 +73,7 @@ async def finish(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
             "patches_applied": state.successful_patches,
             "errors_encountered": len(state.error_tracker.errors),
             "tokens_used": sum(state.tokens_by_step.values()),
+            "cost": sum(state.cost_by_step.values()) if deps.usage.priced else None,
             "tests_passing": state.tests_passing,
             "tests_total": state.tests_total,
             "lint_errors": state.lint_errors,
