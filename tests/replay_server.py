@@ -11,7 +11,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -31,11 +31,15 @@ class Replay:
         fail_with: int | None = None,
         fault: tuple[int, str, bytes] | None = None,
         hang: float = 0.0,
+        fault_times: int | None = None,
+        hold: Callable[[dict[str, Any]], bool] | None = None,
     ):
         """``fixture``: a file in fixtures/replay, or the recording itself. Misbehaving on
         purpose: ``fail_with`` answers every request with that status and a JSON error;
-        ``fault`` with (status, content type, body) as given; ``hang`` waits that many seconds
-        before answering."""
+        ``fault`` with (status, content type, body) as given (only the first ``fault_times``
+        requests, when set); ``hang`` waits that many seconds before answering. ``hold``: the
+        first request it returns True for gets no answer until ``release()`` (the test can
+        kill the client meanwhile)."""
         self.recording: dict[str, Any] = (
             json.loads((FIXTURES / fixture).read_text()) if isinstance(fixture, str) else fixture
         )
@@ -43,10 +47,27 @@ class Replay:
             error = {"error": {"message": "upstream overloaded", "type": "server_error"}}
             fault = (fail_with, "application/json", json.dumps(error).encode())
         self.fault = fault
+        self.fault_times = fault_times
+        self.hold = hold
+        self.held = threading.Event()
+        """Set once a request is being held."""
+        self._released = threading.Event()
         self.hang = hang
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self.lock = threading.Lock()
+
+    def release(self) -> None:
+        self._released.set()
+
+    def wait_if_held(self, body: dict[str, Any]) -> bool:
+        """True when the request was held (its client is gone by now: answer nothing)."""
+        with self.lock:
+            if self.hold is None or self.held.is_set() or not self.hold(body):
+                return False
+            self.held.set()
+        self._released.wait(timeout=300)
+        return True
 
     def respond(self, body: dict[str, Any]) -> dict[str, Any]:
         messages = body["messages"]
@@ -116,9 +137,14 @@ def serve(replay: Replay) -> Iterator[str]:
             with replay.lock:
                 replay.requests.append(body)
                 replay.headers.append({k.lower(): v for k, v in self.headers.items()})
+                faulty = replay.fault is not None and (
+                    replay.fault_times is None or len(replay.requests) <= replay.fault_times
+                )
+            if replay.wait_if_held(body):
+                return
             if replay.hang:
                 time.sleep(replay.hang)
-            if replay.fault is not None:
+            if faulty and replay.fault is not None:
                 status, content_type, payload = replay.fault
                 self.send_response(status)
                 self.send_header("Content-Type", content_type)
@@ -149,5 +175,6 @@ def serve(replay: Replay) -> Iterator[str]:
     try:
         yield f"http://127.0.0.1:{server.server_port}/v1"
     finally:
+        replay.release()
         server.shutdown()
         server.server_close()

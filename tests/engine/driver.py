@@ -1,9 +1,11 @@
 """Runs one scripted migration in its own process, printing events as JSON lines.
 
-    python -m tests.engine.driver PROJECT WORKSPACES start
-    python -m tests.engine.driver PROJECT WORKSPACES resume RUN_ID
+    python -m tests.engine.driver PROJECT WORKSPACES start [--endpoint URL]
+    python -m tests.engine.driver PROJECT WORKSPACES resume RUN_ID [--endpoint URL]
 
-Used to kill a run with SIGKILL mid-way and resume it in a new process.
+Used to kill a run with SIGKILL mid-way and resume it in a new process. With ``--endpoint``
+the model is the real client against that chat-completions endpoint (a replay the test serves
+and counts), else the scripted model.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from testmend.engine import Engine, RunRequest
 from testmend.llm import ScriptedChatModel, reply
 
 from .conftest import SIMPLE_RTL, SIMPLE_TEST, call, make_config, quiet_agents, rewrite_to
+from .test_provider import provider_config
 
 
 def scripts() -> dict[str, list[object]]:
@@ -30,15 +33,23 @@ def scripts() -> dict[str, list[object]]:
     }
 
 
-async def main(project: Path, workspaces: Path, action: str, run_id: str | None) -> int:
-    model = ScriptedChatModel(scripts=scripts())
-
+async def main(
+    project: Path, workspaces: Path, action: str, run_id: str | None, endpoint: str | None
+) -> int:
     def show(event: object) -> None:
         print(event.model_dump_json(), flush=True)  # type: ignore[attr-defined]
 
-    engine = Engine(
-        make_config(project), models=lambda agent: model, workspaces_dir=workspaces, on_event=show
-    )
+    if endpoint is not None:
+        config = provider_config(project, endpoint)
+        engine = Engine(config, workspaces_dir=workspaces, on_event=show)
+    else:
+        model = ScriptedChatModel(scripts=scripts())
+        engine = Engine(
+            make_config(project),
+            models=lambda agent: model,
+            workspaces_dir=workspaces,
+            on_event=show,
+        )
     async with engine:
         if action == "start":
             handle = await engine.start(RunRequest(file=SIMPLE_TEST))
@@ -53,6 +64,10 @@ async def main(project: Path, workspaces: Path, action: str, run_id: str | None)
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    sys.exit(
-        asyncio.run(main(Path(args[0]), Path(args[1]), args[2], args[3] if len(args) > 3 else None))
-    )
+    endpoint = None
+    if "--endpoint" in args:
+        at = args.index("--endpoint")
+        endpoint = args[at + 1]
+        del args[at : at + 2]
+    run = args[3] if len(args) > 3 else None
+    sys.exit(asyncio.run(main(Path(args[0]), Path(args[1]), args[2], run, endpoint)))

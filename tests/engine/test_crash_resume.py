@@ -8,9 +8,11 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from testmend.engine import RunResult, RunStore
 
+from ..replay_server import Replay, serve
 from .conftest import SIMPLE_ENZYME, SIMPLE_RTL, SIMPLE_TEST, git
 
 REPO = Path(__file__).resolve().parents[2]
@@ -59,3 +61,48 @@ def test_sigkill_mid_run_then_resume(project: Path, workspaces: Path) -> None:
     assert list(workspaces.iterdir()) == []  # the stale workspace was collected
     assert (project / SIMPLE_TEST).read_text() == SIMPLE_ENZYME
     assert git(project, "status", "--porcelain") == ""
+
+
+def turn_of(body: dict[str, Any]) -> tuple[str, int]:
+    """The agent a request is for and its turn (the model's answers already in it)."""
+    agent = body["messages"][0]["content"].split("\n", 1)[0].removeprefix("agent: ")
+    return agent, sum(m["role"] == "assistant" for m in body["messages"])
+
+
+def test_sigkill_mid_agent_resumes_without_repeating_model_calls(
+    project: Path, workspaces: Path
+) -> None:
+    """Killed while the migrate agent waits for its second answer (its edit applied and
+    checkpointed): the resumed run asks only that question again, with the same conversation,
+    and no answer the dead process already had is paid for twice."""
+    replay = Replay("seats_migration.json", hold=lambda body: turn_of(body) == ("migrate", 1))
+    with serve(replay) as url:
+        process = driver(str(project), str(workspaces), "start", "--endpoint", url)
+        assert replay.held.wait(timeout=300), process.communicate()[1][-3000:]
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+        answered = [turn_of(body) for body in replay.requests[:-1]]
+        lost = replay.requests[-1]
+        (record,) = RunStore(project).all()
+        assert record.status == "interrupted"
+
+        resumed = driver(str(project), str(workspaces), "resume", record.run_id, "--endpoint", url)
+        out, err = resumed.communicate(timeout=600)
+    assert resumed.returncode == 0, err[-3000:]
+    result = RunResult.model_validate_json(out.splitlines()[-1].removeprefix("RESULT "))
+    assert result.status == "succeeded", result.failure_reason
+    assert result.content == SIMPLE_RTL
+
+    assert answered[-1] == ("migrate", 0) and turn_of(lost) == ("migrate", 1)
+    after = [turn_of(body) for body in replay.requests[len(answered) + 1 :]]
+    assert after == [("migrate", 1)]  # only the question that had no answer is asked again
+    assert not set(after) & set(answered)
+    # ... with the conversation as it was: the edit's result is its last message.
+    again = replay.requests[len(answered) + 1]
+    assert again["messages"][1:] == lost["messages"][1:]
+    assert again["messages"][-1]["content"].startswith("edit applied")
+    assert result.summary.tokens_used == sum(
+        turn["usage"]["total_tokens"]
+        for agent in ("research", "planning", "migrate")
+        for turn in Replay("seats_migration.json").recording[agent]
+    )
