@@ -25,6 +25,7 @@ from pydantic import BaseModel
 from ..config import Config
 from ..fidelity import FidelityReport
 from ..llm.factory import ModelFactory, ModelUnavailableError, UsageRecorder, model_factory
+from ..llm.tracing import RunTracer, TracingSettings
 from ..patching import unified_diff
 from ..project.dependencies import covering_tests, is_test_file
 from ..project.testing_library import testing_library_status
@@ -56,6 +57,8 @@ logger = logging.getLogger(__name__)
 
 StartStep = Literal["lint", "typescript"]
 _MAX_FILE_BYTES = 1_000_000
+TRACE_FLUSH_SECONDS = 10.0
+"""How long the end of a traced run waits for its traces to be sent."""
 
 
 class EngineError(RuntimeError):
@@ -140,8 +143,11 @@ class Engine:
         on_event: Callable[[RunEvent], None] | None = None,
         runners_factory: Callable[[Config, Path, Sandbox], ProjectRunners] | None = None,
         sandbox: SandboxChoice | None = None,
+        tracing: TracingSettings | Literal["env"] | None = "env",
     ):
-        """``sandbox``: the sandbox to use (default: the best ``config.sandbox`` allows here)."""
+        """``sandbox``: the sandbox to use (default: the best ``config.sandbox`` allows here).
+        ``tracing``: where LangSmith traces go (default: as its environment variables say;
+        None: off)."""
         self.config = config
         self.project_root = config.project_root
         self.store = RunStore(self.project_root)
@@ -157,6 +163,9 @@ class Engine:
             lambda config, cwd, sandbox: ProjectRunners(config, cwd=cwd, sandbox=sandbox)
         )
         self.sandbox_choice = sandbox
+        if tracing == "env":
+            tracing = TracingSettings.from_environ(os.environ)
+        self.tracer = RunTracer(tracing, contents=config.tracing.contents) if tracing else None
         self.handles: dict[str, RunHandle] = {}
         self._semaphore = asyncio.Semaphore(config.max_concurrent_runs)
         self._saver_cm: Any = None
@@ -356,9 +365,17 @@ class Engine:
         self, handle: RunHandle, record: RunRecord, graph_input: Any, original: str
     ) -> RunResult | None:
         emit = self._emitter(handle)
-        config = {"configurable": {"thread_id": record.run_id}}
-        usage = UsageRecorder()
+        usage = UsageRecorder(budget=self.config.budget)
+        config: dict[str, Any] = {"configurable": {"thread_id": record.run_id}}
+        traced = self._traced(record)
+        config.update({**traced, "callbacks": [usage, *traced.get("callbacks", [])]})
         try:
+            # A resumed run's budget counts what it spent before it stopped.
+            before = (await self._graph.aget_state(config)).values or {}
+            usage.carry(
+                sum(before.get("tokens_by_step", {}).values()),
+                sum(before.get("cost_by_step", {}).values()),
+            )
             async with self._semaphore:
                 workspace = await create_shadow_workspace_async(
                     self.project_root,
@@ -414,6 +431,17 @@ class Engine:
         except Exception as exc:  # a bug or an unexpected tool failure: keep the run resumable
             await self._end(handle, record, "failed", f"{type(exc).__name__}: {exc}", usage, emit)
             raise
+        finally:
+            if self.tracer is not None:  # a CLI run's process ends right after
+                await asyncio.to_thread(self.tracer.flush, TRACE_FLUSH_SECONDS)
+
+    def _traced(self, record: RunRecord) -> dict[str, Any]:
+        """What a run adds to its config when it is traced (name, tags, metadata, tracer)."""
+        if self.tracer is None:
+            return {}
+        return self.tracer.run_config(
+            run_id=record.run_id, mode=record.mode, file=record.file, config=self.config
+        )
 
     async def _end(
         self,
@@ -427,10 +455,12 @@ class Engine:
         """A run that ended without a result: recorded, with the tokens it spent — its finished
         steps' (checkpointed, across resumes) and the step's under way (still in ``usage``)."""
         tokens = sum(u.total for u in usage.by_step.values())
+        cost = sum(u.cost for u in usage.by_step.values())
         with contextlib.suppress(Exception):
             snapshot = await self._graph.aget_state({"configurable": {"thread_id": record.run_id}})
             tokens += sum((snapshot.values or {}).get("tokens_by_step", {}).values())
-        summary = Summary(tokens_used=tokens)
+            cost += sum((snapshot.values or {}).get("cost_by_step", {}).values())
+        summary = Summary(tokens_used=tokens, cost=cost if usage.priced else None)
         self.store.save(
             record.model_copy(
                 update={"status": status, "failure_reason": reason, "summary": summary}
