@@ -92,6 +92,7 @@ function everySetting(): Record<string, unknown> {
     else if (key === 'testmend.sandbox.network') values[key] = ['registry.npmjs.org'];
     else if (key.startsWith('testmend.sandbox.')) values[key] = ['/tmp/testmend-extra'];
     else if (type === 'array') values[key] = ['node_modules/.bin/tool', '--flag'];
+    else if (key === 'testmend.budget.prices') values[key] = { 'some-model': { input: 2, output: 8 } };
     else if (key.endsWith('baseUrl')) values[key] = 'http://127.0.0.1:9/v1';
     else if (key.endsWith('apiKeyEnv')) values[key] = 'TESTMEND_TEST_KEY';
     else values[key] = 'some-model';
@@ -104,7 +105,17 @@ describe('against the real testmend server', () => {
     const { record } = await withServer(everySetting());
     const [options] = record.initializationOptions as { testmend: Record<string, unknown> }[];
     expect(Object.keys(options.testmend).sort()).toEqual(
-      ['commands', 'fidelity', 'maxConcurrentRuns', 'model', 'retry', 'sandbox', 'timeouts'].sort(),
+      [
+        'budget',
+        'commands',
+        'fidelity',
+        'maxConcurrentRuns',
+        'model',
+        'retry',
+        'sandbox',
+        'timeouts',
+        'tracing',
+      ].sort(),
     );
     // The server validates initializationOptions, then the answer to its workspace/configuration
     // pull: once that is answered and a later request has come back, it must not have complained.
