@@ -54,6 +54,8 @@ class Replay:
         self._released = threading.Event()
         self.hang = hang
         self.requests: list[dict[str, Any]] = []
+        self.sessions: dict[str, int] = {}
+        """Per agent: the run of it being answered (a first turn starts the next one)."""
         self.headers: list[dict[str, str]] = []
         self.lock = threading.Lock()
 
@@ -73,8 +75,15 @@ class Replay:
         messages = body["messages"]
         system = next((m["content"] for m in messages if m["role"] == "system"), "")
         agent = _AGENT.search(system[:200])
-        turns = self.recording[agent.group(1) if agent else "default"]
+        name = agent.group(1) if agent else "default"
         turn = sum(m["role"] == "assistant" for m in messages)
+        turns = self.recording[name]
+        if isinstance(turns, dict):  # {"sessions": [...]}: one list of turns per agent run
+            with self.lock:
+                if turn == 0:
+                    self.sessions[name] = self.sessions.get(name, -1) + 1
+                session = self.sessions.get(name, 0)
+            turns = turns["sessions"][min(session, len(turns["sessions"]) - 1)]
         response: dict[str, Any] = json.loads(json.dumps(turns[turn]))
         for choice in response["choices"]:
             for call in choice["message"].get("tool_calls") or []:

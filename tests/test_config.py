@@ -69,7 +69,7 @@ def test_commands_accept_strings_and_lists(tmp_path: Path) -> None:
         (
             {"retry": {"maxAttempts": 3}},
             "editor settings: retry.maxAttempts: unknown key; accepted keys here: "
-            "maxAttemptsPerError, maxTotalAttempts",
+            "maxAttemptsPerError, maxReviewRounds, maxTotalAttempts",
         ),
         (
             {"retry": {"maxTotalAttempts": 0}},

@@ -40,7 +40,7 @@ ENV_PREFIX = "TESTMEND_"
 Tier = Literal["nano", "mini", "full"]
 DEFAULT_CONTEXT_WINDOW = 32_000
 """Tokens: what small local models and every hosted one offer; prompts stay cheap."""
-AgentName = Literal["research", "planning", "migrate", "lint", "typescript"]
+AgentName = Literal["research", "planning", "migrate", "lint", "typescript", "review"]
 Command = list[str]
 
 
@@ -109,6 +109,7 @@ class AgentTiers(_Section):
     migrate: Tier = "full"
     lint: Tier = "mini"
     typescript: Tier = "mini"
+    review: Tier = "full"
 
 
 class ContextWindows(_Section):
@@ -196,6 +197,8 @@ class Budget(_Section):
 class RetryLimits(_Section):
     max_attempts_per_error: int = Field(5, ge=1, le=100)
     max_total_attempts: int = Field(15, ge=1, le=1000)
+    max_review_rounds: int = Field(2, ge=0, le=10)
+    """Times the reviewer may send a result back to migrate (0: its findings go to a person)."""
 
 
 class Timeouts(_Section):

@@ -95,13 +95,15 @@ def make_config(root: Path, **settings: object) -> Config:
 
 
 def quiet_agents() -> dict[str, list[object]]:
-    """Research and planning agents that note one thing and accept the default plans."""
+    """Research and planning agents that note one thing and accept the default plans; a
+    reviewer that approves."""
     return {
         "research": [
             call("write_to_scratchpad", note="Counter renders labelled +/- buttons"),
             reply("research done"),
         ],
         "planning": [reply("planned: the default plans stand")],
+        "review": [call("approve_migration", summary="every test kept, user-level queries")],
     }
 
 

@@ -32,7 +32,8 @@ def turn(n: int, content: str | None = None, call: tuple[str, str] | None = None
 
 def recording(candidate: str) -> dict[str, Any]:
     """Research and planning as recorded for the honest migration; a migrate agent that writes
-    ``candidate``, runs the tests and declares victory (each time it is sent back)."""
+    ``candidate``, runs the tests and declares victory (each time it is sent back); a reviewer
+    that approves."""
     honest = json.loads((FIXTURES / "seats_migration.json").read_text())
     return {
         "rewrite_text": candidate,
@@ -47,6 +48,11 @@ def recording(candidate: str) -> dict[str, Any]:
         # Lint and type agents that fix nothing (a cheat leaves unused imports or a skip).
         "lint": [turn(5, content="Nothing to fix.")],
         "typescript": [turn(6, content="Nothing to fix.")],
+        # A lax reviewer that approves whatever it is shown: the checks must still hold the
+        # result back (an agent's approval never passes what the checks failed).
+        "review": [
+            turn(7, call=("approve_migration", json.dumps({"summary": "Looks good to me."})))
+        ],
     }
 
 

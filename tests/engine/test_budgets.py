@@ -20,12 +20,14 @@ PRICES = {"gpt-4.1": {"input": 2.0, "output": 8.0}, "gpt-4.1-mini": {"input": 0.
 
 
 def recorded_cost() -> float:
-    """What the recorded migration costs at PRICES (research runs on mini, the rest on full)."""
+    """What the recorded migration costs at PRICES (research runs on mini, the rest on full,
+    the reviewer too)."""
     cost = 0.0
     for agent, model in (
         ("research", "gpt-4.1-mini"),
         ("planning", "gpt-4.1"),
         ("migrate", "gpt-4.1"),
+        ("review", "gpt-4.1"),
     ):
         for turn in RECORDING[agent]:
             usage, price = turn["usage"], PRICES[model]
@@ -53,7 +55,8 @@ async def test_the_cost_is_estimated_from_the_prices(project: Path, workspaces: 
     assert abs(result.summary.cost - recorded_cost()) < 1e-9
     spent = [e for e in handle.history if isinstance(e, TokensUsed)]
     # One event per model call, the run's totals growing, the last one the whole run's.
-    assert len(spent) == sum(len(RECORDING[a]) for a in ("research", "planning", "migrate"))
+    agents = ("research", "planning", "migrate", "review")
+    assert len(spent) == sum(len(RECORDING[a]) for a in agents)
     assert [e.run_tokens for e in spent] == sorted(e.run_tokens for e in spent)
     assert spent[-1].run_tokens == result.summary.tokens_used
     assert spent[-1].cost is not None and abs(spent[-1].cost - result.summary.cost) < 1e-9

@@ -95,7 +95,8 @@ def test_sigkill_mid_agent_resumes_without_repeating_model_calls(
 
     assert answered[-1] == ("migrate", 0) and turn_of(lost) == ("migrate", 1)
     after = [turn_of(body) for body in replay.requests[len(answered) + 1 :]]
-    assert after == [("migrate", 1)]  # only the question that had no answer is asked again
+    # Only the question that had no answer is asked again; then the review, never asked before.
+    assert after == [("migrate", 1), ("review", 0)]
     assert not set(after) & set(answered)
     # ... with the conversation as it was: the edit's result is its last message.
     again = replay.requests[len(answered) + 1]
@@ -103,6 +104,6 @@ def test_sigkill_mid_agent_resumes_without_repeating_model_calls(
     assert again["messages"][-1]["content"].startswith("edit applied")
     assert result.summary.tokens_used == sum(
         turn["usage"]["total_tokens"]
-        for agent in ("research", "planning", "migrate")
+        for agent in ("research", "planning", "migrate", "review")
         for turn in Replay("seats_migration.json").recording[agent]
     )

@@ -98,6 +98,8 @@ def test_a_cheating_agent_never_succeeds_and_is_not_written(project: Path, cheat
     # A skipped test does not pass, so that result fails; the others work but need review.
     expected = "failed" if kind == "test-disabled" else "needs_review"
     assert result["status"] == expected, (result["status"], result["reasons"])
+    if expected == "needs_review":  # a lax reviewer approved it: the checks still hold it back
+        assert result["summary"]["review"] == "approved"
     assert not result["accepted"]
     assert result["written"].startswith(f"not written: {expected}")
     assert (project / SIMPLE_TEST).read_text() == SIMPLE_ENZYME

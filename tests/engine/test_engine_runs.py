@@ -60,7 +60,7 @@ async def test_happy_path(project: Path, workspaces: Path) -> None:
     assert result.summary.patches_applied == 1
     assert "-import { mount } from 'enzyme';" in result.diff
     steps = [e.step for e in handle.history if isinstance(e, StepStarted)]
-    assert steps == ["research", "planning", "migrate", "lint", "typescript", "finish"]
+    assert steps == ["research", "planning", "migrate", "lint", "typescript", "review", "finish"]
     assert isinstance(handle.history[-1], RunFinished)
     assert Path(result.report_path).is_file()
     # The run's events stay on disk, one JSON object per line, in the order they happened.
@@ -227,7 +227,7 @@ async def test_fix_mode_starts_at_lint(project: Path, workspaces: Path) -> None:
     )
     result, history = await run_with_events(engine, RunRequest(file=LINT_TEST, mode="fix"))
     steps = [e.step for e in history if isinstance(e, StepStarted)]
-    assert steps == ["lint", "typescript", "finish"]
+    assert steps == ["lint", "typescript", "review", "finish"]
     assert result.status == "succeeded", result.failure_reason
     assert result.content == LINT_AFTER
     # eslint --fix ran before the agent: the agent saw only what it cannot fix.
@@ -269,6 +269,7 @@ async def test_offline_run_reports_what_is_left(project: Path, workspaces: Path)
     assert [e.step for e in restarted.history if isinstance(e, StepStarted)] == [
         "lint",
         "typescript",
+        "review",
         "finish",
     ]
     assert again.content == result.content

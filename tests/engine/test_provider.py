@@ -70,14 +70,14 @@ async def test_migration_through_the_openai_client(
     )
     expected_tokens = sum(
         turn["usage"]["total_tokens"]
-        for agent in ("research", "planning", "migrate")
+        for agent in ("research", "planning", "migrate", "review")
         for turn in recorded[agent]
     )
     assert result.summary.tokens_used == expected_tokens
 
     bodies = replay.requests
     # The agent stops once the tests pass: it is not asked for a closing message.
-    assert len(bodies) == 6
+    assert len(bodies) == 7
     assert all(b.get("stream", False) is streaming for b in bodies)
     assert all(h.get("authorization") == f"Bearer {KEY}" for h in replay.headers)
     by_agent = {}

@@ -55,13 +55,13 @@ async def test_the_run_tree_arrives_without_secrets_or_file_contents(
     assert root.get("end_time"), "the root run was closed"
 
     # One run per step's agent, tagged with its step, under the root; model calls below them.
-    for step in ("research", "planning", "migrate"):
+    for step in ("research", "planning", "migrate", "review"):
         (agent,) = fake.named(f"{step} agent")
         assert f"step:{step}" in agent["tags"]
         assert agent["trace_id"] == root["id"]
         assert fake.runs[agent["parent_run_id"]]["name"] == step  # inside its step's node
     models = [r for r in fake.runs.values() if r.get("run_type") == "llm"]
-    assert len(models) == 6 and all(r["trace_id"] == root["id"] for r in models)
+    assert len(models) == 7 and all(r["trace_id"] == root["id"] for r in models)
     tools = {r["name"] for r in fake.runs.values() if r.get("run_type") == "tool"}
     assert {"edit_file", "run_test_file"} <= tools
 

@@ -90,7 +90,15 @@ async def test_scripted_migration_progress_edit_and_edit_mid_run(
         messages = " ".join(str(getattr(r, "message", "")) for r in reports)
         assert "migrate" in messages and "tests 2/2 passing" in messages
         steps = [e["step"] for e in events(client, run_a, "step_started")]
-        assert steps == ["research", "planning", "migrate", "lint", "typescript", "finish"]
+        assert steps == [
+            "research",
+            "planning",
+            "migrate",
+            "lint",
+            "typescript",
+            "review",
+            "finish",
+        ]
 
         # One versioned, annotated edit against the version the run started from.
         [edit] = [e for e in client.edits if e.edit.document_changes]
@@ -238,7 +246,7 @@ async def test_lint_quick_fix(project: Path, workspaces: Path) -> None:
         assert (await command(client, "testmend.applyResult", uri))["applied"] is True
         assert client.texts[uri] == LINT_AFTER
         steps = [e["step"] for e in events(client, run_id, "step_started")]
-        assert steps == ["lint", "typescript", "finish"]
+        assert steps == ["lint", "typescript", "review", "finish"]
         client.text_document_did_close(
             types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
         )

@@ -5,8 +5,8 @@
   Enzyme.
 - ``partial``: a person chose to keep the best partial result (at an escalation).
 - ``succeeded``: tests pass, lint and types are clean, the test inventory holds, the intent
-  check is met (fidelity ≥ ``fidelity.threshold``, or no mutant the original catches), and a fix
-  lost no passing test.
+  check is met (fidelity ≥ ``fidelity.threshold``, or no mutant the original catches), a fix
+  lost no passing test, and a reviewer agent (when there is a model) approved.
 - ``needs_review``: anything else that works: kept, never applied or written without an
   explicit accept (the editor offers it with its findings; the CLI's ``--accept-review``).
 
@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from ..config import FidelityConfig
 from ..workflow.state import MigrationState, RunStatus
+from ..workflow.steps.finish import review_left
 
 APPLIED = frozenset({"succeeded", "partial"})
 """Statuses whose result is applied (editor) or written (``--write``) without another word."""
@@ -82,6 +83,7 @@ def decide(state: MigrationState, settings: FidelityConfig) -> Decision:
                 f"{intent.killed_by_original if intent else 0} mutants the original catches"
             )
             review += [f.message for f in intent.findings()] if intent is not None else []
+    review += review_left(state.review)
     if review:
         return Decision("needs_review", review)
     return Decision("succeeded", [])

@@ -96,6 +96,16 @@ def intent_lines(report: FidelityReport, sources: dict[str, str] | None = None) 
     return lines
 
 
+def _review(verdict: str | None, rounds: int) -> str:
+    text = {
+        "approved": "approved by the reviewer",
+        "changes": "the reviewer's findings are open",
+        "none": "the reviewer gave no verdict",
+        "checks": "the deterministic checks (no model)",
+    }.get(verdict or "", "not reached")
+    return text + (f" after {rounds} round(s) of changes" if rounds else "")
+
+
 def render_report(
     state: MigrationState,
     diff: str,
@@ -136,6 +146,7 @@ def render_report(
         f"{summary.tests_kept} / {summary.tests_deleted} / {summary.tests_created} |",
         f"| fidelity (intent check) | {fidelity} |",
         f"| fidelity findings | {summary.findings} |",
+        f"| review | {_review(summary.review, summary.review_rounds)} |",
         f"| Enzyme-free | {'yes' if summary.enzyme_free else 'no'} |",
         f"| lint messages left | {summary.lint_errors} |",
         f"| type errors left | {summary.type_errors} |",

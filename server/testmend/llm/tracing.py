@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 from langchain_core.callbacks import BaseCallbackHandler
 from pydantic import SecretStr
@@ -33,7 +33,7 @@ _ENABLED = (
     "LANGCHAIN_TRACING_V2",
     "LANGCHAIN_TRACING",
 )
-AGENTS: tuple[AgentName, ...] = ("research", "planning", "migrate", "lint", "typescript")
+AGENTS: tuple[AgentName, ...] = get_args(AgentName)
 HIDDEN = {"hidden": "testmend does not trace file contents; set tracing.contents to include them"}
 
 

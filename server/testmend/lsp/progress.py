@@ -29,7 +29,8 @@ STEP_PERCENT: dict[str, int] = {
     "planning": 20,
     "migrate": 30,
     "lint": 80,
-    "typescript": 90,
+    "typescript": 88,
+    "review": 94,
     "finish": 100,
 }
 _MIGRATE_CEILING = 70

@@ -41,3 +41,5 @@ class StepAgentState(AgentState[Any]):
     escalation: NotRequired[dict[str, Any] | None]
     instructions: NotRequired[list[str]]
     """Answers a person gave during the run (escalations): added to the user's instructions."""
+    verdict: NotRequired[dict[str, Any] | None]
+    """The reviewer's answer (``review_tools``): the agent ends once it is given."""

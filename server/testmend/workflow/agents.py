@@ -79,7 +79,9 @@ class StepGuard(AgentMiddleware[StepAgentState, RunDeps]):
         deps.usage.step = self.step
         deps.usage.model = deps.config.model.model_for(self.step) or ""
         deps.usage.breaker.check()
-        if state.get("stop_reason") or (state.get("all_passing") and self.step != "research"):
+        if state.get("stop_reason") or state.get("verdict"):
+            return {"jump_to": "end"}
+        if state.get("all_passing") and self.step not in ("research", "review"):
             return {"jump_to": "end"}
         spent = deps.usage.over_budget()
         if spent:

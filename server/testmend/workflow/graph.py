@@ -1,7 +1,8 @@
-"""The migration graph: research → planning → migrate → lint → typescript → finish.
+"""The migration graph: research → planning → migrate → lint → typescript → review → finish.
 
 The start is conditional (``choose_start``); a step that fails goes straight to ``finish``, which
-records the failure and its reason.
+records the failure and its reason. The review may send the result back to ``migrate`` (bounded
+by ``retry.maxReviewRounds``), which starts from the reviewed candidate.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ def _after(step: Step) -> Any:
     def route(state: MigrationState) -> Step:
         if state.exit.status == "failed":
             return "finish"
+        if step == "review" and state.review.send_back:
+            return "migrate"
         return _NEXT[step]
 
     route.__name__ = f"after_{step}"
@@ -44,9 +47,8 @@ def build_graph(
         START, choose_start, {s: s for s in ("research", "migrate", "lint", "typescript")}
     )
     for step in STEPS[:-1]:
-        graph.add_conditional_edges(
-            step, _after(step), {_NEXT[step]: _NEXT[step], "finish": "finish"}
-        )
+        targets = {_NEXT[step], "finish", *(["migrate"] if step == "review" else [])}
+        graph.add_conditional_edges(step, _after(step), {t: t for t in targets})
     graph.add_edge("finish", END)
     return graph.compile(checkpointer=checkpointer, name="testmend-migration")
 

@@ -20,14 +20,17 @@ from ..patching.model import numbered
 CHARS_PER_TOKEN = 4
 SLOT_SHARES: dict[str, float] = {
     "candidate": 0.22,
+    "diff": 0.22,
     "original_test": 0.14,
     "previous_attempts": 0.10,
     "research_context": 0.08,
     "errors": 0.08,
+    "findings": 0.06,
+    "checks": 0.04,
     "test_plans": 0.05,
     "user_instructions": 0.03,
 }
-"""Each slot's share of the context window. An agent's slots add up to at most 0.62 (migrate):
+"""Each slot's share of the context window. An agent's slots add up to at most 0.64 (review):
 about a third is left for the template (~1,000 tokens), the conversation and the answer."""
 OTHER_SLOT_SHARE = 0.02
 CONVERSATION_SHARE = 0.25

@@ -15,8 +15,16 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..fidelity.models import FidelityReport
 from ..project.dependencies import DependencyNode, ImportInfo
 
-Step = Literal["research", "planning", "migrate", "lint", "typescript", "finish"]
-STEPS: tuple[Step, ...] = ("research", "planning", "migrate", "lint", "typescript", "finish")
+Step = Literal["research", "planning", "migrate", "lint", "typescript", "review", "finish"]
+STEPS: tuple[Step, ...] = (
+    "research",
+    "planning",
+    "migrate",
+    "lint",
+    "typescript",
+    "review",
+    "finish",
+)
 RunStatus = Literal[
     "running",
     "finished",
@@ -31,6 +39,9 @@ RunStatus = Literal[
 """``finished``: the workflow is done and the engine's acceptance policy has not yet decided.
 ``partial``: a person chose to keep the best partial result; ``discarded``: to drop it."""
 PlanAction = Literal["migrate", "delete", "keep", "add"]
+Verdict = Literal["approved", "changes", "none", "checks"]
+"""The review's: the reviewer approved, asked for changes, gave no verdict; or, offline and for
+fix runs, the deterministic checks are the review."""
 # Part of the state (and so of checkpoints), defined where the dependency tree is built.
 STATE_IMPORTS = (DependencyNode, ImportInfo)
 
@@ -135,6 +146,24 @@ class Summary(_Model):
     mutants_caught_by_original: int = 0
     mutants_lost: int = 0
     findings: int = 0
+    review: Verdict | None = None
+    """The review's verdict (None: the run ended before its review)."""
+    review_rounds: int = 0
+
+
+class ReviewState(_Model):
+    verdict: Verdict | None = None
+    """None: not reviewed yet."""
+    summary: str = ""
+    """What the reviewer checked (approved), or why it gave no verdict."""
+    findings: list[str] = []
+    """The last review's findings: open unless a later round approves."""
+    send_back: bool = False
+    """The last review sent the result back to migrate (a round is left)."""
+    rounds: int = 0
+    """Times the result was sent back (at most ``retry.maxReviewRounds``)."""
+    history: list[list[str]] = []
+    """The findings of each round sent back, for the reviewer's next look."""
 
 
 class ExitState(_Model):
@@ -192,4 +221,5 @@ class MigrationState(_Model):
     """What a person answered at an escalation, when it decides the outcome."""
     step_results: dict[str, str] = {}
     """One line per finished step: what it did (for the report)."""
+    review: ReviewState = ReviewState()
     exit: ExitState = ExitState()

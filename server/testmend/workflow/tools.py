@@ -29,6 +29,7 @@ from ..workspace.paths import resolve_in_root
 from .agent_state import CheckKind, StepAgentState
 from .context import ESCALATION_UNLOCKS_AT, SCOPE_REDUCTION_UNLOCKS_AT, RunDeps
 from .events import EditApplied, TestTally, ToolCalled
+from .review_tools import REVIEW_TOOLS
 from .state import CandidateSnapshot, ErrorTracker, Step
 from .tracking import ObservedError, active_errors, note_fix_tried, step_attempts
 from .verify import as_errors, describe_findings, inventory_check
@@ -615,5 +616,6 @@ def toolkit(step: Step) -> list[BaseTool]:
         ],
         "lint": [lint_auto_fix, run_lint_check, *EDIT_TOOLS],
         "typescript": [run_ts_check, *EDIT_TOOLS],
+        "review": REVIEW_TOOLS,
     }
     return [*FILE_TOOLS, *extra.get(step, [])]

@@ -11,6 +11,7 @@ from .finish import finish
 from .migrate import migrate
 from .planning import default_plans, planning, validate_plans
 from .research import research
+from .review import review
 
 
 def choose_start(state: MigrationState) -> Step:
@@ -29,6 +30,7 @@ NODES: dict[str, Any] = {
     "migrate": migrate,
     "lint": lint,
     "typescript": typescript,
+    "review": review,
     "finish": finish,
 }
 assert tuple(NODES) == STEPS

@@ -14,35 +14,23 @@ from datetime import UTC, datetime
 from langgraph.runtime import Runtime
 
 from ...codemod import is_enzyme_free
-from ...fidelity import FidelityReport, Finding, test_counts
-from ...project.dependencies import is_test_file
+from ...fidelity import Finding, test_counts
 from ..context import RunDeps
 from ..events import StepFinished
-from ..state import ExitState, MigrationState
+from ..state import ExitState, MigrationState, ReviewState
 from ..tools import sync_candidate
-from ..verify import (
-    intent_check,
-    intent_is_current,
-    intent_short,
-    state_inventory,
-    tests_after_fix,
-)
+from ..verify import intent_short, tests_after_fix
 from .common import Update, emit_start, tally
+from .review import result_fidelity
 
 
-async def _fidelity(deps: RunDeps, state: MigrationState, candidate: str) -> FidelityReport:
-    checks_test_file = state.mode == "migrate" or is_test_file(state.test_file)
-    rows, findings = state_inventory(state, candidate) if checks_test_file else ([], [])
-    report = FidelityReport(rows=rows, inventory_findings=findings)
-    tests_pass = state.tests_total > 0 and state.tests_passing == state.tests_total
-    if state.mode == "migrate" and state.exit.status != "failed" and tests_pass:
-        if state.fidelity is not None and intent_is_current(state.fidelity, candidate):
-            intent = state.fidelity.intent
-        else:
-            sync_candidate(deps, state.test_file, candidate)
-            intent = await intent_check(deps, state, candidate)
-        report = report.model_copy(update={"intent": intent})
-    return report
+def review_left(review: ReviewState) -> list[str]:
+    """What the reviewer left open: its findings after the last round, or no verdict."""
+    if review.verdict == "changes":
+        return [f"the reviewer: {finding}" for finding in review.findings]
+    if review.verdict == "none":
+        return [f"the reviewer gave no verdict ({review.summary})"]
+    return []
 
 
 async def finish(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
@@ -59,7 +47,7 @@ async def finish(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
         update["tests_passing"] = sum(r.passed_count for r in results.values())
         update["tests_total"] = sum(len(r.tests) for r in results.values())
         state = state.model_copy(update=update)
-    fidelity = await _fidelity(deps, state, candidate)
+    fidelity = await result_fidelity(deps, state, candidate)
     fidelity = fidelity.model_copy(update={"behaviour_findings": lost})
     counts = test_counts(fidelity.rows, state.mode)
     enzyme_free = is_enzyme_free(candidate, state.test_file, deps.conventions)
@@ -83,6 +71,8 @@ async def finish(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
             "mutants_caught_by_original": intent.killed_by_original if intent else 0,
             "mutants_lost": len(intent.lost()) if intent else 0,
             "findings": len(fidelity.findings()),
+            "review": state.review.verdict,
+            "review_rounds": state.review.rounds,
         }
     )
     left = list(state.codemod_left)
@@ -95,6 +85,7 @@ async def finish(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
     if state.mode == "migrate" and not enzyme_free:
         left.append("the file still uses Enzyme")
     left += [f.message for f in fidelity.findings()]
+    left += review_left(state.review)
     failed = state.exit.status == "failed"
     exit_state = ExitState(
         status="failed" if failed else "finished",

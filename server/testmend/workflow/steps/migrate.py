@@ -5,6 +5,9 @@ agent's word is not enough.
 Fidelity findings are failing evidence like failing tests: the agent's ``run_test_file`` reports
 inventory findings, and after the agent stops with passing tests the intent check runs; what it
 finds goes back to the agent (at most ``FIDELITY_ROUNDS`` times, counted in the tracker).
+
+When the review sends the result back, the step starts from the reviewed candidate (no new
+conversion) and the agent's task is the reviewer's findings.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from .common import (
     restore_snapshot,
     run_tests,
 )
+from .review import findings_text
 
 FIDELITY_ROUNDS = 2
 """How many more times the agent is sent back when the intent check finds lost intent."""
@@ -86,6 +90,8 @@ class _Loop:
 async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
     deps = runtime.context
     emit_start(deps, "migrate", state)
+    if state.review.send_back and state.candidate is not None:
+        return await _address_review(deps, state, state.candidate)
     capture = DomCapture.model_validate_json(state.dom_capture) if state.dom_capture else None
 
     def convert() -> CodemodResult:  # in a thread: conventions walk the sources, the codemod parses
@@ -130,6 +136,46 @@ async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
             await _agent_rounds(deps, state, loop)
         except RunnerError as exc:
             return fail(deps, state, "migrate", exc.message, candidate=loop.candidate)
+    codemod_left = [
+        f"{n.message} (line {n.line})" for n in converted.notes if n.kind == "untranslated"
+    ]
+    return _end(deps, state, loop, len(converted.notes), codemod_left, snapshot_update)
+
+
+async def _address_review(deps: RunDeps, state: MigrationState, candidate: str) -> Update:
+    """The review sent the result back: the agent works on the reviewed candidate, with the
+    reviewer's findings as its task."""
+    assert deps.models is not None, "only a reviewer agent sends a result back"
+    try:
+        result = await run_tests(deps, state, candidate)
+    except RunnerError as exc:
+        return fail(deps, state, "migrate", exc.message, candidate=candidate)
+    loop = _Loop(state, candidate, result)
+    rows, findings = state_inventory(state, candidate)
+    loop.fidelity = FidelityReport(rows=rows, inventory_findings=findings)
+    asked = findings_text(state.review.findings)
+    task = (
+        "A reviewer read the migrated test and sent it back with these findings. Address each "
+        "one, keep every test passing and every assertion at least as strong, then run the "
+        f"tests.\n{asked}"
+    )
+    evidence = f"The reviewer's findings:\n{asked}\n\n{_evidence(result, findings)}"
+    try:
+        await _agent_rounds(deps, state, loop, first=(task, evidence))
+    except RunnerError as exc:
+        return fail(deps, state, "migrate", exc.message, candidate=loop.candidate)
+    return _end(deps, state, loop, 0, state.codemod_left, {})
+
+
+def _end(
+    deps: RunDeps,
+    state: MigrationState,
+    loop: _Loop,
+    notes: int,
+    codemod_left: list[str],
+    snapshot_update: Update,
+) -> Update:
+    """Validation of what the agent (or the codemod alone) left: the step's end."""
     result = loop.result
     common: dict[str, Any] = {
         "candidate": loop.candidate,
@@ -139,6 +185,7 @@ async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
         "tests_passing": result.passed_count,
         "tests_total": len(result.tests),
         "fidelity": loop.fidelity,
+        "review": state.review.model_copy(update={"send_back": False}),
         **snapshot_update,
     }
     if loop.said:
@@ -157,8 +204,8 @@ async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
             **common,
         )
     detail = f"{result.passed_count}/{len(result.tests)} tests pass"
-    if converted.notes:
-        detail += f"; codemod notes: {len(converted.notes)}"
+    if notes:
+        detail += f"; codemod notes: {notes}"
     if loop.fidelity.findings():
         detail += f"; {len(loop.fidelity.findings())} fidelity findings"
     best = loop.best
@@ -166,21 +213,27 @@ async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
         best = CandidateSnapshot(
             content=loop.candidate, passed=result.passed_count, total=len(result.tests)
         )
-    left = [f"{n.message} (line {n.line})" for n in converted.notes if n.kind == "untranslated"]
     return done(
         deps,
         state,
         "migrate",
         detail,
         best_candidate=best,
-        codemod_left=left if not result.success else [],
+        codemod_left=codemod_left if not result.success else [],
         **common,
     )
 
 
-async def _agent_rounds(deps: RunDeps, state: MigrationState, loop: _Loop) -> None:
-    """Send the agent back until the tests pass, the inventory holds and the intent is kept."""
+async def _agent_rounds(
+    deps: RunDeps, state: MigrationState, loop: _Loop, first: tuple[str, str] | None = None
+) -> None:
+    """Send the agent back until the tests pass, the inventory holds and the intent is kept.
+    ``first``: a task (and its evidence) the agent works on first, whatever the tests say."""
     threshold = deps.config.fidelity.threshold
+    if first is not None:
+        await _one_round(deps, state, loop, *first)
+        if loop.stop_reason or loop.choice:
+            return
     task = "Make every planned test pass. The current test results are under 'Previous attempts'."
     evidence = _evidence(loop.result, loop.fidelity.inventory_findings)
     for round_number in range(FIDELITY_ROUNDS + 1):
