@@ -32,6 +32,8 @@ from testmend.workspace import (
     create_shadow_workspace_async,
     default_workspaces_dir,
 )
+from testmend.workspace import git as workspace_git
+from testmend.workspace import owner as workspace_owner
 from testmend.workspace import shadow as shadow_module
 
 # -- helpers ----------------------------------------------------------------------------------
@@ -808,13 +810,13 @@ def test_git_failure_removes_everything(repo: Path, base: Path) -> None:
 
 
 def test_git_timeout_kills_git(repo: Path) -> None:
-    with pytest.raises(shadow_module._GitError, match="timed out"):
-        shadow_module._run_git(["log", "-p"], cwd=repo, timeout=0)
+    with pytest.raises(workspace_git.GitError, match="timed out"):
+        workspace_git.run_git(["log", "-p"], cwd=repo, timeout=0)
 
 
 def test_git_in_a_missing_directory(tmp_path: Path) -> None:
-    with pytest.raises(shadow_module._GitError, match="cannot run"):
-        shadow_module._run_git(["status"], cwd=tmp_path / "missing")
+    with pytest.raises(workspace_git.GitError, match="cannot run"):
+        workspace_git.run_git(["status"], cwd=tmp_path / "missing")
 
 
 # -- stale workspaces -------------------------------------------------------------------------
@@ -866,7 +868,7 @@ def test_live_workspaces_are_removed_at_exit(repo: Path, base: Path) -> None:
     ws = create_shadow_workspace(repo, base_dir=base)
     shadow_module._remove_live_workspaces()  # what atexit runs
     assert_gone(ws, repo)
-    assert shadow_module._proc_stat(999_999_999) is None
+    assert workspace_owner.proc_stat(999_999_999) is None
 
 
 def test_workspaces_are_removed_when_the_process_exits(repo: Path, base: Path) -> None:
@@ -890,7 +892,7 @@ def make_container(base: Path, name: str, owner: object | None, age: float = 0.0
 
 
 def test_stale_collection_rules(base: Path) -> None:
-    me = {"pid": os.getpid(), "start_time": shadow_module._proc_stat(os.getpid())[1]}  # type: ignore[index]
+    me = {"pid": os.getpid(), "start_time": workspace_owner.proc_stat(os.getpid())[1]}  # type: ignore[index]
     reused = make_container(base, "run-reused", {"pid": os.getpid(), "start_time": "1"})
     zero_pid = make_container(base, "run-zero", {"pid": 0})
     alive = make_container(base, "run-alive", me)
@@ -922,7 +924,7 @@ def test_stale_collection_rules(base: Path) -> None:
 def test_zombie_owner_is_dead(base: Path) -> None:
     proc = subprocess.Popen([sys.executable, "-c", "pass"])
     deadline = time.time() + 10
-    while shadow_module._proc_stat(proc.pid)[0] != "Z" and time.time() < deadline:  # type: ignore[index]
+    while workspace_owner.proc_stat(proc.pid)[0] != "Z" and time.time() < deadline:  # type: ignore[index]
         time.sleep(0.01)
     container = make_container(base, "run-zombie", {"pid": proc.pid})
     assert collect_stale_workspaces(base) == [container]
@@ -999,7 +1001,7 @@ def test_private_dir_of_another_user_is_refused(tmp_path: Path) -> None:
     other.mkdir()
     os.chown(other, 12345, 12345)
     with pytest.raises(ShadowWorkspaceError, match="another user"):
-        shadow_module._ensure_private_dir(other)
+        workspace_owner.ensure_private_dir(other)
 
 
 def test_unusual_status_entries(tmp_path: Path, base: Path) -> None:
