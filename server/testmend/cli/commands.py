@@ -20,6 +20,13 @@ def lazy(module: str, name: str) -> Callable[[argparse.Namespace], int]:
     return handler
 
 
+def _jobs(value: str) -> int:
+    jobs = int(value)
+    if not 1 <= jobs <= 32:
+        raise argparse.ArgumentTypeError("from 1 to 32")
+    return jobs
+
+
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     for name, help_text in (
         ("migrate", "migrate Enzyme test files (or folders of them) to Testing Library"),
@@ -28,7 +35,19 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         parser = sub.add_parser(name, help=help_text, description=help_text)
         parser.add_argument("paths", nargs="+", metavar="PATH")
         parser.add_argument("--offline", action="store_true", help="deterministic tier only")
-        parser.add_argument("--json", action="store_true", help="machine-readable results")
+        output = parser.add_mutually_exclusive_group()
+        output.add_argument("--json", action="store_true", help="machine-readable results")
+        output.add_argument(
+            "--jsonl",
+            action="store_true",
+            help="one JSON line per file on stdout as it ends (for CI logs)",
+        )
+        parser.add_argument(
+            "--jobs",
+            type=_jobs,
+            metavar="N",
+            help="files migrated at once (default: maxConcurrentRuns, 2)",
+        )
         parser.add_argument(
             "--write", action="store_true", help="write the results the engine accepted"
         )

@@ -7,7 +7,7 @@ import asyncio
 import json
 import sys
 from pathlib import Path
-from typing import Literal, TextIO
+from typing import Any, Literal, TextIO
 
 from ..config import ConfigError, find_project_root, load_config
 from ..engine import Engine, EngineError, RunHandle, RunRequest, RunResult
@@ -16,6 +16,7 @@ from ..engine.store import RunStore
 from ..project import enzyme_test_files
 from ..workflow.events import RunEvent, RunFinished, event_line, spent_text
 from ..workspace.paths import PathEscapeError
+from .batch import Batch, json_line, summary_table
 
 
 class Progress:
@@ -78,18 +79,28 @@ async def _run_many(args: argparse.Namespace, mode: Literal["migrate", "fix"]) -
     if outside:
         print(f"testmend: {outside[0]} is not in the project {root}", file=sys.stderr)
         return 2
-    environ_overrides = {"model": {"offline": True}} if args.offline else None
+    overrides: dict[str, Any] = {"model": {"offline": True}} if args.offline else {}
+    jobs = getattr(args, "jobs", None)
+    if jobs is not None:
+        overrides["maxConcurrentRuns"] = jobs
     try:
-        config = load_config(root, editor_settings=environ_overrides)
+        config = load_config(root, editor_settings=overrides or None)
     except ConfigError as exc:
         print(f"testmend: {exc}", file=sys.stderr)
         return 2
     names: dict[str, str] = {}
     progress = Progress(sys.stderr, names)
+    batch = Batch(total=len(files), jobs=config.max_concurrent_runs, stream=sys.stderr)
+
+    def on_event(event: RunEvent) -> None:
+        progress(event)
+        batch.observe(event)
+
     results: list[RunResult] = []
     problems: list[str] = []
     unfinished: list[dict[str, object]] = []
-    async with Engine(config, on_event=progress) as engine:
+    jsonl = bool(getattr(args, "jsonl", False))
+    async with Engine(config, on_event=on_event) as engine:
         handles = []
         for file in files:
             request = RunRequest(
@@ -105,19 +116,51 @@ async def _run_many(args: argparse.Namespace, mode: Literal["migrate", "fix"]) -
                 continue
             names[handle.run_id] = handle.file
             handles.append(handle)
-        for handle in handles:
-            try:
-                result = await handle.wait()
-            except Exception as exc:  # the run is recorded as failed; report and go on
-                problems.append(f"{handle.file}: {type(exc).__name__}: {exc}")
-                unfinished.append(_unfinished(handle))
-                continue
-            if result is None:
-                problems.append(f"{handle.file}: {_no_result(handle)}")
-                unfinished.append(_unfinished(handle))
-                continue
-            results.append(result)
-    return _report(args, root, results, problems, unfinished)
+        for finished in asyncio.as_completed([_outcome(h) for h in handles]):
+            handle, result, problem = await finished
+            if result is not None:
+                results.append(result)
+            else:
+                problems.append(f"{handle.file}: {problem}")
+                unfinished.append({**_unfinished(handle), "seconds": batch.seconds(handle.run_id)})
+            if jsonl:
+                json_line(_row(handle, result, batch), sys.stdout)
+    order = {h.run_id: n for n, h in enumerate(handles)}
+    results.sort(key=lambda r: order.get(r.run_id, 0))
+    by_run = {r.run_id: r for r in results}
+    rows = [_row(h, by_run.get(h.run_id), batch) for h in handles]
+    code = _report(args, root, results, problems, unfinished, batch)
+    if len(files) > 1 and not args.json and not jsonl:
+        print(summary_table(rows, batch.elapsed(), batch.jobs), file=sys.stderr)
+    return code
+
+
+async def _outcome(handle: RunHandle) -> tuple[RunHandle, RunResult | None, str | None]:
+    """A run's result, or why there is none (the run is recorded; the batch goes on)."""
+    try:
+        result = await handle.wait()
+    except Exception as exc:
+        return handle, None, f"{type(exc).__name__}: {exc}"
+    if result is None:
+        return handle, None, _no_result(handle)
+    return handle, result, None
+
+
+def _row(handle: RunHandle, result: RunResult | None, batch: Batch) -> dict[str, Any]:
+    """One file's line of the batch (``--jsonl``, the closing table)."""
+    if result is None:
+        return {**_unfinished(handle), "seconds": batch.seconds(handle.run_id)}
+    return {
+        "file": result.file,
+        "run_id": result.run_id,
+        "status": result.status,
+        "tests_passing": result.summary.tests_passing,
+        "tests_total": result.summary.tests_total,
+        "tokens_used": result.summary.tokens_used,
+        "cost": result.summary.cost,
+        "reasons": result.reasons,
+        "seconds": batch.seconds(result.run_id),
+    }
 
 
 def _unfinished(handle: RunHandle) -> dict[str, object]:
@@ -157,10 +200,12 @@ def _report(
     results: list[RunResult],
     problems: list[str],
     unfinished: list[dict[str, object]] | None = None,
+    batch: Batch | None = None,
 ) -> int:
-    """Prints the results (a diff and a line each, or ``--json``); exit status 0 when every
-    file has an accepted result. ``unfinished``: runs without a result (failed, cancelled,
-    paused), listed in ``--json`` besides their line in ``problems``."""
+    """Prints the results (a diff and a line each, or ``--json``; with ``--jsonl`` the lines
+    are out already); exit status 0 when every file has an accepted result. ``unfinished``:
+    runs without a result (failed, cancelled, paused), listed in ``--json`` besides their line
+    in ``problems``."""
     written: dict[str, str] = {}
     accept_review = bool(getattr(args, "accept_review", False))
     if getattr(args, "write", False):
@@ -177,6 +222,7 @@ def _report(
                     "tests_pass": result.tests_pass,
                     "accepted": result.applies,
                     "written": written.get(result.run_id),
+                    "seconds": batch.seconds(result.run_id) if batch else None,
                 }
                 for result in results
             ],
@@ -184,6 +230,12 @@ def _report(
             "problems": problems,
         }
         print(json.dumps(payload, indent=2))
+    elif getattr(args, "jsonl", False):
+        for result in results:
+            if written.get(result.run_id):
+                print(f"{result.file}: {written[result.run_id]}", file=sys.stderr)
+        for problem in problems:
+            print(f"testmend: {problem}", file=sys.stderr)
     else:
         for result in results:
             print(result.diff, end="" if result.diff.endswith("\n") else "\n")
