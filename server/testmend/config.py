@@ -282,6 +282,17 @@ class TracingConfig(_Section):
     """Send prompts, answers and tool results (they hold the user's files) with the traces."""
 
 
+class WorkspaceConfig(_Section):
+    """Where runs work (see docs/architecture.md, "Shadow workspace")."""
+
+    warm_slots: int = Field(4, ge=0, le=32)
+    """Shadow workspaces per project kept between runs, so the tools' caches stay warm (each
+    is a checkout of the project outside it); 0: a new workspace for every run."""
+    warm_jest: bool = True
+    """A run's jest runs go through one long-lived jest process when the project's test
+    command is jest itself (jest 27 and later); off: the plain command every time."""
+
+
 class Config(_Section):
     project_root: Path
     commands: Commands = Commands()
@@ -292,6 +303,7 @@ class Config(_Section):
     fidelity: FidelityConfig = FidelityConfig()
     sandbox: SandboxConfig = SandboxConfig()
     tracing: TracingConfig = TracingConfig()
+    workspace: WorkspaceConfig = WorkspaceConfig()
     max_concurrent_runs: int = Field(2, ge=1, le=32)
 
     def redacted(self) -> dict[str, Any]:

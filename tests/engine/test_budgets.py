@@ -11,6 +11,7 @@ from typing import Any
 from testmend.engine import Engine, RunRequest
 from testmend.workflow.events import TokensUsed
 
+from ..leftovers import left_behind
 from ..replay_server import FIXTURES, Replay, serve
 from .conftest import SIMPLE_ENZYME, SIMPLE_TEST
 from .test_provider import provider_config
@@ -90,7 +91,7 @@ async def test_a_token_budget_stops_the_run_with_its_best_candidate(
     assert result.content and result.content != SIMPLE_ENZYME
     assert "enzyme" not in result.content.split("describe(")[0]
     assert (project / SIMPLE_TEST).read_text() == SIMPLE_ENZYME
-    assert list(workspaces.iterdir()) == []
+    assert left_behind(workspaces) == []
 
 
 async def test_a_cost_budget_stops_the_run(project: Path, workspaces: Path) -> None:

@@ -8,6 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from testmend.cli.batch import summary_table
+
+from ..leftovers import left_behind
 from .conftest import SIMPLE_ENZYME, SIMPLE_TEST, git
 
 TESTMEND = str(Path(sys.executable).with_name("testmend"))
@@ -55,7 +58,7 @@ def test_migrate_a_folder_offline_and_write(project: Path, workspaces: Path) -> 
     snapshot = (project / PAGINATION_SNAPSHOT).read_text(encoding="utf-8")
     assert snapshot != old_snapshot and "<DocumentFragment>" in snapshot
     assert "[Pagination.test.tsx] migrate: tests 7/7 passing" in done.stderr
-    assert list(workspaces.iterdir()) == []
+    assert left_behind(workspaces) == []
     # The written files pass the project's own jest, outside testmend.
     jest = subprocess.run(
         ["node_modules/.bin/jest", "--ci", PAGINATION],
@@ -178,3 +181,53 @@ def test_fix_refuses_a_source_file_no_test_covers(project: Path, workspaces: Pat
     assert done.returncode == 1
     assert "src/hooks/useCountdown.ts: no test covers it" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_batch_streams_a_json_line_per_file_with_progress(
+    project: Path, workspaces: Path
+) -> None:
+    done = run_testmend(
+        project,
+        workspaces,
+        "migrate",
+        PAGINATION,
+        SIMPLE_TEST,
+        "--offline",
+        "--jobs",
+        "2",
+        "--jsonl",
+    )
+    assert done.returncode == 1, done.stderr  # the simple test still fails offline
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert {r["file"]: r["status"] for r in rows} == {
+        PAGINATION: "succeeded",
+        SIMPLE_TEST: "failed",
+    }
+    assert all(r["seconds"] > 0 and r["run_id"] for r in rows)
+    assert "[batch] 1/2 files done, " in done.stderr
+    assert "[batch] 2/2 files done, 0 running" in done.stderr
+    assert left_behind(workspaces) == []
+
+
+def test_the_batch_table_counts_outcomes_and_throughput() -> None:
+    rows = [
+        {
+            "file": "a.test.tsx",
+            "status": "succeeded",
+            "tests_passing": 3,
+            "tests_total": 3,
+            "seconds": 12.0,
+        },
+        {
+            "file": "b.test.tsx",
+            "status": "failed",
+            "tests_passing": 0,
+            "tests_total": 0,
+            "seconds": None,
+        },
+    ]
+    rows[0]["seconds"], rows[1]["seconds"] = 12.0, None
+    table = summary_table(rows, wall=60.0, jobs=2).splitlines()
+    assert table[1].split() == ["a.test.tsx", "succeeded", "3/3", "12.0"]
+    assert table[2].split() == ["b.test.tsx", "failed", "-", "-"]
+    assert table[-1] == "2 files: 1 succeeded, 1 failed; 1m00s at --jobs 2 (2.0 files/minute)"

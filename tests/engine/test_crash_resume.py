@@ -12,6 +12,7 @@ from typing import Any
 
 from testmend.engine import RunResult, RunStore
 
+from ..leftovers import left_behind, slots
 from ..replay_server import Replay, serve
 from .conftest import SIMPLE_ENZYME, SIMPLE_RTL, SIMPLE_TEST, git
 
@@ -45,7 +46,8 @@ def test_sigkill_mid_run_then_resume(project: Path, workspaces: Path) -> None:
     assert run_id is not None
     store = RunStore(project)
     assert [r.status for r in store.all()] == ["interrupted"]
-    assert list(workspaces.iterdir())  # the dead process's shadow workspace is still there
+    # The dead process's warm slot is still there, free: the next run resets it.
+    assert slots(workspaces) and left_behind(workspaces) == []
 
     resumed = driver(str(project), str(workspaces), "resume", run_id)
     out, err = resumed.communicate(timeout=600)
@@ -58,7 +60,7 @@ def test_sigkill_mid_run_then_resume(project: Path, workspaces: Path) -> None:
     assert result.status == "succeeded", result.failure_reason
     assert result.content == SIMPLE_RTL  # the same result as a run that was never killed
     assert store.load(run_id).status == "succeeded"
-    assert list(workspaces.iterdir()) == []  # the stale workspace was collected
+    assert left_behind(workspaces) == []
     assert (project / SIMPLE_TEST).read_text() == SIMPLE_ENZYME
     assert git(project, "status", "--porcelain") == ""
 

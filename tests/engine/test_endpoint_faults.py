@@ -16,6 +16,7 @@ import pytest
 from testmend.engine import Engine, RunRequest
 from testmend.llm.faults import classify
 
+from ..leftovers import left_behind
 from ..replay_server import Replay, serve
 from .conftest import SIMPLE_TEST
 from .recordings import migrate_through_cli
@@ -90,7 +91,7 @@ async def failed_run(project: Path, workspaces: Path, base_url: str, **model: An
     assert record.failure_reason
     assert "Traceback" not in record.failure_reason
     assert KEY not in record.model_dump_json()
-    assert list(workspaces.iterdir()) == []
+    assert left_behind(workspaces) == []
     return record.failure_reason
 
 
@@ -191,7 +192,7 @@ async def test_an_agent_that_never_stops_calling_tools(project: Path, workspaces
     # The tokens the failed run spent are on its record (15 per answer).
     assert record.summary is not None
     assert record.summary.tokens_used == 15 * len(replay.requests)
-    assert list(workspaces.iterdir()) == []
+    assert left_behind(workspaces) == []
 
 
 def test_an_error_of_our_own_is_not_an_endpoint_fault() -> None:

@@ -18,6 +18,7 @@ from testmend.workflow.events import (
     TestTally,
 )
 
+from ..leftovers import foreign_worktrees, in_use, left_behind
 from .conftest import (
     SIMPLE_ENZYME,
     SIMPLE_RTL,
@@ -32,13 +33,12 @@ from .conftest import (
 
 
 def assert_untouched(project: Path, workspaces: Path) -> None:
-    """The user's tree is as committed and every shadow workspace is gone."""
+    """The user's tree is as committed, no run's workspace is left and no slot held, and the
+    only worktrees registered in the user's repository are the warm slots."""
     assert git(project, "status", "--porcelain", "--untracked-files=all") == ""
     assert (project / SIMPLE_TEST).read_text(encoding="utf-8") == SIMPLE_ENZYME
-    assert list(workspaces.iterdir()) == []
-    assert "worktrees" not in {p.name for p in (project / ".git").iterdir()} or not list(
-        (project / ".git" / "worktrees").iterdir()
-    )
+    assert left_behind(workspaces) == []
+    assert foreign_worktrees(project / ".git", workspaces) == []
 
 
 async def test_happy_path(project: Path, workspaces: Path) -> None:
@@ -177,7 +177,7 @@ async def test_escape_hatches_unlock_and_escalation_pauses_until_answered(
         report = Path(needs[0].report_path)
         assert report.is_file() and "## What was tried\nreran the tests" in report.read_text()
         assert engine.store.load(handle.run_id).status == "paused"
-        assert list(workspaces.iterdir()) == []  # nothing lingers while waiting for a person
+        assert left_behind(workspaces) == []  # nothing lingers while waiting for a person
 
         resumed = await engine.resume(handle.run_id, answer)
         result = await resumed.wait()
@@ -245,7 +245,7 @@ async def test_cancel_leaves_nothing_behind(project: Path, workspaces: Path) -> 
         async for event in handle.events():
             if isinstance(event, StepStarted) and event.step == "migrate":
                 break
-        assert list(workspaces.iterdir())  # the run is working in its shadow
+        assert in_use(workspaces)  # the run is working in its shadow
         assert await engine.cancel(handle.run_id)
         assert engine.store.load(handle.run_id).status == "cancelled"
     assert_untouched(project, workspaces)

@@ -12,6 +12,7 @@ from testmend.engine import Engine, EngineError, RunRequest
 from testmend.llm import ScriptedChatModel
 from testmend.sandbox import SandboxChoice
 
+from ..leftovers import left_behind
 from .conftest import SIMPLE_TEST, make_config
 
 pytestmark = pytest.mark.node
@@ -34,7 +35,7 @@ async def test_model_code_is_refused_without_a_sandbox(project: Path, workspaces
     assert "refusing to run model-written tests without a sandbox: bwrap was not found" in message
     assert "bubblewrap" in message and 'sandbox.mode to "off"' in message
     assert model.requests == []  # nothing ran
-    assert list(workspaces.iterdir()) == []
+    assert left_behind(workspaces) == []
 
 
 async def test_the_offline_codemod_runs_unsandboxed_and_says_so(

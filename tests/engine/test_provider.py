@@ -12,6 +12,7 @@ from testmend.config import load_config
 from testmend.engine import Engine, RunRequest
 from testmend.workflow.prompts import with_line_numbers
 
+from ..leftovers import left_behind
 from ..replay_server import Replay, serve
 from .conftest import SIMPLE_RTL, SIMPLE_TEST
 
@@ -152,4 +153,4 @@ async def test_failing_endpoint_stops_the_run_with_a_clear_message(
     assert "resume the run" in record.failure_reason
     assert len(replay.requests) == 3  # the breaker stopped further calls
     assert KEY not in record.model_dump_json()
-    assert list(workspaces.iterdir()) == []
+    assert left_behind(workspaces) == []

@@ -11,6 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from testmend.workspace import default_workspaces_dir
+
+from ..leftovers import foreign_worktrees
 from ..replay_server import Replay
 from ..sandbox.test_escapes import (
     NODE_MODULES_ESCAPE,
@@ -64,7 +67,10 @@ def test_a_hostile_agent_stays_in_the_sandbox(project: Path, tmp_path: Path) -> 
     assert SECRET not in sent and TOKEN not in sent
     after = tree_digest(project)
     del after["testmend.config.json"]  # the test's own
-    assert after == before
+    # The run's warm slot is registered as a worktree of the repository, and nothing else.
+    slot = {k for k in after if k.startswith(".git/worktrees/")}
+    assert {k: v for k, v in after.items() if k not in slot} == before
+    assert foreign_worktrees(project / ".git", default_workspaces_dir()) == []
     assert (project / SIMPLE_TEST).read_text() == SIMPLE_ENZYME
     assert list(outside.iterdir()) == []
     assert listener.connections == 0

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from ..engine.conftest import SIMPLE_RTL, SIMPLE_TEST
+from ..leftovers import left_behind
 from .conftest import SCRIPTED_SERVER, server_env
 
 SCRIPT = Path(__file__).with_name("neovim_migrate.lua")
@@ -71,7 +72,7 @@ async def test_neovim_migrates_the_buffer(
     assert result["migrated"] and result["progress_done"], result
     assert result["text"].rstrip("\n") == SIMPLE_RTL.rstrip("\n")
     await asyncio.sleep(0.5)
-    assert list(workspaces.iterdir()) == []
+    assert left_behind(workspaces) == []
 
 
 async def _version(nvim: str) -> str:

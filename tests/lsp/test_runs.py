@@ -15,6 +15,7 @@ from lsprotocol import types
 
 from ..engine.conftest import SIMPLE_ENZYME, SIMPLE_RTL, SIMPLE_TEST
 from ..engine.test_engine_runs import LINT_AFTER, LINT_BEFORE, LINT_TEST
+from ..leftovers import in_use, left_behind
 from .conftest import NEOVIM, VSCODE, EditorClient, session, uri_of
 
 SECOND_TEST = "src/components/Counter/SeatsAgain.test.tsx"
@@ -129,7 +130,7 @@ async def test_scripted_migration_progress_edit_and_edit_mid_run(
 
     (project / SIMPLE_TEST).write_text(client.texts[first], encoding="utf-8")
     assert "2 passed" in await jest_passes(project, SIMPLE_TEST)
-    assert list(workspaces.iterdir()) == []
+    assert left_behind(workspaces) == []
 
 
 async def test_a_result_that_needs_review_is_kept_until_the_user_accepts_it(
@@ -201,7 +202,7 @@ async def test_cancel_mid_run(project: Path, workspaces: Path) -> None:
         client.open(uri, SIMPLE_ENZYME)
         run_id = (await command(client, "testmend.migrate", uri, 1, []))["runId"]
         await client.wait_for(lambda: events(client, run_id, "step_started"), timeout=60)
-        assert list(workspaces.iterdir())  # working in its shadow workspace
+        assert in_use(workspaces)  # working in its shadow workspace
         client.window_work_done_progress_cancel(
             types.WorkDoneProgressCancelParams(token=f"testmend-{run_id}")
         )
@@ -209,7 +210,7 @@ async def test_cancel_mid_run(project: Path, workspaces: Path) -> None:
         await client.wait_for(lambda: kinds(client, run_id)[-1:] == ["end"], timeout=30)
         [done] = events(client, run_id, "run_finished")
         assert done["status"] == "cancelled"
-        assert list(workspaces.iterdir()) == []
+        assert left_behind(workspaces) == []
         # The last runStatus ends the run for clients that draw their own progress.
         await client.wait_for(
             lambda: [s for s in client.run_status if s["runId"] == run_id and s["done"]], 30
@@ -228,7 +229,7 @@ async def test_cancel_mid_run(project: Path, workspaces: Path) -> None:
         assert client.edits == []
         assert client.texts[uri] == SIMPLE_ENZYME
         assert (await command(client, "testmend.cancel"))["cancelled"] is False
-    assert list(workspaces.iterdir()) == []
+    assert left_behind(workspaces) == []
 
 
 async def test_lint_quick_fix(project: Path, workspaces: Path) -> None:
@@ -271,7 +272,7 @@ async def test_escalation_asks_the_person_and_resumes(project: Path, workspaces:
         ]
         assert [e["status"] for e in events(client, run_id, "run_finished")] == ["succeeded"]
         assert kinds(client, run_id)[-1] == "end"
-    assert list(workspaces.iterdir()) == []
+    assert left_behind(workspaces) == []
 
 
 async def test_runs_beyond_the_server_limit_are_refused(project: Path, workspaces: Path) -> None:
@@ -290,4 +291,4 @@ async def test_runs_beyond_the_server_limit_are_refused(project: Path, workspace
         again = await command(client, "testmend.migrate", second, 1, [])
         assert again["runId"]
         await command(client, "testmend.cancel", again["runId"])
-    assert list(workspaces.iterdir()) == []
+    assert left_behind(workspaces) == []

@@ -115,6 +115,7 @@ describe('against the real testmend server', () => {
         'sandbox',
         'timeouts',
         'tracing',
+        'workspace',
       ].sort(),
     );
     // The server validates initializationOptions, then the answer to its workspace/configuration

@@ -43,11 +43,12 @@ from ..workflow.events import NeedsInput, RunEvent, RunFinished, RunStarted
 from ..workflow.graph import build_graph, checkpoint_serializer
 from ..workflow.state import ExitState, MigrationState, RunStatus, Step, Summary
 from ..workspace.paths import resolve_in_root, to_relative
+from ..workspace.pool import acquire_workspace_async, collect_stale_slots
 from ..workspace.shadow import (
     ShadowWorkspace,
     ShadowWorkspaceError,
     collect_stale_workspaces,
-    create_shadow_workspace_async,
+    default_workspaces_dir,
 )
 from .acceptance import APPLIED, Decision, decide
 from .report import render_report
@@ -160,7 +161,7 @@ class Engine:
         self.workspaces_dir = workspaces_dir
         self.on_event = on_event
         self.runners_factory = runners_factory or (
-            lambda config, cwd, sandbox: ProjectRunners(config, cwd=cwd, sandbox=sandbox)
+            lambda config, cwd, sandbox: ProjectRunners(config, cwd=cwd, sandbox=sandbox, warm=True)
         )
         self.sandbox_choice = sandbox
         if tracing == "env":
@@ -190,6 +191,9 @@ class Engine:
             return
         self.store.ensure()
         await asyncio.to_thread(collect_stale_workspaces, self.workspaces_dir)
+        await asyncio.to_thread(
+            collect_stale_slots, self.workspaces_dir or default_workspaces_dir()
+        )
         if self.sandbox_choice is None:
             self.sandbox_choice = await asyncio.to_thread(choose_sandbox, self.config.sandbox)
         self._saver_cm = AsyncSqliteSaver.from_conn_string(str(self.store.checkpoints))
@@ -240,7 +244,7 @@ class Engine:
             raise EngineError(why)
 
     def _sandbox(self, workspace: ShadowWorkspace) -> Sandbox:
-        """Writable: the workspace's checkout and a temp dir beside it (both removed with it)."""
+        """Writable: the workspace's checkout and its temp dir (a run's own, or a warm slot's)."""
         assert self.sandbox_choice is not None
         return sandbox_for(
             self.config,
@@ -377,22 +381,25 @@ class Engine:
                 sum(before.get("cost_by_step", {}).values()),
             )
             async with self._semaphore:
-                workspace = await create_shadow_workspace_async(
+                workspace = await acquire_workspace_async(
                     self.project_root,
                     run_id=record.run_id,
+                    slots=self.config.workspace.warm_slots,
                     overlays={record.file: original},
                     base_dir=self.workspaces_dir,
                 )
                 sandbox: Sandbox | None = None
+                runners: ProjectRunners | None = None
                 try:
                     sandbox = self._sandbox(workspace)
                     handle.sandbox = sandbox.describe()
+                    runners = self.runners_factory(self.config, workspace.root, sandbox)
                     deps = RunDeps(
                         run_id=record.run_id,
                         config=self.config,
                         workspace_root=workspace.root,
                         read_roots=tuple(workspace.link_targets),
-                        runners=self.runners_factory(self.config, workspace.root, sandbox),
+                        runners=runners,
                         run_dir=self.store.run_dir(record.run_id),
                         models=self.models,
                         emit=emit,
@@ -415,9 +422,11 @@ class Engine:
                             self._paused(handle, record, interrupt, emit)
                             return None
                 finally:
+                    if runners is not None:
+                        await runners.aclose()
                     if sandbox is not None:
                         await sandbox.aclose()
-                    await asyncio.to_thread(workspace.remove)
+                    await asyncio.to_thread(workspace.release)
             snapshot = await self._graph.aget_state(config)
             return self._finished(
                 handle, record, MigrationState.model_validate(snapshot.values), emit

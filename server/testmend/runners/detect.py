@@ -143,6 +143,34 @@ def tsc_checks_file(root: Path, typecheck: list[str], file: str, source: str) ->
     return load_tsconfig(root, tsconfig).check_js
 
 
+_TSC_OWN_STATE = (
+    "--incremental",
+    "--tsBuildInfoFile",
+    "--build",
+    "-b",
+    "--composite",
+    "--watch",
+    "-w",
+)
+
+
+def tsc_incremental_args(root: Path, typecheck: list[str], build_info: Path) -> list[str]:
+    """Arguments that make a ``tsc --noEmit`` type check incremental, its state kept in
+    ``build_info`` (a run's warm workspace slot keeps it for the next): only for tsc itself,
+    from TypeScript 4.0 (earlier ones refuse ``--incremental`` with ``--noEmit``), and only
+    when the command does not manage that state itself."""
+    if not typecheck or os.path.basename(typecheck[0]) not in ("tsc", "tsc.js", "tsc.cmd"):
+        return []
+    if "--noEmit" not in typecheck or any(a.split("=")[0] in _TSC_OWN_STATE for a in typecheck):
+        return []
+    # node_modules/.bin/tsc links to typescript/bin/tsc: its package is two levels up.
+    package = Path(os.path.realpath(root / typecheck[0])).parent.parent
+    version = str(read_package_json(package).get("version", "")).split(".")
+    if not version[0].isdigit() or int(version[0]) < 4:
+        return []
+    return ["--incremental", "--tsBuildInfoFile", str(build_info)]
+
+
 _APP_RUNNERS = ("react-scripts", "react-app-rewired", "craco")
 """Wrappers that run jest with a configuration of their own (Create React App and the tools
 that customise it): jest alone would not transform the tests."""

@@ -35,7 +35,7 @@ def _kill_group(pid: int, sig: signal.Signals) -> None:
         os.killpg(pid, sig)
 
 
-async def _reap(proc: asyncio.subprocess.Process) -> None:
+async def reap(proc: asyncio.subprocess.Process) -> None:
     """Stop the whole group: SIGTERM, then SIGKILL after a short grace period."""
     _kill_group(proc.pid, signal.SIGTERM)
     with contextlib.suppress(TimeoutError):
@@ -106,10 +106,10 @@ async def run_command(
     try:
         stdout, stderr, returncode = await asyncio.wait_for(gather, timeout)
     except TimeoutError:
-        await _reap(proc)
+        await reap(proc)
         raise RunnerTimeoutError(tool, list(argv), timeout) from None
     except asyncio.CancelledError:
-        await _reap(proc)
+        await reap(proc)
         raise
     # The leader exited; workers it left in the group must not linger.
     _kill_group(proc.pid, signal.SIGKILL)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import shutil
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -20,8 +22,10 @@ from .detect import (
     node_modules_dir,
     resolve_commands,
     tsc_checks_file,
+    tsc_incremental_args,
 )
 from .errors import MissingBinaryError, MissingNodeModulesError, RunnerError, ToolCrashedError
+from .memo import ContentMemo
 from .models import (
     LintFixResult,
     LintMessage,
@@ -41,7 +45,10 @@ from .parsing import (
     tail,
 )
 from .process import Completed, run_command
+from .warm import LINE_LIMIT, WarmJest
 
+CACHE_DIR_NAME = "testmend-cache"
+"""In the sandbox's temp dir: tool state worth keeping (``workspace/pool.py`` keeps it)."""
 _RESULTS_PROCESSOR = Path(__file__).with_name("jest_results.cjs")
 """Drops the raw error objects jest cannot always serialise into its --json report."""
 
@@ -100,18 +107,69 @@ class ProjectRunners:
         commands: ResolvedCommands | None = None,
         env: Mapping[str, str] | None = None,
         sandbox: Sandbox | None = None,
+        warm: bool = False,
     ):
         self.config = config
         self.cwd = Path(cwd or config.project_root).resolve()
         self.commands = commands or resolve_commands(config, config.project_root)
         self.env = tool_environment(config, env)
         self.sandbox = sandbox or sandbox_for(config, self.cwd, environ=env)
+        self.warm = WarmJest(self._spawn_node) if warm and self._warm_eligible() else None
+        """The long-lived jest of this workspace (None: jest runs as the plain command). Its
+        owner (``warm=True``) stops it with :meth:`aclose`."""
+        self._memo = ContentMemo()
+
+    def _warm_eligible(self) -> bool:
+        """A warm jest drives jest itself, not a wrapper (react-scripts, craco, yarn …)."""
+        test = self.commands.test
+        return bool(self.config.workspace.warm_jest and test and Path(test[0]).name == "jest")
+
+    async def _spawn_node(self, args: Sequence[str]) -> asyncio.subprocess.Process:
+        """node with ``args`` in the sandbox, for the warm jest (stdin and stdout piped)."""
+        self._check_node_modules()
+        await self.sandbox.start()
+        launch = self.sandbox.launch()
+        env = self.sandbox.environment({**self.env, **launch.env})
+        node = shutil.which("node", path=env.get("PATH")) or "node"
+        return await asyncio.create_subprocess_exec(
+            *launch.prefix,
+            node,
+            *args,
+            cwd=self.cwd,
+            env=env,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            start_new_session=True,
+            limit=LINE_LIMIT,
+        )
+
+    async def aclose(self) -> None:
+        """Stop what outlives one command (the warm jest, checks started early)."""
+        await self._memo.aclose()
+        if self.warm is not None:
+            await self.warm.aclose()
+
+    def prefetch_checks(self, file: str) -> None:
+        """Start eslint and tsc on ``file`` as it is now, beside whatever runs next (jest): the
+        lint and type check steps find their results if the file has not changed by then."""
+        abs_file, rel = self._target(file)
+        if self.commands.lint is not None:
+            self._memo.start("lint", rel, abs_file, lambda: self._lint_now(abs_file, rel))
+        if self.type_checked(file):
+            self._memo.start("tsc", rel, abs_file, lambda: self._typecheck_now(abs_file, rel))
 
     def elsewhere(self, cwd: Path) -> ProjectRunners:
         """The same tools and sandbox settings, run in ``cwd``."""
         if Path(cwd).resolve() == self.cwd:
             return self
         return ProjectRunners(self.config, cwd=cwd, commands=self.commands)
+
+    def _cache_dir(self) -> Path:
+        """Tool state kept with the sandbox's temp dir (a warm slot keeps it between runs)."""
+        path = self.sandbox.policy.temp_dir / CACHE_DIR_NAME
+        path.mkdir(parents=True, exist_ok=True)
+        return path
 
     def temp_dir(self, prefix: str) -> tempfile.TemporaryDirectory[str]:
         """A temp dir in the sandbox's own (under the run's workspace): gone with it."""
@@ -226,7 +284,14 @@ class ProjectRunners:
                 "--runTestsByPath",
                 *(str(f) for f in files),
             ]
-            done = await self._run(argv, "jest", timeout or self.config.timeouts.test, extra_env)
+            limit = timeout or self.config.timeouts.test
+            done = None
+            if self.warm is not None:
+                self._check_node_modules()
+                self.sandbox.forget_blocked()
+                done = await self.warm.run(argv[1:], extra_env or {}, limit)
+            if done is None:
+                done = await self._run(argv, "jest", limit, extra_env)
             output = done.stdout + done.stderr
             report = read_jest_output_file(report_path, output, done.returncode)
         return report, output, done
@@ -257,7 +322,11 @@ class ProjectRunners:
         return messages, ignored, done.duration_s
 
     async def lint(self, file: str) -> LintResult:
+        """eslint on the file (once per content of it: see ``memo.py``)."""
         abs_file, rel = self._target(file)
+        return await self._memo.get("lint", rel, abs_file, lambda: self._lint_now(abs_file, rel))
+
+    async def _lint_now(self, abs_file: Path, rel: str) -> LintResult:
         messages, ignored, duration = await self._eslint(self.commands.lint, "lint", abs_file)
         return LintResult(file=rel, messages=messages, ignored=ignored, duration_s=duration)
 
@@ -287,10 +356,17 @@ class ProjectRunners:
 
     async def typecheck(self, file: str) -> TypecheckResult:
         """tsc over the project (it cannot check one file with the project's settings),
-        reporting the diagnostics of ``file`` and a count of the rest."""
+        reporting the diagnostics of ``file`` and a count of the rest (once per content of
+        the file: see ``memo.py``)."""
         abs_file, rel = self._target(file)
+        return await self._memo.get(
+            "tsc", rel, abs_file, lambda: self._typecheck_now(abs_file, rel)
+        )
+
+    async def _typecheck_now(self, abs_file: Path, rel: str) -> TypecheckResult:
         base = self._argv(self.commands.typecheck, "tsc", "typecheck")
         argv = base if "--pretty" in base else [*base, "--pretty", "false"]
+        argv += tsc_incremental_args(self.cwd, base, self._cache_dir() / "tsc.tsbuildinfo")
         done = await self._run(argv, "tsc", self.config.timeouts.typecheck)
         output = done.stdout + done.stderr
         diagnostics = parse_tsc_output(output, self.cwd)

@@ -87,11 +87,15 @@ class Sandbox:
     def _landlock_spec(self) -> dict[str, object]:
         return landlock.spec(self.policy)
 
+    def forget_blocked(self) -> None:
+        """A new command starts: what the proxy blocked before is not its doing."""
+        if self._proxy is not None:
+            self._proxy.blocked.clear()
+
     def launch(self) -> Launch:
         """The prefix for the next command (its parent is this process)."""
         self.policy.temp_dir.mkdir(parents=True, exist_ok=True)
-        if self._proxy is not None:
-            self._proxy.blocked.clear()
+        self.forget_blocked()
         kind = self.choice.kind
         proxy = self._proxy_env()
         launcher = [sys.executable, "-I", "-S", str(LAUNCHER), "--"]

@@ -1,6 +1,7 @@
 """The shadow workspace and the one path-resolution function (see DESIGN.md, ``workspace/``)."""
 
 from .paths import PathEscapeError, is_within, resolve_in_root, split_relative, to_relative
+from .pool import acquire_workspace, acquire_workspace_async, collect_stale_slots
 from .shadow import (
     COPY_SKIP_DIRS,
     GIT_TIMEOUT_SECONDS,
@@ -24,6 +25,9 @@ __all__ = [
     "ShadowWorkspaceCancelled",
     "ShadowWorkspaceError",
     "WorkspaceKind",
+    "acquire_workspace",
+    "acquire_workspace_async",
+    "collect_stale_slots",
     "collect_stale_workspaces",
     "create_shadow_workspace",
     "create_shadow_workspace_async",

@@ -110,7 +110,7 @@ _RUN_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 # the workspace
 
 
-#: Workspaces not removed yet; atexit removes them (also ones their owner forgot).
+#: Workspaces not given up yet; atexit does it (also for ones their owner forgot).
 _LIVE: set[ShadowWorkspace] = set()
 
 
@@ -134,6 +134,8 @@ class ShadowWorkspace:
     repo_root: Path | None = None
     #: The top of the checkout or copy (``root`` is this or a subdirectory of it).
     tree: Path | None = None
+    #: A warm slot of the project's pool (``workspace/pool.py``): released, not deleted.
+    pooled: bool = False
     _extra_links: list[Path] = field(default_factory=list, repr=False)
     _lock_fd: int | None = field(default=None, repr=False)
     _removed: bool = field(default=False, repr=False)
@@ -198,8 +200,31 @@ class ShadowWorkspace:
         if self._removed:
             raise ShadowWorkspaceError(f"the shadow workspace {self.run_id!r} has been removed")
 
+    def attach_lock(self, fd: int) -> None:
+        """The fd whose lock says the workspace is in use (closed when it is given up)."""
+        self._lock_fd = fd
+
+    def release(self) -> None:
+        """Give the workspace up at the end of its run: a warm slot is unlocked for the next
+        run (which resets it); a workspace of the run's own is removed."""
+        if not self.pooled:
+            self.remove()
+            return
+        with self._remove_lock:
+            if self._removed:
+                return
+            self._close_lock()
+            self._removed = True
+            _LIVE.discard(self)
+
+    def _close_lock(self) -> None:
+        if self._lock_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._lock_fd)
+            self._lock_fd = None
+
     def remove(self) -> None:
-        """Delete the shadow and its worktree registration.
+        """Delete the shadow (a warm slot too) and its worktree registration.
 
         Idempotent; never touches the user's project files (the node_modules links are
         unlinked, not followed). Raises :class:`ShadowWorkspaceError` when something could not
@@ -231,10 +256,7 @@ class ShadowWorkspace:
                     f"could not delete the shadow workspace {self.container}"
                     + (f" ({problem})" if problem else "")
                 )
-            if self._lock_fd is not None:
-                with contextlib.suppress(OSError):
-                    os.close(self._lock_fd)
-                self._lock_fd = None
+            self._close_lock()
             self._removed = True
             _LIVE.discard(self)
 
@@ -248,7 +270,7 @@ class ShadowWorkspace:
         tb: TracebackType | None,
     ) -> None:
         try:
-            self.remove()
+            self.release()
         except ShadowWorkspaceError:
             if exc is None:
                 raise
@@ -263,7 +285,7 @@ class ShadowWorkspace:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        task = asyncio.ensure_future(asyncio.to_thread(self.remove))
+        task = asyncio.ensure_future(asyncio.to_thread(self.release))
         was_cancelled = await _wait_through_cancellation(task)
         error = task.exception()
         if error is not None:
@@ -288,7 +310,20 @@ async def _wait_through_cancellation(task: asyncio.Future[Any]) -> bool:
 def _remove_live_workspaces() -> None:
     for workspace in list(_LIVE):
         with contextlib.suppress(Exception):
-            workspace.remove()
+            workspace.release()
+
+
+def register_live(workspace: ShadowWorkspace) -> None:
+    """Give ``workspace`` up at exit if its owner has not (see :meth:`ShadowWorkspace.release`)."""
+    _LIVE.add(workspace)
+
+
+def run_id_checked(run_id: str) -> str:
+    if not _RUN_ID_RE.fullmatch(run_id):
+        raise ShadowWorkspaceError(
+            f"invalid run id {run_id!r}: use letters, digits, '.', '_' and '-' (max 100)"
+        )
+    return run_id
 
 
 atexit.register(_remove_live_workspaces)
@@ -315,10 +350,8 @@ def create_shadow_workspace(
         raise ShadowWorkspaceError(f"the project root {str(project_root)!r} is not a directory")
     if run_id is None:
         run_id = f"{datetime.now():%Y%m%d-%H%M%S}-{uuid.uuid4().hex[:8]}"
-    elif not _RUN_ID_RE.fullmatch(run_id):
-        raise ShadowWorkspaceError(
-            f"invalid run id {run_id!r}: use letters, digits, '.', '_' and '-' (max 100)"
-        )
+    else:
+        run_id_checked(run_id)
     git = detect_git(project)
     base = prepare_base_dir(base_dir, project, git.toplevel if git else None)
     container = base / f"{_CONTAINER_PREFIX}{run_id}"
@@ -366,7 +399,7 @@ def create_shadow_workspace(
             copy_tree(project, root, str(project), cancel)
             node_modules = find_node_modules(project)
         cancel.check()
-        _link_node_modules(ws, git, node_modules)
+        link_node_modules(ws, git, node_modules)
         cancel.check()
         if overlays:
             ws.overlay(overlays)
@@ -426,7 +459,7 @@ def _populate_from_git(ws: ShadowWorkspace, git: GitProject, cancel: Cancel) -> 
     return node_modules
 
 
-def _link_node_modules(
+def link_node_modules(
     ws: ShadowWorkspace, git: GitProject | None, node_modules: Sequence[str]
 ) -> None:
     for rel in node_modules:

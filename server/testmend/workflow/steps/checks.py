@@ -141,13 +141,14 @@ async def run_check(check: Check, state: MigrationState, deps: RunDeps) -> Updat
         return done(deps, state, step, check.missing, candidate=candidate, **baseline)
     try:
         path = sync_candidate(deps, state.test_file, candidate)
-        if check.autofix:
-            fixed = await deps.runners.lint_fix(state.test_file)
-            if fixed.changed:
+        result: CheckResult
+        result = await check.run(deps, state.test_file)  # often started early: see migrate
+        if check.autofix and any(m.fixable for m in getattr(result, "messages", [])):
+            # What --fix leaves is what a lint of the fixed file says: no third run.
+            result = await deps.runners.lint_fix(state.test_file)
+            if result.changed:
                 candidate = path.read_text(encoding="utf-8")
                 deps.emit(EditApplied(run_id=deps.run_id, step=step, source="eslint --fix"))
-        sync_candidate(deps, state.test_file, candidate)
-        result: CheckResult = await check.run(deps, state.test_file)
     except RunnerError as exc:
         return fail(deps, state, step, exc.message, candidate=candidate, **baseline)
     verdict = deps.record_check(state.error_tracker, step, check.observed(result), [])

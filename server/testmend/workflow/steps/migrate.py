@@ -28,7 +28,7 @@ from ..agents import run_agent
 from ..context import RunDeps
 from ..events import EditApplied
 from ..state import CandidateSnapshot, ErrorTracker, MigrationState
-from ..tools import describe_test_result, observed_test_errors
+from ..tools import describe_test_result, observed_test_errors, sync_candidate
 from ..verify import as_errors, describe_findings, intent_check, state_inventory
 from .common import (
     Update,
@@ -117,6 +117,9 @@ async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
             detail=f"{len(converted.notes)} notes, {converted.untranslated_count} left to do",
         )
     )
+    if deps.models is None:  # offline the conversion is the result: check it beside jest
+        sync_candidate(deps, state.test_file, content)
+        deps.runners.prefetch_checks(state.test_file)
     try:
         result = await run_tests(deps, state, content)
     except RunnerError as exc:  # the conversion stays the run's candidate: shown, not lost
@@ -213,6 +216,9 @@ def _end(
         best = CandidateSnapshot(
             content=loop.candidate, passed=result.passed_count, total=len(result.tests)
         )
+    # The lint and type check steps come next: their eslint and tsc start now, side by side.
+    sync_candidate(deps, state.test_file, loop.candidate)
+    deps.runners.prefetch_checks(state.test_file)
     return done(
         deps,
         state,

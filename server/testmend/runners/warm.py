@@ -1,0 +1,206 @@
+"""A warm jest: one long-lived jest process per run's workspace (``warm_jest.cjs``).
+
+Re-running one file after an edit with a plain ``jest FILE`` pays node's start-up, jest's module
+loading, its configuration and haste map every time (about 1.5 s on the example app); through
+jest's programmatic API in a process that stays up, a re-run costs the test itself (about 0.3 s).
+The agent loop and the intent check run many times in one run, so :class:`ProjectRunners` sends
+its jest runs here when the project's test command is jest itself, and falls back to the plain
+command when this jest cannot be driven (jest before 27, a jest-cli without its options), when
+the process crashed twice, or for a test command that wraps jest (react-scripts, craco, …).
+
+The process runs in the run's sandbox like any other command, with the same environment; a
+request's extra environment is set around its run. A timeout or a cancellation kills its process
+group (the next request starts a new one), as for a plain command.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from .errors import RunnerTimeoutError
+from .process import MAX_CAPTURED_BYTES, Completed, reap
+
+logger = logging.getLogger(__name__)
+
+SCRIPT = Path(__file__).with_name("warm_jest.cjs")
+MARK = b"\x1etestmend-warm "
+MAX_RUNS = 200
+"""Runs before the process is replaced (jest in one process may grow)."""
+MAX_CRASHES = 2
+"""Crashes after which this workspace's jest runs go back to the plain command."""
+START_TIMEOUT = 60.0
+LINE_LIMIT = 32 * 1024 * 1024
+"""The stream limit for the process's output (jest prints long lines)."""
+
+Spawn = Callable[[Sequence[str]], Awaitable[asyncio.subprocess.Process]]
+"""Starts ``node warm_jest.cjs`` (the arguments given) in the sandbox, stdin/stdout piped,
+stderr into stdout, in a process group of its own."""
+
+
+class WarmJestGone(Exception):
+    """The process ended or broke its protocol: the request goes to the plain command."""
+
+
+class WarmJest:
+    """The warm jest of one workspace, started on its first request."""
+
+    def __init__(self, spawn: Spawn) -> None:
+        self._spawn = spawn
+        self._proc: asyncio.subprocess.Process | None = None
+        self._lock = asyncio.Lock()
+        self._ids = itertools.count(1)
+        self._runs = 0
+        self.crashes = 0
+        self.unusable: str | None = None
+        """Why this jest cannot be driven (then every run takes the plain command)."""
+        self.version: str | None = None
+
+    @property
+    def usable(self) -> bool:
+        return self.unusable is None
+
+    @property
+    def pid(self) -> int | None:
+        """The process (and process group) while it runs."""
+        proc = self._proc
+        return proc.pid if proc is not None and proc.returncode is None else None
+
+    async def run(
+        self, args: Sequence[str], env: Mapping[str, str], timeout: float
+    ) -> Completed | None:
+        """jest with ``args`` (as on its command line); None when the plain command must run
+        instead (this jest cannot be driven, or the process broke)."""
+        if self.unusable is not None:
+            return None
+        async with self._lock:
+            try:
+                proc = await self._ready()
+            except WarmJestGone as exc:
+                self._crashed(str(exc))
+                return None
+            if proc is None:
+                return None
+            started = time.perf_counter()
+            request = {"id": next(self._ids), "args": list(args), "env": dict(env)}
+            try:
+                output, answer = await asyncio.wait_for(self._ask(proc, request), timeout)
+            except TimeoutError:
+                await self._stop()
+                raise RunnerTimeoutError("jest", ["jest", *args], timeout) from None
+            except asyncio.CancelledError:
+                await self._stop()
+                raise
+            except WarmJestGone as exc:
+                await self._stop()
+                self._crashed(str(exc))
+                return None
+            self._runs += 1
+            if self._runs >= MAX_RUNS:
+                await self._stop()
+        text = output.decode("utf-8", "replace")
+        if "error" in answer:  # jest itself threw (a broken configuration, …): as the CLI would
+            return Completed(
+                argv=("jest", *args),
+                returncode=1,
+                stdout="",
+                stderr=f"{text}\n{answer['error']}",
+                duration_s=time.perf_counter() - started,
+            )
+        return Completed(
+            argv=("jest", *args),
+            returncode=int(answer.get("exit", 1)),
+            stdout="",
+            stderr=text,
+            duration_s=time.perf_counter() - started,
+        )
+
+    def _crashed(self, why: str) -> None:
+        self.crashes += 1
+        logger.info("the warm jest broke (%s); this run falls back to the plain command", why)
+        if self.crashes >= MAX_CRASHES:
+            self.unusable = f"the warm jest broke {self.crashes} times (last: {why})"
+
+    async def _ready(self) -> asyncio.subprocess.Process | None:
+        if self._proc is not None and self._proc.returncode is None:
+            return self._proc
+        try:
+            proc = await self._spawn([str(SCRIPT)])
+        except OSError as exc:
+            self.unusable = f"node could not be started ({exc})"
+            return None
+        self._proc = proc
+        try:
+            output, hello = await asyncio.wait_for(self._answer(proc, None), START_TIMEOUT)
+        except TimeoutError:
+            await self._stop()
+            raise WarmJestGone(f"it did not start within {START_TIMEOUT:g} s") from None
+        except WarmJestGone:
+            await self._stop()
+            raise
+        if not hello.get("ready"):
+            self.unusable = str(hello.get("why") or output.decode("utf-8", "replace")[-300:])
+            logger.info("no warm jest here: %s", self.unusable)
+            await self._stop()
+            return None
+        self.version = str(hello.get("version"))
+        return proc
+
+    async def _ask(
+        self, proc: asyncio.subprocess.Process, request: dict[str, Any]
+    ) -> tuple[bytes, dict[str, Any]]:
+        assert proc.stdin is not None
+        try:
+            proc.stdin.write(json.dumps(request).encode("utf-8") + b"\n")
+            await proc.stdin.drain()
+        except (ConnectionError, RuntimeError) as exc:
+            raise WarmJestGone(f"its input is closed ({exc})") from None
+        return await self._answer(proc, request["id"])
+
+    async def _answer(
+        self, proc: asyncio.subprocess.Process, request_id: int | None
+    ) -> tuple[bytes, dict[str, Any]]:
+        """The output up to the marked line answering ``request_id`` (None: the greeting)."""
+        assert proc.stdout is not None
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            try:
+                line = await proc.stdout.readline()
+            except ValueError:  # a line longer than the limit: keep its head
+                line = await proc.stdout.read(65536)
+            if not line:
+                tail = b"".join(chunks)[-2000:].decode("utf-8", "replace")
+                raise WarmJestGone(f"the process ended: {tail.strip()[-300:] or 'no output'}")
+            if line.startswith(MARK):
+                try:
+                    answer = json.loads(line[len(MARK) :])
+                except ValueError:
+                    raise WarmJestGone("an answer that is not JSON") from None
+                if request_id is None or answer.get("id") == request_id:
+                    return b"".join(chunks), answer
+                continue
+            if size < MAX_CAPTURED_BYTES:
+                chunks.append(line[: MAX_CAPTURED_BYTES - size])
+            size += len(line)
+
+    async def _stop(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        if proc.stdin is not None:
+            with contextlib.suppress(Exception):
+                proc.stdin.close()
+        await reap(proc)
+
+    async def aclose(self) -> None:
+        """Stop the process (its whole group)."""
+        async with self._lock:
+            await self._stop()

@@ -1,0 +1,152 @@
+"""The warm jest against the example app's real jest: the same results as the plain command,
+from one process that stays up; what it cannot drive goes back to the plain command."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from testmend.config import load_config
+from testmend.runners import ProjectRunners, RunnerTimeoutError
+from testmend.runners.warm import SCRIPT, WarmJest
+
+from .test_runners import PASSING_TEST, write
+
+
+def warm_runners(root: Path, **settings: object) -> ProjectRunners:
+    config = load_config(root, environ={}, editor_settings=settings)
+    return ProjectRunners(config, warm=True)
+
+
+def pid_of(runners: ProjectRunners) -> int | None:
+    assert runners.warm is not None
+    return runners.warm.pid
+
+
+def pgrep(pattern: str) -> list[str]:
+    out = subprocess.run(["pgrep", "-f", pattern], capture_output=True, text=True).stdout
+    return out.split()
+
+
+async def test_an_edit_then_a_rerun_in_the_same_process(example_copy: Path) -> None:
+    runners = warm_runners(example_copy)
+    test = write(
+        example_copy,
+        "src/Edited.test.tsx",
+        """
+        it('adds', () => {
+          expect(1 + 1).toBe(3);
+        });
+        """,
+    )
+    try:
+        first = await runners.run_tests(test)
+        pid = pid_of(runners)
+        assert pid is not None and runners.warm is not None and runners.warm.version
+        assert [t.status for t in first.tests] == ["failed"]
+        assert "Expected: 3" in first.tests[0].failure_messages[0]
+        assert first.tests[0].failure_location is not None
+        assert first.tests[0].failure_location.line == 2
+        # The agent's edit, then the re-run: jest sees the file as it is now.
+        (example_copy / test).write_text("it('adds', () => {\n  expect(1 + 1).toBe(2);\n});\n")
+        second = await runners.run_tests(test)
+        assert [t.status for t in second.tests] == ["passed"] and second.exit_code == 0
+        # Several files in one run (the intent check), still the same process.
+        both = await runners.run_test_files([test, PASSING_TEST])
+        assert both[test].passed_count == 1 and both[PASSING_TEST].success
+        assert pid_of(runners) == pid
+    finally:
+        await runners.aclose()
+    assert pid_of(runners) is None and not pgrep(str(SCRIPT))
+
+
+async def test_the_environment_of_one_run_reaches_its_tests_only(example_copy: Path) -> None:
+    runners = warm_runners(example_copy)
+    test = write(
+        example_copy,
+        "src/Env.test.ts",
+        """
+        it('sees the variable', () => {
+          expect(process.env.TESTMEND_PROBE).toBe('on');
+        });
+        """,
+    )
+    try:
+        with_env = await runners.run_tests(test, extra_env={"TESTMEND_PROBE": "on"})
+        without = await runners.run_tests(test)
+    finally:
+        await runners.aclose()
+    assert with_env.success
+    assert not without.success
+
+
+async def test_a_killed_process_is_started_again(example_copy: Path) -> None:
+    runners = warm_runners(example_copy)
+    try:
+        assert (await runners.run_tests(PASSING_TEST)).success
+        pid = pid_of(runners)
+        assert pid is not None
+        os.killpg(pid, signal.SIGKILL)
+        await asyncio.sleep(0.2)
+        result = await runners.run_tests(PASSING_TEST)  # the plain command, then a new process
+        assert result.success
+        assert (await runners.run_tests(PASSING_TEST)).success
+        assert pid_of(runners) not in (None, pid)
+    finally:
+        await runners.aclose()
+
+
+async def test_a_hanging_test_is_killed_at_the_timeout(example_copy: Path) -> None:
+    runners = warm_runners(example_copy, timeouts={"test": 8})
+    hanging = write(
+        example_copy,
+        "src/Hangs.test.ts",
+        """
+        it('never ends', () => new Promise(() => {}), 600_000);
+        """,
+    )
+    try:
+        with pytest.raises(RunnerTimeoutError):
+            await runners.run_tests(hanging)
+        assert pid_of(runners) is None  # its group was killed
+        assert (await runners.run_tests(PASSING_TEST)).success  # a new process serves the next
+    finally:
+        await runners.aclose()
+    assert not pgrep(str(SCRIPT))
+
+
+def test_wrapped_or_turned_off_jest_runs_as_the_plain_command(example_copy: Path) -> None:
+    wrapped = warm_runners(example_copy, commands={"test": "npx jest"})
+    off = warm_runners(example_copy, workspace={"warmJest": False})
+    plain = ProjectRunners(load_config(example_copy, environ={}))
+    assert wrapped.warm is None and off.warm is None and plain.warm is None
+
+
+async def test_an_old_jest_says_why_and_is_not_driven(tmp_path: Path) -> None:
+    cli = tmp_path / "node_modules" / "jest-cli"
+    cli.mkdir(parents=True)
+    (cli / "package.json").write_text(json.dumps({"name": "jest-cli", "version": "26.6.3"}))
+
+    async def spawn(args: Sequence[str]) -> asyncio.subprocess.Process:
+        return await asyncio.create_subprocess_exec(
+            "node",
+            *args,
+            cwd=tmp_path,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    warm = WarmJest(spawn)
+    assert await warm.run(["--ci"], {}, timeout=30) is None
+    assert warm.unusable == "jest 26.6.3 (the warm runner drives jest 27 and later)"
+    assert await warm.run(["--ci"], {}, timeout=30) is None  # not started again
+    await warm.aclose()
