@@ -108,6 +108,13 @@ async def test_migration_through_the_openai_client(
     assert "add_test_plan" in tool_names(by_agent["agent: planning"][0])
     assert "get_dependency_tree" in tool_names(by_agent["agent: research"][0])
 
+    # The research agent read a library's type definitions through the workspace's node_modules.
+    answers = {
+        m.get("tool_call_id"): m["content"] for m in bodies[1]["messages"] if m["role"] == "tool"
+    }
+    assert answers["call_r1b"].startswith("node_modules/@types/react/index.d.ts (lines 1-3 of ")
+    assert '/// <reference path="global.d.ts" />' in answers["call_r1b"]
+
     # Every tool call the model made is answered by a tool message with the same id, in order.
     for body in bodies:
         pending: list[str] = []
