@@ -12,9 +12,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -23,27 +20,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "server"))
 
+from example_copy import make_project as fresh_app  # noqa: E402
+
 from testmend.config import load_config  # noqa: E402
 from testmend.engine import Engine, RunRequest  # noqa: E402
 from testmend.project import enzyme_test_files  # noqa: E402
 
 APP = REPO / "examples" / "react-app"
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "bench",
-    "GIT_AUTHOR_EMAIL": "bench@example.com",
-    "GIT_COMMITTER_NAME": "bench",
-    "GIT_COMMITTER_EMAIL": "bench@example.com",
-}
-
-
-def fresh_app(base: Path) -> Path:
-    root = base / "app"
-    shutil.copytree(APP, root, ignore=shutil.ignore_patterns("node_modules", ".testmend"))
-    (root / "node_modules").symlink_to(APP / "node_modules", target_is_directory=True)
-    env = {**os.environ, **GIT_ENV}
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "app"]):
-        subprocess.run(["git", *args], cwd=root, env=env, check=True)
-    return root
 
 
 async def measure(root: Path, file: str, max_mutants: int) -> tuple[float, str]:

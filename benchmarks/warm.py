@@ -26,7 +26,6 @@ import argparse
 import asyncio
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -34,25 +33,9 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-APP = REPO / "examples" / "react-app"
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "bench",
-    "GIT_AUTHOR_EMAIL": "bench@example.com",
-    "GIT_COMMITTER_NAME": "bench",
-    "GIT_COMMITTER_EMAIL": "bench@example.com",
-}
+from example_copy import make_project
+
 TOOL_ENV = {"CI": "true", "COLORS": "false", "FORCE_COLOR": "0"}
-
-
-def make_project(base: Path) -> Path:
-    root = base / "app"
-    shutil.copytree(APP, root, ignore=shutil.ignore_patterns("node_modules", ".testmend"))
-    (root / "node_modules").symlink_to(APP / "node_modules", target_is_directory=True)
-    env = {**os.environ, **GIT_ENV}
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "app"]):
-        subprocess.run(["git", *args], cwd=root, env=env, check=True)
-    return root
 
 
 def timed(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, int, str]:

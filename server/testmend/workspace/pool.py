@@ -29,7 +29,6 @@ projects that are gone and those unused for ``STALE_AFTER_DAYS``, worktree regis
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import hashlib
 import json
@@ -64,6 +63,7 @@ from .shadow import (
     ShadowWorkspace,
     create_shadow_workspace,
     link_node_modules,
+    made_in_worker,
     register_live,
     run_id_checked,
 )
@@ -306,10 +306,8 @@ async def acquire_workspace_async(
 ) -> ShadowWorkspace:
     """:func:`acquire_workspace` in a worker thread, safe to cancel (what it made, it gives
     back: a slot is released, a workspace of the run's own removed)."""
-    event = threading.Event()
-    task = asyncio.ensure_future(
-        asyncio.to_thread(
-            acquire_workspace,
+    return await made_in_worker(
+        lambda event: acquire_workspace(
             project_root,
             run_id=run_id,
             slots=slots,
@@ -318,16 +316,6 @@ async def acquire_workspace_async(
             cancel_event=event,
         )
     )
-    try:
-        return await asyncio.shield(task)
-    except asyncio.CancelledError:
-        event.set()
-        while not task.done():
-            with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.wait({task})
-        if not task.cancelled() and task.exception() is None:
-            await asyncio.to_thread(task.result().release)
-        raise
 
 
 def collect_stale_slots(base_dir: Path, *, now: float | None = None) -> list[Path]:

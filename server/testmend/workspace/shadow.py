@@ -35,7 +35,7 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -494,16 +494,10 @@ async def create_shadow_workspace_async(
     overlays: Mapping[str, str] | None = None,
     base_dir: Path | None = None,
 ) -> ShadowWorkspace:
-    """:func:`create_shadow_workspace` in a worker thread, safe to cancel.
-
-    If the awaiting task is cancelled, creation is told to stop, and this waits for the worker
-    to finish and removes whatever it made before re-raising :class:`asyncio.CancelledError`.
-    Use the result as ``async with``.
-    """
-    event = threading.Event()
-    task = asyncio.ensure_future(
-        asyncio.to_thread(
-            create_shadow_workspace,
+    """:func:`create_shadow_workspace` in a worker thread, safe to cancel (see
+    :func:`made_in_worker`). Use the result as ``async with``."""
+    return await made_in_worker(
+        lambda event: create_shadow_workspace(
             project_root,
             run_id=run_id,
             overlays=overlays,
@@ -511,16 +505,24 @@ async def create_shadow_workspace_async(
             cancel_event=event,
         )
     )
+
+
+async def made_in_worker(make: Callable[[threading.Event], ShadowWorkspace]) -> ShadowWorkspace:
+    """``make(cancel_event)`` in a worker thread. If the awaiting task is cancelled, the event
+    tells ``make`` to stop; this waits for the worker to finish and gives up whatever it made
+    (:meth:`ShadowWorkspace.release`) before re-raising :class:`asyncio.CancelledError`."""
+    event = threading.Event()
+    task = asyncio.ensure_future(asyncio.to_thread(make, event))
     try:
         return await asyncio.shield(task)
     except asyncio.CancelledError:
         event.set()
         await _wait_through_cancellation(task)
         if task.exception() is None:
-            removal = asyncio.ensure_future(asyncio.to_thread(task.result().remove))
-            await _wait_through_cancellation(removal)
-            if removal.exception() is not None:  # pragma: no cover - logged, cancel wins
-                logger.error("removing a cancelled shadow workspace: %s", removal.exception())
+            release = asyncio.ensure_future(asyncio.to_thread(task.result().release))
+            await _wait_through_cancellation(release)
+            if release.exception() is not None:  # pragma: no cover - logged, cancel wins
+                logger.error("giving up a cancelled shadow workspace: %s", release.exception())
         raise
 
 
