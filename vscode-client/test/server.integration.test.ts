@@ -18,6 +18,21 @@ const COUNTER = 'src/components/Counter/Counter.test.tsx';
 const RUN_TIMEOUT = 240_000;
 
 let scratch: string;
+
+/** Warm slots whose lock a process still holds (`flock -n` fails on those). */
+function heldSlots(): string[] {
+  const held: string[] = [];
+  for (const pool of readdirSync(workspaces).filter((name) => name.startsWith('pool-'))) {
+    for (const slot of readdirSync(path.join(workspaces, pool))) {
+      try {
+        execFileSync('flock', ['-n', path.join(workspaces, pool, slot, 'lock'), 'true']);
+      } catch {
+        held.push(`${pool}/${slot}`);
+      }
+    }
+  }
+  return held;
+}
 let project: string;
 let workspaces: string;
 let controller: Controller | undefined;
@@ -180,7 +195,9 @@ describe('against the real testmend server', () => {
       stub.progress[0].cancel();
       await expect.poll(() => stub.progress[0].finished, { timeout: 60_000, interval: 200 }).toBe(true);
       expect(messages()).toContain('testmend: Counter.test.tsx: cancelled; nothing was changed');
-      expect(readdirSync(workspaces)).toEqual([]);
+      // No workspace of the run's own is left; its warm slot stays for the next run, unlocked.
+      expect(readdirSync(workspaces).filter((name) => !name.startsWith('pool-'))).toEqual([]);
+      expect(heldSlots()).toEqual([]);
       expect(git('status', '--porcelain')).toBe('');
     },
     150_000,
