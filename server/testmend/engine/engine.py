@@ -585,7 +585,7 @@ class Engine:
     # -- control -------------------------------------------------------------------------------
 
     async def cancel(self, run_id: str) -> bool:
-        """Stop a run (cooperatively: its tools' processes are killed, its workspace removed)."""
+        """Stop a run (cooperatively: its tools' processes are killed, its workspace given up)."""
         handle = self.handles.get(run_id)
         if handle is None or handle.task is None or handle.task.done():
             return False

@@ -70,11 +70,18 @@ async def research(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
     deps = runtime.context
     emit_start(deps, "research")
     root = deps.workspace_root
-    # Off the event loop: the language server answers the editor while a run reads the project.
-    context = await asyncio.to_thread(_static_research, deps, state)
-    capture: DomCapture | None = None
-    if state.mode == "migrate":
-        capture = await capture_dom(deps.runners, state.test_file, workspace_root=root)
+
+    async def original_run() -> DomCapture | None:
+        if state.mode != "migrate":
+            return None
+        return await capture_dom(deps.runners, state.test_file, workspace_root=root)
+
+    # The project is read off the event loop (the language server answers the editor
+    # meanwhile) while jest runs the original test and captures its DOM.
+    context, capture = await asyncio.gather(
+        asyncio.to_thread(_static_research, deps, state), original_run()
+    )
+    if capture is not None:
         context = context.model_copy(update={"rendered_html": capture.html_by_test})
     detail = (
         f"{len(context.dependency_tree)} files in the dependency tree, "
