@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import shutil
 import tempfile
@@ -46,6 +47,8 @@ from .parsing import (
 )
 from .process import Completed, run_command
 from .warm import LINE_LIMIT, WarmJest
+
+logger = logging.getLogger(__name__)
 
 CACHE_DIR_NAME = "testmend-cache"
 """In the sandbox's temp dir: tool state worth keeping (``workspace/pool.py`` keeps it)."""
@@ -152,12 +155,16 @@ class ProjectRunners:
 
     def prefetch_checks(self, file: str) -> None:
         """Start eslint and tsc on ``file`` as it is now, beside whatever runs next (jest): the
-        lint and type check steps find their results if the file has not changed by then."""
-        abs_file, rel = self._target(file)
-        if self.commands.lint is not None:
-            self._memo.start("lint", rel, abs_file, lambda: self._lint_now(abs_file, rel))
-        if self.type_checked(file):
-            self._memo.start("tsc", rel, abs_file, lambda: self._typecheck_now(abs_file, rel))
+        lint and type check steps find their results if the file has not changed by then.
+        Never raises: whatever stops a check here, its step meets and reports."""
+        try:
+            abs_file, rel = self._target(file)
+            if self.commands.lint is not None:
+                self._memo.start("lint", rel, abs_file, lambda: self._lint_now(abs_file, rel))
+            if self.type_checked(file):
+                self._memo.start("tsc", rel, abs_file, lambda: self._typecheck_now(abs_file, rel))
+        except (RunnerError, OSError, ValueError) as exc:
+            logger.debug("no early checks of %s: %s", file, exc)
 
     def elsewhere(self, cwd: Path) -> ProjectRunners:
         """The same tools and sandbox settings, run in ``cwd``."""

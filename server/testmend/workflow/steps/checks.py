@@ -141,9 +141,9 @@ async def run_check(check: Check, state: MigrationState, deps: RunDeps) -> Updat
         return done(deps, state, step, check.missing, candidate=candidate, **baseline)
     try:
         path = sync_candidate(deps, state.test_file, candidate)
-        result: CheckResult
-        result = await check.run(deps, state.test_file)  # often started early: see migrate
-        if check.autofix and any(m.fixable for m in getattr(result, "messages", [])):
+        result: CheckResult = await check.run(deps, state.test_file)  # often started early
+        fixable = isinstance(result, LintResult) and any(m.fixable for m in result.messages)
+        if check.autofix and fixable:
             # What --fix leaves is what a lint of the fixed file says: no third run.
             result = await deps.runners.lint_fix(state.test_file)
             if result.changed:
