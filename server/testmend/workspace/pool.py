@@ -42,13 +42,12 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ShadowWorkspaceError
-from .files import Cancel, atomic_write, find_node_modules, mirror_path, rmtree
+from .files import Cancel, atomic_write, find_node_modules, rmtree
 from .git import (
     SPARSE_CONFIG,
     GitError,
     GitProject,
     detect_git,
-    head_commit,
     parse_status,
     run_git,
     sparse_checkout,
@@ -59,11 +58,11 @@ from .git import (
 )
 from .owner import flock, prepare_base_dir, proc_stat
 from .shadow import (
-    MIRROR_SKIP_TOP,
     ShadowWorkspace,
     create_shadow_workspace,
     link_node_modules,
     made_in_worker,
+    mirror_changes,
     register_live,
     run_id_checked,
 )
@@ -222,12 +221,6 @@ def _prepare_slot(
     except BaseException:
         status.kill()
         raise
-    if head_commit(git.toplevel) != git.head:  # pragma: no cover - a commit raced us
-        raise ShadowWorkspaceError(
-            "the project's HEAD moved while the shadow workspace was being prepared "
-            "(a commit or checkout); try again"
-        )
-    cancel.check()
     _clear_tmp(slot / "tmp")
     ws = ShadowWorkspace(
         project_root=project,
@@ -239,13 +232,7 @@ def _prepare_slot(
         tree=tree,
         pooled=True,
     )
-    root.mkdir(parents=True, exist_ok=True)
-    prefix = "" if git.subdir == "." else git.subdir + "/"
-    for repo_rel in changed:
-        rel = repo_rel[len(prefix) :] if repo_rel.startswith(prefix) else None
-        if rel is None or rel.split("/", 1)[0] in MIRROR_SKIP_TOP:
-            continue
-        mirror_path(project, str(project), root, rel)
+    mirror_changes(ws, git, changed, cancel)
     cancel.check()
     link_node_modules(ws, git, node_modules)
     if overlays:

@@ -438,9 +438,18 @@ def _populate_from_git(ws: ShadowWorkspace, git: GitProject, cancel: Cancel) -> 
     except BaseException:
         status.kill()
         raise
+    mirror_changes(ws, git, changed, cancel)
+    return node_modules
+
+
+def mirror_changes(
+    ws: ShadowWorkspace, git: GitProject, changed: list[str], cancel: Cancel
+) -> None:
+    """Copy the user's uncommitted and untracked files (``git status`` paths) into the shadow,
+    after checking that HEAD did not move while the checkout was being made."""
     if head_commit(git.toplevel) != git.head:  # pragma: no cover - a commit raced us
         raise ShadowWorkspaceError(
-            "the project's HEAD moved while the shadow workspace was being created "
+            "the project's HEAD moved while the shadow workspace was being made "
             "(a commit or checkout); try again"
         )
     cancel.check()
@@ -456,7 +465,6 @@ def _populate_from_git(ws: ShadowWorkspace, git: GitProject, cancel: Cancel) -> 
         if rel.split("/", 1)[0] in MIRROR_SKIP_TOP:
             continue
         mirror_path(ws.project_root, project_real, ws.root, rel)
-    return node_modules
 
 
 def link_node_modules(
