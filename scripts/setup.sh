@@ -47,10 +47,11 @@ npm_ci "$EXAMPLE_APP"
 npm_ci "$VSCODE_CLIENT"
 npm_ci tests/fixtures/typescript4  # TypeScript 4 for the TS5053 test
 
-# Debian packages the editor tests need: neovim (its built-in LSP client drives
+# Debian packages the tests need: neovim (its built-in LSP client drives
 # tests/lsp/test_neovim.py); chromium, ripgrep and the native-module build tools for code-server
-# (the VS Code end-to-end test, vscode-client/e2e/).
-APT_PACKAGES=(neovim chromium ripgrep build-essential libkrb5-dev libsecret-1-dev)
+# (the VS Code end-to-end test, vscode-client/e2e/); procps (ps, pgrep) and util-linux (flock),
+# with which tests check that no process or held workspace slot outlives a run.
+APT_PACKAGES=(neovim chromium ripgrep build-essential libkrb5-dev libsecret-1-dev procps util-linux)
 if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
   missing=()
   for package in "${APT_PACKAGES[@]}"; do

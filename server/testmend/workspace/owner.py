@@ -3,6 +3,7 @@ directory of the workspaces."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -41,11 +42,11 @@ def process_alive(pid: int, start_time: str | None) -> bool:
     if pid <= 0:
         return False
     try:
-        os.kill(pid, 0)
+        # PermissionError: it exists, owned by someone else; its start time decides.
+        with contextlib.suppress(PermissionError):
+            os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:
-        pass  # exists, owned by someone else
     info = proc_stat(pid)
     if info is None:
         return True
