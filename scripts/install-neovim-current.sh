@@ -6,15 +6,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-VERSION=0.10.4-8
+# Debian's stable updates replace the revision (0.10.4-8 became 0.10.4-8+deb13u1 and the old
+# one left the archive): pin the upstream release, take trixie's current revision of it.
+UPSTREAM=0.10.4
 dir=.cache/neovim-current
-stamp="$dir/.complete-$VERSION"
+stamp="$dir/.complete-$UPSTREAM"
 [ -f "$stamp" ] && exit 0
 if ! command -v apt-get >/dev/null 2>&1 || [ "$(dpkg --print-architecture)" != amd64 ]; then
   echo "setup: not Debian on amd64: the current-Neovim test will be skipped" >&2
   exit 0
 fi
-echo "setup: Neovim $VERSION (Debian trixie) in $dir"
 
 rm -rf "$dir"
 mkdir -p "$dir/apt/lists/partial" "$dir/apt/cache/archives/partial" "$dir/debs" "$dir/root"
@@ -23,6 +24,12 @@ apt=(-o "Dir::Etc::sourcelist=$PWD/$dir/apt/sources.list" -o Dir::Etc::sourcepar
   -o "Dir::State::Lists=$PWD/$dir/apt/lists" -o "Dir::Cache=$PWD/$dir/apt/cache"
   -o Debug::NoLocking=1 -o APT::Sandbox::User="$(id -un)")
 apt-get "${apt[@]}" -qq update
+VERSION=$(apt-cache "${apt[@]}" policy neovim | awk '/Candidate:/ {print $2}')
+case "$VERSION" in
+  "$UPSTREAM"-*) ;;
+  *) echo "setup: Debian trixie has neovim ${VERSION:-none}, not $UPSTREAM: update UPSTREAM in $0" >&2; exit 1 ;;
+esac
+echo "setup: Neovim $VERSION (Debian trixie) in $dir"
 (
   cd "$dir/debs"
   apt-get "${apt[@]}" -qq download "neovim=$VERSION" "neovim-runtime=$VERSION" libc6 libgcc-s1 \
