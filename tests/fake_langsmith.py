@@ -7,8 +7,10 @@ import json
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from .replay_server import http_server
 
 # As the real API answers, with plain JSON batches (``/runs/batch``) rather than multipart.
 INFO = {
@@ -74,11 +76,5 @@ def serve_langsmith(fake: FakeLangSmith) -> Iterator[str]:
 
         do_POST = do_PATCH = _take
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with http_server(Handler) as url:
+        yield url

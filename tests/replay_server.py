@@ -178,12 +178,20 @@ def serve(replay: Replay) -> Iterator[str]:
             self.end_headers()
             self.wfile.write(data)
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    with http_server(Handler) as base:
+        try:
+            yield f"{base}/v1"
+        finally:
+            replay.release()
+
+
+@contextmanager
+def http_server(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
+    """A threaded HTTP server on a free local port while the block runs; yields its base URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        yield f"http://127.0.0.1:{server.server_port}/v1"
+        yield f"http://127.0.0.1:{server.server_port}"
     finally:
-        replay.release()
         server.shutdown()
         server.server_close()
