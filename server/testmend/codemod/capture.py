@@ -22,8 +22,14 @@ from ..runners import ProjectRunners, RunnerError
 from ..workspace.paths import resolve_in_root
 from .models import DomCapture, FindRecord
 
+# A plain config stays a plain object: jest before 26 ignores a config that is a function
+# (it would run with the defaults, without the project's setup files). Function and promise
+# configs stay functions (jest 26+ calls them).
+_DEFERRED = "typeof base === 'function' || (base && typeof base.then === 'function')"
 _EXPORT_DEFAULT = (
-    "export default async () => extend(typeof base === 'function' ? await base() : base);\n"
+    f"export default {_DEFERRED}\n"
+    "  ? async () => extend(typeof base === 'function' ? await base() : await base)\n"
+    "  : extend(base);\n"
 )
 _WRAPPER_BODY = """
 const path = require('path');
@@ -107,8 +113,9 @@ def write_wrapper_config(root: Path, setup_file: Path, token: str) -> Path:
         head
         + f"const loaded = require({_js('./' + config.name)});\n"
         + "const base = loaded && loaded.__esModule ? loaded.default : loaded;\n"
-        + "module.exports = async () => extend(typeof base === 'function' ? await base() : "
-        + "await base);\n",
+        + f"module.exports = {_DEFERRED}\n"
+        + "  ? async () => extend(typeof base === 'function' ? await base() : await base)\n"
+        + "  : extend(base);\n",
         encoding="utf-8",
     )
     return target
