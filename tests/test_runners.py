@@ -417,6 +417,32 @@ def test_javascript_tests_are_type_checked_only_where_tsc_checks_them(
     assert not runners_for(example_copy).type_checked(PASSING_TEST)  # no type check at all
 
 
+def test_tests_outside_the_tsconfig_program_are_not_type_checked(example_copy: Path) -> None:
+    """visx's layout: the root tsconfig includes only ``./src/**/*`` (it has none: tsc fails
+    with TS18003 "no inputs"), each package excludes its ``test`` folder. tsc never checks
+    those tests, so they must not fail on it; tests the program holds still are checked."""
+    tsconfig = json.loads((example_copy / "tsconfig.json").read_text())
+    outside = write(example_copy, "packages/shape/test/Line.test.tsx", "it('x', () => {});\n")
+    assert runners_for(example_copy).type_checked(PASSING_TEST)
+    tsconfig["include"] = ["./src/**/*"]
+    tsconfig["exclude"] = ["**/node_modules/*", "src/**/*.test.tsx"]
+    (example_copy / "tsconfig.json").write_text(json.dumps(tsconfig))
+    runners = runners_for(example_copy)
+    assert not runners.type_checked(outside)
+    assert not runners.type_checked(PASSING_TEST)  # excluded
+    tsconfig["exclude"] = ["**/node_modules/*"]
+    (example_copy / "tsconfig.json").write_text(json.dumps(tsconfig))
+    assert runners_for(example_copy).type_checked(PASSING_TEST)
+    # A folder in include means everything under it; `files` lists single files.
+    tsconfig["include"] = ["packages"]
+    (example_copy / "tsconfig.json").write_text(json.dumps(tsconfig))
+    assert runners_for(example_copy).type_checked(outside)
+    tsconfig.pop("include")
+    tsconfig["files"] = ["src/index.tsx"]
+    (example_copy / "tsconfig.json").write_text(json.dumps(tsconfig))
+    assert not runners_for(example_copy).type_checked(PASSING_TEST)
+
+
 # --- environment and errors -----------------------------------------------------------------
 
 

@@ -86,6 +86,61 @@ class TsConfig:
     check_js: bool = False
     """``checkJs``: tsc reports type errors in JavaScript files."""
     problems: list[str] = field(default_factory=list)
+    files: tuple[tuple[str, ...], list[str]] | None = None
+    include: tuple[tuple[str, ...], list[str]] | None = None
+    exclude: tuple[tuple[str, ...], list[str]] | None = None
+    """``files``/``include``/``exclude`` as (the folder of the config that set them, the
+    patterns): the nearest config in the ``extends`` chain that sets one wins, as in tsc."""
+    out_dir: tuple[str, ...] | None = None
+
+    def covers(self, file: str) -> bool:
+        """Whether ``file`` (project-relative) is one of the program's root files: listed in
+        ``files``, or matched by ``include`` (default: everything) and not by ``exclude``
+        (default: node_modules and the outDir). Files only imported by those are not
+        counted: tests are rarely imported."""
+        if self.files is not None:
+            folder, names = self.files
+            listed = {posixpath.normpath("/".join((*folder, n))) for n in names}
+            if posixpath.normpath(file) in listed:
+                return True
+            if self.include is None:
+                return False
+        include = self.include or ((), ["**/*"])
+        if not any(_glob_match(include[0], p, file) for p in include[1]):
+            return False
+        if self.exclude is not None:
+            return not any(_glob_match(self.exclude[0], p, file) for p in self.exclude[1])
+        excluded = ["node_modules", "bower_components", "jspm_packages"]
+        if self.out_dir is not None:
+            excluded.append("/".join(self.out_dir))
+        return not any(_glob_match((), p, file) for p in excluded)
+
+
+def _glob_match(folder: tuple[str, ...], pattern: str, file: str) -> bool:
+    """tsc's wildcards: ``*`` and ``?`` within a path segment, ``**/`` any folders; a last
+    segment without a wildcard or an extension is a folder (everything under it)."""
+    full = posixpath.normpath("/".join((*folder, pattern)) if folder else pattern)
+    if full.startswith("./"):
+        full = full[2:]
+    last = full.rsplit("/", 1)[-1]
+    if "*" not in last and "?" not in last and "." not in last:
+        full += "/**/*"
+    regex = ""
+    i = 0
+    while i < len(full):
+        if full.startswith("**/", i):
+            regex += "(?:[^/]+/)*"
+            i += 3
+        elif full[i] == "*":
+            regex += "[^/]*"
+            i += 1
+        elif full[i] == "?":
+            regex += "[^/]"
+            i += 1
+        else:
+            regex += re.escape(full[i])
+            i += 1
+    return re.fullmatch(regex, posixpath.normpath(file)) is not None
 
 
 def _read_json_config(root: Path, rel: str, problems: list[str]) -> dict[str, Any] | None:
@@ -139,12 +194,19 @@ def load_tsconfig(root: Path, rel: str) -> TsConfig:
             queue.append(name)
     # Apply from the furthest ancestor to the child.
     for source, data in reversed(chain):
+        folder = tuple(posixpath.dirname(source).split("/")) if "/" in source else ()
+        for key in ("files", "include", "exclude"):
+            patterns = data.get(key)
+            if isinstance(patterns, list):
+                setattr(config, key, (folder, [p for p in patterns if isinstance(p, str)]))
         options = data.get("compilerOptions")
         if not isinstance(options, dict):
             continue
         folder = tuple(posixpath.dirname(source).split("/")) if "/" in source else ()
         if isinstance(options.get("checkJs"), bool):
             config.check_js = options["checkJs"]
+        if isinstance(options.get("outDir"), str):
+            config.out_dir = join_rel(folder, options["outDir"])
         base_url = options.get("baseUrl")
         if isinstance(base_url, str):
             config.base_url = join_rel(folder, base_url)

@@ -121,14 +121,11 @@ _TS_CHECK = re.compile(r"^\s*(//\s*@ts-check|/\*\s*@ts-check)", re.M)
 
 
 def tsc_checks_file(root: Path, typecheck: list[str], file: str, source: str) -> bool:
-    """Whether the type check says anything about ``file``: TypeScript files always; JavaScript
-    files only under ``checkJs`` (in the ``-p`` tsconfig or a local one it extends) or with a
-    ``// @ts-check`` comment. A JavaScript test of a project whose tsc never checks it must
-    not fail on that project's type errors or broken tsconfig."""
-    if not re.search(r"\.[cm]?jsx?$", file):
-        return True
-    if _TS_CHECK.search(source[:2000]):
-        return True
+    """Whether the type check says anything about ``file``: files the ``-p`` tsconfig's program
+    holds (``files``/``include``/``exclude``, through the local configs it extends); of those,
+    TypeScript always, JavaScript only under ``checkJs`` or with a ``// @ts-check`` comment. A
+    test tsc never checks (a JavaScript test, a monorepo whose root tsconfig includes only
+    ``src``) must not fail on that project's type errors or broken tsconfig."""
     tsconfig = _tsconfig(root)
     for flag in ("-p", "--project"):
         if flag in typecheck[:-1]:
@@ -136,11 +133,17 @@ def tsc_checks_file(root: Path, typecheck: list[str], file: str, source: str) ->
     if tsconfig is not None and os.path.isabs(tsconfig):
         inside = Path(tsconfig).resolve().is_relative_to(root.resolve())
         tsconfig = os.path.relpath(Path(tsconfig).resolve(), root.resolve()) if inside else None
+    typescript = re.search(r"\.[cm]?jsx?$", file) is None
     if tsconfig is None:
-        return False
+        return typescript
     if (root / tsconfig).is_dir():
         tsconfig = f"{tsconfig.rstrip('/')}/tsconfig.json"
-    return load_tsconfig(root, tsconfig).check_js
+    config = load_tsconfig(root, tsconfig)
+    if not config.problems and not config.covers(file):
+        return False  # not in the program (``include`` elsewhere): tsc never looks at it
+    if typescript:
+        return True
+    return config.check_js or _TS_CHECK.search(source[:2000]) is not None
 
 
 _TSC_OWN_STATE = (
