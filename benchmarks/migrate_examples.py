@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/migrate_examples.py [--app PATH] [--jobs N] [--no-capture]
                                                      [--file F ...] [--show] [--json OUT]
+                                                     [--fidelity]
 
 ``--app`` is any checkout of a real suite (default: the bundled example app), installed from
 its lockfile and with Testing Library installed (the script says the command when it is not).
@@ -12,7 +13,9 @@ has the tool and it checks the file). Nothing is written in the checkout.
 Per file it prints: tests passing / total after migration and how many passed in the original
 (the capture runs it), fully passing, Enzyme-free, lint- and type-clean (``-``: the tool does
 not apply), test names preserved, ``// testmend:`` notes left, wall time. Totals follow;
-``--json`` writes the per-file figures.
+``--json`` writes the per-file figures. ``--fidelity`` also runs the engine's fidelity checks on
+each fully passing file (the test inventory against the original's, and the intent check: mutants
+of the component under test that the original catches must still be caught).
 """
 
 from __future__ import annotations
@@ -29,21 +32,90 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "server"))
 
 from testmend.codemod import detect_conventions  # noqa: E402
-from testmend.codemod.offline import OfflineResult, migrate_offline  # noqa: E402
-from testmend.config import load_config  # noqa: E402
+from testmend.codemod.offline import OfflineResult, migrate_offline, snapshot_file  # noqa: E402
+from testmend.config import Config, load_config  # noqa: E402
+from testmend.fidelity.intent import IntentInputs, check_intent  # noqa: E402
 from testmend.project import enzyme_test_files  # noqa: E402
+from testmend.project.dependencies import (  # noqa: E402
+    ModuleResolver,
+    component_under_test,
+    dependency_tree,
+    find_mocks,
+    mutation_targets,
+)
 from testmend.project.testing_library import testing_library_status  # noqa: E402
+from testmend.runners import ProjectRunners  # noqa: E402
+from testmend.workflow.verify import inventory_check  # noqa: E402
 from testmend.workspace import create_shadow_workspace_async  # noqa: E402
 
 
-async def one(app: Path, file: str, capture: bool, limit: asyncio.Semaphore) -> OfflineResult:
+@dataclass
+class Fidelity:
+    """The engine's fidelity checks on a fully passing migration."""
+
+    findings: list[str]
+    """What the inventory comparison found (a test lost, fewer assertions, a tautology)."""
+    mutants: int
+    caught_by_original: int
+    caught_by_both: int
+    lost: list[str]
+    """Mutants the original catches and the migration lets pass."""
+    skipped: str | None
+
+
+async def fidelity(
+    config: Config, root: Path, file: str, original: str, result: OfflineResult
+) -> Fidelity:
+    """The inventory comparison and the intent check (mutants of the component under test and
+    its own modules, run against the original and the migration), as the engine runs them."""
+    _rows, findings = inventory_check(original, result.final_content, file, [])
+    resolver = ModuleResolver(root)
+    tree = dependency_tree(root, file, resolver=resolver)
+    component = component_under_test(root, file, tree)
+    mocked = {
+        resolved
+        for m in find_mocks(original, file)
+        if m.kind == "module" and (resolved := resolver.resolve(file, m.module).resolved)
+    }
+    snapshot = root / snapshot_file(file)
+    report = await check_intent(
+        ProjectRunners(config, cwd=root),
+        root,
+        IntentInputs(
+            test_file=file,
+            original=original,
+            candidate=result.final_content,
+            targets=mutation_targets(tree, component, mocked=mocked),
+            candidate_snapshot=snapshot.read_text(encoding="utf-8") if snapshot.is_file() else None,
+            max_mutants=config.fidelity.max_mutants,
+            timeout=config.fidelity.timeout_seconds,
+        ),
+    )
+    return Fidelity(
+        findings=[f.message for f in findings],
+        mutants=len(report.outcomes),
+        caught_by_original=report.killed_by_original,
+        caught_by_both=report.killed_by_both,
+        lost=[o.mutant.describe() for o in report.lost()],
+        skipped=report.skipped_reason,
+    )
+
+
+async def one(
+    app: Path, file: str, capture: bool, check_fidelity: bool, limit: asyncio.Semaphore
+) -> tuple[OfflineResult, Fidelity | None]:
     async with limit:
         config = load_config(app, environ={})
         options = detect_conventions(app)
         async with await create_shadow_workspace_async(app) as shadow:
-            return await migrate_offline(
+            original = (shadow.root / file).read_text(encoding="utf-8")
+            result = await migrate_offline(
                 config, file, workspace_root=shadow.root, options=options, capture=capture
             )
+            checked = None
+            if check_fidelity and result.fully_passing:
+                checked = await fidelity(config, shadow.root, file, original, result)
+            return result, checked
 
 
 def mark(flag: bool | None) -> str:
@@ -68,10 +140,13 @@ class Row:
     untranslated: int
     seconds: float
     errors: list[str]
+    fidelity: Fidelity | None = None
+    """With ``--fidelity``, for fully passing files."""
 
 
-def row_of(r: OfflineResult) -> Row:
+def row_of(r: OfflineResult, checked: Fidelity | None) -> Row:
     return Row(
+        fidelity=checked,
         file=r.file,
         passed=r.passed,
         total=r.total,
@@ -96,6 +171,11 @@ async def main() -> int:
     parser.add_argument("--no-capture", action="store_true")
     parser.add_argument("--show", action="store_true", help="print each converted file")
     parser.add_argument("--json", type=Path, help="write the per-file figures here")
+    parser.add_argument(
+        "--fidelity",
+        action="store_true",
+        help="run the engine's fidelity checks (inventory, intent) on fully passing files",
+    )
     args = parser.parse_args()
     app: Path = args.app.resolve()
     library = testing_library_status(app)
@@ -105,7 +185,10 @@ async def main() -> int:
     files = args.file or [p.relative_to(app).as_posix() for p in enzyme_test_files(app)]
     started = time.perf_counter()
     limit = asyncio.Semaphore(max(1, args.jobs))
-    results = await asyncio.gather(*(one(app, f, not args.no_capture, limit) for f in files))
+    outcomes = await asyncio.gather(
+        *(one(app, f, not args.no_capture, args.fidelity, limit) for f in files)
+    )
+    results = [r for r, _f in outcomes]
     total_wall = time.perf_counter() - started
 
     header = (
@@ -114,17 +197,30 @@ async def main() -> int:
     )
     print(header)
     print("-" * len(header))
-    rows = [row_of(r) for r in results]
+    rows = [row_of(r, f) for r, f in outcomes]
     for r, row in zip(results, rows, strict=True):
         name = r.file if len(r.file) <= 52 else "…" + r.file[-51:]
-        original = "?" if row.original_passed is None else str(row.original_passed)
+        orig = "?" if row.original_passed is None else str(row.original_passed)
         print(
-            f"{name:<52} {f'{r.passed}/{r.total}':>7} {original:>5} {mark(row.fully_passing):>5} "
+            f"{name:<52} {f'{r.passed}/{r.total}':>7} {orig:>5} {mark(row.fully_passing):>5} "
             f"{mark(row.enzyme_free):>8} {mark(row.lint_clean):>5} {mark(row.type_clean):>5} "
             f"{mark(row.tests_preserved):>5} {row.notes:>5} {row.seconds:>5.1f}s"
         )
         for error in r.errors:
             print(f"    ! {error[:300]}")
+        found = row.fidelity
+        if found is not None:
+            intent = (
+                f"intent not checked: {found.skipped}"
+                if found.skipped
+                else f"intent: the original catches {found.caught_by_original} of "
+                f"{found.mutants} mutants, the migration {found.caught_by_both} of those"
+            )
+            print(f"    fidelity: {len(found.findings)} inventory finding(s); {intent}")
+            for finding in found.findings:
+                print(f"      ✗ {finding[:200]}")
+            for lost in found.lost:
+                print(f"      lost: {lost[:200]}")
         if args.show:
             print(r.final_content)
             for test in r.tests.failing() if r.tests else []:
@@ -159,6 +255,18 @@ async def main() -> int:
         f"{count('type_clean')}/{applicable('type_clean')}; // testmend: notes left: {notes} "
         f"({untranslated} untranslated); wall {total_wall:.0f} s with --jobs {args.jobs}"
     )
+    if args.fidelity:
+        checked: list[Fidelity] = [row.fidelity for row in rows if row.fidelity is not None]
+        kept = [c for c in checked if not c.findings and not c.lost and c.skipped is None]
+        print(
+            f"fidelity of the {len(checked)} fully passing files: {len(kept)} keep their intent "
+            f"(no inventory finding, no mutant lost); "
+            f"{sum(1 for c in checked if c.findings)} with inventory findings, "
+            f"{sum(1 for c in checked if c.lost)} losing mutants "
+            f"({sum(len(c.lost) for c in checked)} of "
+            f"{sum(c.caught_by_original for c in checked)} the originals catch), "
+            f"{sum(1 for c in checked if c.skipped)} not checked"
+        )
     if args.json:
         data = {"app": str(app), "files": [asdict(row) for row in rows]}
         args.json.write_text(json.dumps(data, indent=1) + "\n")
