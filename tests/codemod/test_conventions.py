@@ -90,3 +90,44 @@ def test_relative_helpers_and_jest_dom_package(tmp_path: Path) -> None:
     [mapping] = options.helper_mappings
     assert mapping.render_name == "renderWithStore"
     assert mapping.enzyme_module == "./src/testing/enzyme"
+
+
+def test_selection_helpers_of_the_tests_helper_module(tmp_path: Path) -> None:
+    """``__tests__/helpers.js`` (typeahead's layout): its exported one-parameter functions that
+    only return a ``find`` of that parameter are selection helpers; the others (events,
+    reads, several parameters) are not."""
+    write(tmp_path, "package.json", json.dumps({"name": "x"}))
+    write(
+        tmp_path,
+        "src/__tests__/helpers.js",
+        """
+        export function getInput(wrapper) {
+          return wrapper.find('.rbt-input-main');
+        }
+
+        export function getMenuItems(wrapper) {
+          // Find the <a> so we can simulate clicks.
+          return wrapper.find('a.dropdown-item');
+        }
+
+        export const getTokens = (wrapper) => wrapper.find('.rbt-token');
+
+        export function getHint(wrapper) {
+          return wrapper.find('.rbt-input-hint').prop('value');
+        }
+
+        export function focus(wrapper, eventProperties) {
+          getInput(wrapper).simulate('focus', eventProperties);
+        }
+        """,
+    )
+    write(
+        tmp_path,
+        "src/__tests__/components/Menu.test.js",
+        "import { mount } from 'enzyme';\nimport { getInput } from '../helpers';\n",
+    )
+    options = detect_conventions(tmp_path)
+    helpers = options.selection_helpers["src/__tests__/helpers"]
+    assert set(helpers) == {"getInput", "getMenuItems", "getTokens", "getHint"}
+    assert "wrapper.find('a.dropdown-item')" in helpers["getMenuItems"]
+    assert "Find the <a>" not in helpers["getMenuItems"]

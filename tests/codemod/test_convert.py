@@ -439,8 +439,11 @@ def test_jest_dom_import_when_not_global() -> None:
         """,
         options=CodemodOptions(),
     )
-    # An inline render cannot be queried: left for the agent.
-    assert "queries an inline render" in result.content
+    # An inline render is queried in its own container (a screen query would drop the render).
+    assert "expect(render(<A />).container.querySelector('p')).toBeInTheDocument();" in (
+        result.content
+    )
+    assert result.content.startswith("import '@testing-library/jest-dom';\n")
     result = convert(
         """
         import { mount } from 'enzyme';
@@ -1217,10 +1220,11 @@ def test_helpers_taking_a_wrapper_are_translated_where_they_are_called() -> None
     assert content.count("throw new Error") == 1
 
 
-def test_a_helper_returning_a_selection_is_left_for_its_callers() -> None:
-    """``getMatches(wrapper)`` returns a wrapper its callers count and index: returning one DOM
-    element instead would change what they test, so the helper stays untranslated and throws
-    for the tests that call it."""
+def test_a_helper_returning_a_selection_reads_as_that_selection_at_its_calls() -> None:
+    """``getMatches(wrapper)`` returns a wrapper its callers count, index and read: each call
+    is the same selection written inline (through the capture of the helper's ``find`` when
+    there is one), and the helper goes. Returning one DOM element from it instead would
+    change what the callers test."""
     result = convert(
         """
         import { shallow } from 'enzyme';
@@ -1230,16 +1234,176 @@ def test_a_helper_returning_a_selection_is_left_for_its_callers() -> None:
           return wrapper.find('mark');
         }
 
+        const getFirst = (wrapper) => getMatches(wrapper).first();
+
         it('finds no match', () => {
           const highlighter = shallow(<Highlighter search="x">California</Highlighter>);
           expect(getMatches(highlighter)).toHaveLength(0);
         });
+
+        it('highlights', () => {
+          const highlighter = shallow(<Highlighter search="i">California</Highlighter>);
+          const matches = getMatches(highlighter);
+          expect(matches.length).toBe(2);
+          expect(matches.at(1).hasClass('rbt-highlight-text')).toBe(true);
+          expect(getFirst(highlighter).text()).toBe('i');
+        });
         """,
         path="src/Highlighter.test.js",
     )
-    helper = result.content[: result.content.index("it(")]
-    assert "// return wrapper.find('mark');\n  throw new Error(" in helper
-    assert "document.querySelector('mark')" not in result.content
+    content = result.content
+    assert "getMatches" not in content and "getFirst" not in content
+    assert "expect(document.querySelectorAll('mark')).toHaveLength(0);" in content
+    assert "const matches = document.querySelectorAll('mark');" in content
+    assert "expect(matches).toHaveLength(2);" in content
+    assert "expect(matches[1]).toHaveClass('rbt-highlight-text');" in content
+    assert "expect(document.querySelectorAll('mark')[0]).toHaveTextContent(/^i$/);" in content
+    assert "throw new Error" not in content
+    assert {n.kind for n in result.notes} >= {"removed"}
+
+
+def test_a_helper_passed_around_is_not_read_as_a_selection() -> None:
+    """A selection helper used other than as a one-argument call (passed to ``map``) cannot be
+    expanded where it is used: it stays, and throws for the tests that reach it."""
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { List } from './List';
+
+        function items(wrapper) {
+          return wrapper.find('li');
+        }
+
+        it('counts', () => {
+          const lists = [mount(<List />)];
+          expect(lists.map(items)).toHaveLength(1);
+        });
+        """,
+        path="src/List.test.js",
+    )
+    assert "function items" in result.content
+    assert "testmend: this test still has untranslated Enzyme code" in result.content
+
+
+def test_the_roots_of_a_shallow_fragment_are_its_nodes() -> None:
+    """A shallow root that rendered a fragment counts and indexes its top-level nodes (text
+    nodes too, as Enzyme does); a full render's root is always one node, so counting it is
+    dropped with a note rather than translated into something that could differ."""
+    result = convert(
+        """
+        import { mount, shallow } from 'enzyme';
+        import { Highlighter } from './Highlighter';
+
+        it('splits the text', () => {
+          const highlighter = shallow(<Highlighter search="i">California</Highlighter>);
+          expect(highlighter.length).toBe(5);
+          expect(highlighter.first().text()).toBe('Cal');
+          expect(highlighter.last().text()).toBe('a');
+        });
+
+        it('renders', () => {
+          const wrapper = mount(<Highlighter search="i">California</Highlighter>);
+          expect(wrapper.length).toBe(1);
+          expect(wrapper.first().text()).toBe('California');
+        });
+        """,
+        path="src/Highlighter.test.js",
+    )
+    content = result.content
+    assert "expect(container.childNodes).toHaveLength(5);" in content
+    assert "expect(container.childNodes[0]).toHaveTextContent(/^Cal$/);" in content
+    assert "expect(Array.from(container.childNodes).slice(-1)[0]).toHaveTextContent(/^a$/);" in (
+        content
+    )
+    assert "// expect(wrapper.length).toBe(1);" in content
+    assert any(n.kind == "removed" and "root" in n.message for n in result.notes)
+    assert "expect(container).toHaveTextContent(/^California$/);" in content
+    assert "throw new Error" not in content
+
+
+def test_set_props_with_new_children_rerenders_them_between_the_tags() -> None:
+    result = convert(
+        """
+        import { shallow } from 'enzyme';
+        import { Highlighter } from './Highlighter';
+        import { Token } from './Token';
+
+        it('empties', () => {
+          const highlighter = shallow(<Highlighter search="">California</Highlighter>);
+          highlighter.setProps({ children: '', search: 'foo' });
+          expect(highlighter.text()).toBe('');
+        });
+
+        it('fills', () => {
+          const token = shallow(<Token label="x" />);
+          token.setProps({ children: <span>new</span> });
+          expect(token.text()).toBe('new');
+        });
+        """,
+        path="src/Highlighter.test.js",
+    )
+    content = result.content
+    assert "rerender(<Highlighter search=\"foo\">{''}</Highlighter>);" in content
+    assert 'rerender(<Token label="x">{<span>new</span>}</Token>);' in content
+    assert "throw new Error" not in content
+
+
+def test_a_bare_div_selector_searches_inside_the_render() -> None:
+    """``find('div')`` in the document would find RTL's own container first."""
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { Token } from './Token';
+
+        function isDisabled(wrapper) {
+          return wrapper.find('div').hasClass('disabled');
+        }
+
+        it('is disabled', () => {
+          const token = mount(<Token disabled />);
+          expect(token.find('div').hasClass('rbt-token')).toBe(true);
+          expect(isDisabled(token)).toBe(true);
+          expect(token.find('.rbt-token > div').exists()).toBe(false);
+        });
+        """,
+        path="src/Token.test.js",
+    )
+    content = result.content
+    assert "expect(token.container.querySelector('div')).toHaveClass('rbt-token');" in content
+    assert (
+        "return wrapper.container.querySelector('div').classList.contains('disabled');" in content
+    )
+    assert "expect(isDisabled(token)).toBe(true);" in content
+    assert "token.container.querySelector('.rbt-token > div')" in content
+    assert "throw new Error" not in content
+
+
+def test_reads_combined_in_an_expression_are_each_translated() -> None:
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { Token } from './Token';
+
+        function isRemoveable(wrapper) {
+          return (
+            wrapper.find('.rbt-token').hasClass('removeable') &&
+            wrapper.find('button.close').length === 1
+          );
+        }
+
+        it('is removeable', () => {
+          const token = mount(<Token onRemove={() => {}} />);
+          expect(isRemoveable(token)).toBe(true);
+          expect(Number(token.find('.count').text())).toBe(0);
+        });
+        """,
+        path="src/Token.test.js",
+    )
+    content = result.content
+    assert "document.querySelector('.rbt-token').classList.contains('removeable') &&" in content
+    assert "document.querySelectorAll('button.close').length === 1" in content
+    assert "expect(Number(document.querySelector('.count').textContent)).toBe(0);" in content
+    assert "throw new Error" not in content
 
 
 def test_set_props_with_a_spread_or_a_variable_merges_in_order() -> None:
@@ -1292,3 +1456,110 @@ def test_an_instance_assigned_in_shared_setup_goes_through_the_ref() -> None:
     assert "render(<Clock ref={wrapperRef} />);" in lines
     assert "instance = wrapperRef.current;" in lines
     assert "throw new Error(" not in result.content
+
+
+def test_imported_selection_helpers_read_as_their_selection() -> None:
+    """Helpers from the tests' own module are expanded like local ones; the names no code
+    uses any more leave the import, the module itself is untouched (other tests use it)."""
+    options = CodemodOptions(
+        jest_dom_global=True,
+        selection_helpers={
+            "src/__tests__/helpers": {
+                "getPaginator": "function getPaginator(wrapper) { return "
+                "wrapper.find('.rbt-menu-pagination-option').hostNodes(); }",
+                "getMenu": "function getMenu(wrapper) { return wrapper.find('.rbt-menu'); }",
+            }
+        },
+    )
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { TypeaheadMenu } from '../../TypeaheadMenu';
+        import { getMenu, getPaginator as paginator, TestProvider } from '../helpers';
+
+        it('paginates', () => {
+          const menu = mount(<TestProvider><TypeaheadMenu paginate /></TestProvider>);
+          expect(paginator(menu).length).toBe(1);
+          expect(paginator(menu).text()).toBe('More results...');
+        });
+        """,
+        path="src/__tests__/components/TypeaheadMenu.test.js",
+        options=options,
+    )
+    content = result.content
+    assert "import { TestProvider } from '../helpers';" in content
+    assert (
+        "expect(document.querySelectorAll('.rbt-menu-pagination-option')).toHaveLength(1);"
+        in content
+    )
+    assert "function getPaginator" not in content and "function paginator" not in content
+    assert "throw new Error" not in content
+    assert content.rstrip().endswith("});")
+
+
+def test_a_function_returning_a_shallow_render_is_read_inline() -> None:
+    """visx's style: ``const LineWrapper = (props = {}) => shallow(<Line {...props} />)`` then
+    ``LineWrapper().find('line')`` and ``LineWrapper({…}).prop('strokeLinecap')``. The function
+    returns a render; a call's selections are searched in that render's container (a
+    screen query would drop the render), and the root's props, a shallow render's, are the
+    rendered element's attributes (SVG names as React writes them). Never removed as
+    bookkeeping, as a mount's would be."""
+    result = convert(
+        """
+        import React from 'react';
+        import { shallow } from 'enzyme';
+        import { render } from '@testing-library/react';
+        import { Line } from '../src';
+
+        const LineWrapper = (restProps = {}) => shallow(<Line {...restProps} />);
+
+        it('contains a line', () => {
+          expect(LineWrapper().find('line')).toHaveLength(1);
+        });
+
+        it('has its class and cap', () => {
+          expect(LineWrapper().prop('className')).toBe('visx-line');
+          expect(LineWrapper({ rounded: true }).prop('strokeLinecap')).toBe('round');
+          expect(LineWrapper().prop('viewBox')).toBe('0 0 1 1');
+        });
+
+        it('still renders with RTL', () => {
+          const { container } = render(<Line />);
+          expect(container.querySelector('line')).toBeInTheDocument();
+        });
+        """,
+        path="packages/visx-shape/test/Line.test.tsx",
+    )
+    content = result.content
+    assert "const LineWrapper = (restProps = {}) => render(<Line {...restProps} />);" in content
+    assert "expect(LineWrapper().container.querySelectorAll('line')).toHaveLength(1);" in content
+    assert (
+        "expect(LineWrapper().container.firstElementChild).toHaveAttribute('class', 'visx-line');"
+        in content
+    )
+    assert (
+        "expect(LineWrapper({ rounded: true }).container.firstElementChild)"
+        ".toHaveAttribute('stroke-linecap', 'round');" in content
+    )
+    assert "toHaveAttribute('viewBox', '0 0 1 1');" in content
+    # The file's own RTL import is reused, not repeated.
+    assert content.count("from '@testing-library/react'") == 1
+    assert not [n for n in result.notes if n.kind in ("removed", "untranslated") and "prop" in n.message]
+    assert "throw new Error" not in content
+
+
+def test_a_function_returning_a_mount_keeps_dropping_root_props() -> None:
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { Line } from '../src';
+
+        const LineWrapper = (props = {}) => mount(<Line {...props} />);
+
+        it('passes its props', () => {
+          expect(LineWrapper({ x: 1 }).prop('x')).toBe(1);
+        });
+        """,
+        path="packages/visx-shape/test/Line.test.js",
+    )
+    assert any(n.kind == "removed" for n in result.notes)

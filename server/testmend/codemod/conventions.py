@@ -12,6 +12,7 @@ from pathlib import Path
 from ..enzyme_import import ENZYME_IMPORT
 from ..runners.detect import read_package_json
 from .models import CodemodOptions, EventStyle, HelperMapping, RenderHelper
+from .translate.helper_modules import selection_helpers_in
 
 _SKIP_DIRS = {"node_modules", ".git", "coverage", "dist", "build", ".testmend", ".next", "out"}
 _SOURCE_EXT = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs")
@@ -232,8 +233,18 @@ def detect_conventions(
                         render_module=render_helper.module,
                     )
                 )
+    # Selection helpers in the modules tests import (``__tests__/helpers.js`` included).
+    selection: dict[str, dict[str, str]] = {}
+    for path, text in texts.items():
+        key = _module_path_key(path)
+        if key not in importers or re.search(r"\.(test|spec)\.", path.name):
+            continue
+        found = selection_helpers_in(text)
+        if found:
+            selection[Path(key).relative_to(root).as_posix()] = found
     user_event = _package_version(root, "@testing-library/user-event")
     return CodemodOptions(
+        selection_helpers=selection,
         render_helper=render_helper,
         helper_mappings=mappings,
         enzyme_helper_modules=sorted({spec for _p, _h, spec in enzyme_helpers}),

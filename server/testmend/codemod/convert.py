@@ -17,6 +17,7 @@ from tree_sitter import Tree
 from .models import CodemodOptions, CodemodResult, DomCapture, Note, TestInfo
 from .syntax import apply_edits, args_of, parse, string_value, text, walk
 from .translate.finishing import Finishing
+from .translate.helper_modules import drop_expanded_imports, with_imported_helpers
 from .translate.state import Ctx
 from .translate.tables import ENZYME_MODULE, SNAPSHOT_NOTE
 
@@ -30,6 +31,7 @@ class _Converter(Finishing):
         """The conversion, after :meth:`collect_tests` and :meth:`scan_imports`."""
         self.collect_bindings()
         self.collect_class_refs()
+        self.collect_selection_helpers()
         self.process_block(self.tree.root_node, Ctx())
         self.finish_bindings()
         self.finish_vars()
@@ -55,7 +57,9 @@ def convert_enzyme_test(
     dom: DomCapture | None = None,
 ) -> CodemodResult:
     """Convert one Enzyme test file to React Testing Library (pure: no I/O)."""
-    converter = _Converter(source, path, options, dom)
+    augmented, imported_helpers = with_imported_helpers(source, path, options.selection_helpers)
+    converter = _Converter(augmented, path, options, dom)
+    converter.virtual_from = len(source.encode("utf-8"))
     converter.collect_tests()
     names_before = [t.name for t in converter.tests]
 
@@ -78,6 +82,9 @@ def convert_enzyme_test(
         return unchanged("not an Enzyme test: it does not import enzyme", enzyme_free=True)
     converter.run()
     content, placed, mapper = apply_edits(converter.src, converter.edits)
+    if imported_helpers:  # the imported helpers' source appended for the converter goes
+        content = content.encode("utf-8")[: mapper(converter.virtual_from)].decode("utf-8")
+        content = drop_expanded_imports(content, path, imported_helpers)
     out = content.encode("utf-8")
     unplaced = [
         (out[: mapper(offset)].count(b"\n") + 1, kind, message)

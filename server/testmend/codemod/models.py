@@ -64,6 +64,10 @@ class CodemodOptions(_Model):
     """``userEvent``: clicks and typing become awaited user-event calls (needs user-event)."""
     test_id_attribute: str = "data-testid"
     rtl_module: str = "@testing-library/react"
+    selection_helpers: dict[str, dict[str, str]] = {}
+    """Modules of the tests' own helpers (project-relative path without extension) → their
+    exported selection helpers (``getMenu(wrapper)`` returning ``wrapper.find(…)``): name →
+    source. A call reads as the selection."""
 
 
 # --- DOM capture ------------------------------------------------------------------------------

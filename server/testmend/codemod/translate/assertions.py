@@ -8,7 +8,15 @@ from typing import Literal
 from ..syntax import Node, args_of, js_string, pair_key, regex_escape, string_value, text, unwrap
 from .interactions import Interactions
 from .state import Ctx, Dropped, Target, Untranslatable
-from .tables import BOOLEAN_ATTRIBUTES, PROP_ATTRIBUTES, SELECT_OPS, SNAPSHOT_NOTE, UNTRANSLATABLE
+from .tables import (
+    BOOLEAN_ATTRIBUTES,
+    PROP_ATTRIBUTES,
+    SELECT_OPS,
+    SNAPSHOT_NOTE,
+    SVG_CAMEL,
+    SVG_HYPHENATED,
+    UNTRANSLATABLE,
+)
 
 
 class Assertions(Interactions):
@@ -74,6 +82,20 @@ class Assertions(Interactions):
         self.fallback_note(target, ctx)
         return self.assert_on(target, rest, matcher, negated, margs, ctx)
 
+    @staticmethod
+    def _one_root(negated: bool, margs: list[Node], matcher: str = "toHaveLength") -> None:
+        """``expect(wrapper.length).toBe(1)`` on a full render: its root wrapper is always one
+        node, whatever the component rendered, so the assertion checks nothing the render
+        itself does not (a render that throws fails the test in both)."""
+        if (
+            not negated
+            and matcher in ("toHaveLength", "toBe", "toEqual", "toStrictEqual")
+            and len(margs) == 1
+            and text(margs[0]) == "1"
+        ):
+            raise Dropped("removed a count of the root wrapper: a full render's root is one node")
+        raise Untranslatable("counts the rendered root")
+
     def _bool_of(self, matcher: str, negated: bool, margs: list[Node]) -> bool | None:
         if matcher in ("toBe", "toEqual", "toStrictEqual") and margs:
             raw = text(margs[0])
@@ -112,8 +134,8 @@ class Assertions(Interactions):
                     if zero or negated or not re.fullmatch(r"\d+", text(margs[0]))
                     else "getAll"
                 )
-                if target.kind == "root":
-                    raise Untranslatable("counts the rendered root")
+                if target.kind == "root" and not self._shallow_root(target):
+                    self._one_root(negated, margs)
                 if target.index not in (None, "list"):
                     # One element: length 1 means it exists.
                     exists = text(margs[0]) == "1" if margs else False
@@ -143,6 +165,8 @@ class Assertions(Interactions):
                 return f"expect({container}){'' if value else '.not'}.toBeEmptyDOMElement();"
             return self._exists(target, value)
         if op == ".length" and not after:
+            if target.kind == "root" and not self._shallow_root(target):
+                self._one_root(negated, margs, matcher)
             if matcher in ("toBe", "toEqual", "toStrictEqual") and margs:
                 zero = text(margs[0]) == "0"
                 variant = (
@@ -298,7 +322,7 @@ class Assertions(Interactions):
         margs: list[Node],
         ctx: Ctx,
     ) -> str:
-        if target.kind == "root" and not (target.binding and target.binding.shallow):
+        if target.kind == "root" and not target.shallow:
             raise Dropped(
                 "removed an assertion on the props the test itself passed to the rendered "
                 "element (Enzyme bookkeeping, nothing the component does)"
@@ -375,7 +399,12 @@ class Assertions(Interactions):
         if key == "className" and matcher in ("toBe", "toEqual") and margs:
             return f"expect({element}){neg}.toHaveAttribute('class', {margs_code});"
         attr = PROP_ATTRIBUTES.get(key, key)
-        if attr != key or "-" in key or key.lower() == key or key in ("id", "href"):
+        hyphenated = re.sub(r"[A-Z]", lambda m: "-" + m.group(0).lower(), key)
+        if hyphenated in SVG_HYPHENATED:
+            attr = hyphenated
+        elif key in SVG_CAMEL:
+            attr = key
+        elif attr != key or "-" in key or key.lower() == key or key in ("id", "href"):
             attr = attr if "-" in attr else attr.lower()
         else:
             raise Untranslatable(f"reads the prop {key}, which is not an HTML attribute")

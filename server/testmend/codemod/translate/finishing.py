@@ -5,7 +5,18 @@ from __future__ import annotations
 
 import re
 
-from ..syntax import Edit, Node, apply_edits, js_string, line_indent, line_start, parse, text, walk
+from ..syntax import (
+    Edit,
+    Node,
+    apply_edits,
+    js_string,
+    line_indent,
+    line_start,
+    parse,
+    string_value,
+    text,
+    walk,
+)
 from .state import Ctx
 from .statements import Statements
 from .tables import HOOKS, THROW, WRAPPER_TYPES
@@ -164,6 +175,7 @@ class Finishing(Statements):
         if self.needs_user_event:
             self.imports.setdefault("@testing-library/user-event", set()).add("default:userEvent")
         lines: list[str] = []
+        existing = self._existing_imports()
         for module in sorted(
             set(self.imports) | set(self.type_imports),
             key=lambda m: (m != "@testing-library/jest-dom", m),
@@ -171,6 +183,24 @@ class Finishing(Statements):
             names = sorted(
                 n for n in self.imports.get(module, set()) if not n.startswith("default:")
             )
+            if module in existing:
+                # The file already imports from it (a test half-migrated by hand): add what
+                # is missing to that import instead of importing the module twice.
+                have, named = existing[module]
+                names = [n for n in names if n not in have]
+                if named is not None and names and module not in self.type_imports:
+                    close = named.end_byte - 1
+                    self.edits.append(Edit(close, close, ", " + ", ".join(names) + " "))
+                    names = []
+                if (
+                    not names
+                    and not self.type_imports.get(module)
+                    and not any(
+                        n.startswith("default:") and n.split(":", 1)[1] not in have
+                        for n in self.imports.get(module, set())
+                    )
+                ):
+                    continue
             types = sorted(self.type_imports.get(module, set()))
             default = next(
                 (
@@ -208,6 +238,35 @@ class Finishing(Statements):
         elif new:
             self.edits.append(Edit(0, 0, new + "\n"))
         self.remove_unused_imports()
+
+    def _existing_imports(self) -> dict[str, tuple[set[str], Node | None]]:
+        """Modules the file imports outside Enzyme: the local names it binds from each, and
+        its ``{ … }`` clause when it has one."""
+        found: dict[str, tuple[set[str], Node | None]] = {}
+        for stmt in self.tree.root_node.named_children:
+            if stmt.type != "import_statement" or stmt in self.enzyme_import_nodes:
+                continue
+            if stmt.start_byte >= self.virtual_from:
+                continue
+            module = string_value(stmt.child_by_field_name("source"))
+            if module is None:
+                continue
+            names: set[str] = set()
+            named: Node | None = None
+            for n in walk(stmt):
+                if n.type == "named_imports":
+                    named = n
+                elif n.type == "import_specifier":
+                    alias = n.child_by_field_name("alias")
+                    names.add(text(alias or n.child_by_field_name("name")))
+                elif (
+                    n.type == "identifier"
+                    and n.parent is not None
+                    and (n.parent.type == "import_clause")
+                ):
+                    names.add(text(n))
+            found[module] = names, named
+        return found
 
     def remove_unused_imports(self) -> None:
         """Named imports that only the Enzyme code used (components passed to find(),

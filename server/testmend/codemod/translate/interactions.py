@@ -1,17 +1,25 @@
 """Values and user actions: expressions over wrappers, ``simulate`` → ``fireEvent``/
-``userEvent``, ``setProps`` → ``rerender``."""
+``userEvent``, class internals through a ref, calls of helpers that take a wrapper."""
 
 from __future__ import annotations
 
 import re
 
-from ..syntax import Edit, Node, args_of, pair_key, string_value, text, unwrap, walk
+from ..syntax import (
+    Edit,
+    Node,
+    args_of,
+    string_value,
+    text,
+    unwrap,
+    walk,
+)
+from .rerender import Rerenders
 from .state import Ctx, Target, Untranslatable
 from .tables import EVENT_METHODS, EVENTS, SELECT_OPS, UNTRANSLATABLE
-from .targets import Targets
 
 
-class Interactions(Targets):
+class Interactions(Rerenders):
     """Values read from wrappers, and the user actions and re-renders."""
 
     def _raw_op(self, op: str, args: list[Node]) -> str:
@@ -32,7 +40,7 @@ class Interactions(Targets):
             call = self.render_call_of(node)
             if call is not None:
                 return self.render_code(call, ctx)
-            raise Untranslatable("uses the Enzyme wrapper inside a larger expression")
+            return self._compound_value(node, ctx)
         base, ops = chain
         internal = self.class_internal(base, ops, ctx)
         if internal is not None:
@@ -67,6 +75,29 @@ class Interactions(Targets):
         if op in UNTRANSLATABLE:
             raise Untranslatable(UNTRANSLATABLE[op])
         raise Untranslatable(f"reads {op.lstrip('.')} of the Enzyme wrapper")
+
+    def _compound_value(self, node: Node, ctx: Ctx) -> str:
+        """An expression built from reads of wrappers (``a.hasClass(x) && b.length === 1``,
+        ``!w.exists()``, ``Number(w.text())``): each read translated in place, the operators
+        and calls around them unchanged."""
+        node = unwrap(node) or node
+        parts: list[Node] = []
+        if node.type in ("binary_expression", "unary_expression", "ternary_expression"):
+            parts = list(node.named_children)
+        elif node.type == "call_expression" and not self.is_render_call(node):
+            fn = node.child_by_field_name("function")
+            if fn is not None and not self.refs_wrapper(fn):
+                parts = args_of(node)
+        if not parts:
+            raise Untranslatable("uses the Enzyme wrapper inside a larger expression")
+        out = self.src[node.start_byte : node.end_byte]
+        for part in sorted(parts, key=lambda p: p.start_byte, reverse=True):
+            if part.type == "comment" or not self.refs_wrapper(part):
+                continue
+            new = self.value(part, ctx).encode()
+            start, end = part.start_byte - node.start_byte, part.end_byte - node.start_byte
+            out = out[:start] + new + out[end:]
+        return out.decode()
 
     def action(self, expr: Node, ctx: Ctx) -> str | None:
         """A statement-level call on a wrapper; '' to drop it; None when not a wrapper call."""
@@ -275,10 +306,25 @@ class Interactions(Targets):
                     for declarator in stmt.named_children:
                         if text(declarator.child_by_field_name("name")) == name:
                             found = unwrap(declarator.child_by_field_name("value"))
+                            if found is None:
+                                found = self._object_assigned(name, block)
                 if found is not None:
                     return found
             block = block.parent
         return None
+
+    @staticmethod
+    def _object_assigned(name: str, block: Node) -> Node | None:
+        """``let e;`` … ``e = { stopPropagation };`` in a hook: the object literal ``name`` is
+        assigned within its declaring block, when every assignment there is one."""
+        objects = []
+        for n in walk(block):
+            if n.type == "assignment_expression" and text(n.child_by_field_name("left")) == name:
+                right = unwrap(n.child_by_field_name("right"))
+                if right is None or right.type != "object":
+                    return None
+                objects.append(right)
+        return objects[0] if len(objects) == 1 else None
 
     def _payload(self, node: Node) -> str | None:
         obj = unwrap(node)
@@ -304,100 +350,6 @@ class Interactions(Targets):
             return None
         return "{ " + ", ".join(kept) + " }"
 
-    def rerender(self, base: Node, args: list[Node], ctx: Ctx) -> str:
-        """``setProps({...})`` → ``rerender(<the element with the props merged />)``. Enzyme
-        merges the new props over the current ones; JSX attributes later in the tag win, so a
-        spread (``{...props, loading: false}``) or a variable (``setProps(next)``) goes after
-        the element's own attributes, in the order the test set them."""
-        binding = self.binding_named(text(base), base) if base.type == "identifier" else None
-        if binding is None or binding.element is None:
-            raise Untranslatable("setProps() on a render whose element testmend cannot see")
-        obj = unwrap(args[0]) if len(args) == 1 else None
-        if obj is None or obj.type not in ("object", "identifier", "member_expression"):
-            raise Untranslatable("setProps() with something other than an object or a variable")
-
-        def put(key: str, value: str | None) -> None:
-            binding.overrides.pop(key, None)  # a later setProps puts it after earlier spreads
-            binding.overrides[key] = value
-
-        if obj.type != "object":
-            put(f"...{len(binding.overrides)}", text(obj))
-        for pair in obj.named_children if obj.type == "object" else []:
-            if pair.type == "pair":
-                key = pair_key(pair)
-                value = pair.child_by_field_name("value")
-                put(key, None if text(value) == "undefined" else text(value))
-            elif pair.type == "shorthand_property_identifier":
-                put(text(pair), text(pair))
-            elif pair.type == "spread_element" and pair.named_children:
-                put(f"...{len(binding.overrides)}", text(pair.named_children[0]))
-            else:
-                raise Untranslatable("setProps() with a computed key or a method")
-        element = self.jsx_with(binding.element, binding.overrides)
-        return f"{self.member(binding, 'rerender')}({element});"
-
-    def jsx_with(self, element: Node, overrides: dict[str, str | None]) -> str:
-        """``element`` with ``overrides`` applied: attributes replaced in place, or (once a
-        spread is among them) all of them after the element's own, in order."""
-        opening = (
-            element
-            if element.type == "jsx_self_closing_element"
-            else (element.child_by_field_name("open_tag"))
-        )
-        assert opening is not None
-        if "children" in overrides:
-            raise Untranslatable("setProps() changes children")
-        spreads = any(k.startswith("...") for k in overrides)
-        base = element.start_byte
-        edits: list[tuple[int, int, str]] = []
-        seen = set()
-        attributes = [c for c in opening.named_children if c.type == "jsx_attribute"]
-        for attr in attributes:
-            name_node = attr.named_children[0] if attr.named_children else None
-            name = text(name_node)
-            if name in overrides:
-                seen.add(name)
-                value = overrides[name]
-                if value is None or spreads:
-                    start = attr.start_byte
-                    while start > opening.start_byte and self.src[start - 1 : start] in (
-                        b" ",
-                        b"\n",
-                        b"\t",
-                    ):
-                        start -= 1
-                    edits.append((start, attr.end_byte, ""))
-                else:
-                    edits.append((attr.start_byte, attr.end_byte, self._jsx_attr(name, value)))
-        added = [
-            f"{{...{v}}}"
-            if k.startswith("...")
-            else self._jsx_attr(k, "undefined" if v is None else v)
-            for k, v in overrides.items()
-            if spreads or (k not in seen and v is not None)
-        ]
-        if element.id in self.element_refs and "ref" not in overrides:
-            added.append(f"ref={{{self.element_refs[element.id]}}}")
-        if added:
-            end = opening.end_byte - (2 if element.type == "jsx_self_closing_element" else 1)
-            while self.src[end - 1 : end] in (b" ", b"\n"):
-                end -= 1
-            edits.append((end, end, " " + " ".join(added)))
-        out = self.src[base : element.end_byte]
-        for start, end, new in sorted(edits, reverse=True):
-            out = out[: start - base] + new.encode() + out[end - base :]
-        return out.decode()
-
-    @staticmethod
-    def _jsx_attr(name: str, value: str) -> str:
-        if value == "true":
-            return name
-        if re.fullmatch(r"'[^'\\\"\n]*'", value):
-            return f'{name}="{value[1:-1]}"'
-        if re.fullmatch(r'"[^"\\\n]*"', value):
-            return f"{name}={value}"
-        return f"{name}={{{value}}}"
-
     def _wrapper_only_passed_to_helpers(self, stmt: Node) -> bool:
         """A statement whose only use of wrappers is passing them to local helpers that take a
         wrapper parameter (``expect(isActive(wrapper)).toBe(true)``): it stays as written; the
@@ -419,7 +371,7 @@ class Interactions(Targets):
             if arguments is None or arguments.type != "arguments" or call is None:
                 return False
             fn = call.child_by_field_name("function")
-            if fn is None or fn.type != "identifier":
+            if fn is None or fn.type != "identifier" or self.is_selection_helper_call(call):
                 return False
             index = args_of(call).index(n) if n in args_of(call) else -1
             if index < 0 or self._param_of(text(fn), index) is None:
@@ -434,7 +386,7 @@ class Interactions(Targets):
     def _wrapper_arg_call(self, stmt: Node, call: Node) -> bool:
         """``helper(wrapper, ...)`` calling a local function whose wrapper parameter goes."""
         fn = call.child_by_field_name("function")
-        if fn is None or fn.type != "identifier":
+        if fn is None or fn.type != "identifier" or self.is_selection_helper_call(call):
             return False
         for index, arg in enumerate(args_of(call)):
             ident = unwrap(arg)

@@ -191,8 +191,39 @@ class Scanner(ConverterState):
         if fn is None:
             return False
         if fn.type == "identifier":
+            if text(fn) in self.wrapper_functions:
+                return self._renders_shallow(text(fn))
             return self.enzyme_renders.get(text(fn)) == "shallow"
         return text(fn.child_by_field_name("property")) == "shallow"
+
+    def _renders_shallow(self, function: str) -> bool:
+        """A function of the file's returning a render (``const BarWrapper = (p = {}) =>
+        shallow(<Bar {...p} />)``) renders shallowly: every render it returns is a shallow."""
+        for node in walk(self.tree.root_node):
+            if node.type not in ("function_declaration", "arrow_function", "function_expression"):
+                continue
+            if self._function_name(node) != function:
+                continue
+            body = node.child_by_field_name("body")
+            returned = (
+                [body]
+                if body is not None and body.type != "statement_block"
+                else [
+                    r.named_children[0]
+                    for r in walk(body)
+                    if r.type == "return_statement" and r.named_children
+                ]
+                if body is not None
+                else []
+            )
+            calls = [self.render_call_of(r) for r in returned]
+            renders = [
+                c
+                for c in calls
+                if c is not None and text(c.child_by_field_name("function")) != function
+            ]
+            return bool(renders) and all(self.is_shallow(c) for c in renders)
+        return False
 
     def render_call_of(self, node: Node | None) -> Node | None:
         node = unwrap(node)

@@ -55,6 +55,13 @@ class Target:
     component: str | None = None
     checkbox: bool = False
     inline: Node | None = None
+    """The root of a render that is not assigned (``BarWrapper().prop('x')``)."""
+    shallow: bool = False
+    """The root of a shallow render: its props are the rendered element's."""
+    scope: str = "document"
+    """Where a CSS target is searched: the document (portals included, as Enzyme's full
+    renders see them), or a render's container when the selector could match the container
+    itself (``div``)."""
 
 
 @dataclass
@@ -102,6 +109,10 @@ class ConverterState:
         self.enzyme_namespaces: set[str] = set()
         self.helper_renders: dict[str, tuple[str, str, str]] = {}
         self.wrapper_functions: set[str] = set()
+        self.selection_helpers: dict[str, tuple[Node, Node]] = {}
+        """Local functions that only return a selection of their wrapper parameter
+        (``function getMatches(w) { return w.find('mark'); }``): name → (the function's
+        statement, the returned expression). Their calls are read as that selection."""
         self.to_json: set[str] = set()
         self.bindings: dict[str, list[Binding]] = {}
         self.imports: dict[str, set[str]] = {}
@@ -126,6 +137,11 @@ class ConverterState:
         self.removed_ids: set[int] = set()
         self.var_decls: list[tuple[Binding, Node, Node | None]] = []
         self.var_assigns: list[tuple[Binding, Node, Node]] = []
+        self.virtual_from = len(self.src)
+        """Where the source the converter reads but never edits begins: imported selection
+        helpers appended after the file (see helper_modules)."""
+        self.hoisted: set[int] = set()
+        """Declarations (by node id) moved out of a hook so a re-render can see them."""
         self.element_refs: dict[int, str] = {}
         """JSX elements (by node id) rendered with ``ref={name}``: class internals."""
         if dom is not None:

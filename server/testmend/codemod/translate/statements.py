@@ -38,9 +38,14 @@ class Statements(Assertions):
         return ctx
 
     def process_statement(self, stmt: Node, ctx: Ctx) -> None:
-        if stmt.type == "comment" or self.is_claimed(stmt):
+        if stmt.type == "comment" or self.is_claimed(stmt) or stmt.start_byte >= self.virtual_from:
             return
         if stmt in self.enzyme_import_nodes or stmt.type == "import_statement":
+            return
+        if any(stmt == helper for helper, _returned in self.selection_helpers.values()):
+            self.remove_statement(
+                stmt, "removed a helper returning an Enzyme selection; its calls query the DOM"
+            )
             return
         try:
             if self.dead_names and self._refs_dead(stmt) and not self._has_nested_block(stmt):
@@ -114,7 +119,12 @@ class Statements(Assertions):
                 self.descend(child, ctx)
 
     def expression_body(self, fn: Node, body: Node, ctx: Ctx) -> None:
-        """An arrow function with an expression body: ``() => wrapper.find(x).simulate(...)``."""
+        """An arrow function with an expression body: ``() => wrapper.find(x).simulate(...)``,
+        or a function returning a render (``(props = {}) => shallow(<Bar {...props} />)``)."""
+        call = self.render_call_of(body)
+        if call is not None:
+            self.replace(call, self.render_code(call, ctx))
+            return
         try:
             new = self.action(body, ctx)
         except Untranslatable as exc:
@@ -197,6 +207,10 @@ class Statements(Assertions):
                 self.replace(call, self.render_code(call, ctx))
                 return True
             chain = self.chain(returned) if returned is not None else None
+            if returned is not None and chain is None and self.refs_wrapper(returned):
+                # Reads combined (``a.hasClass(x) && b.length === 1``): each in the DOM.
+                self.replace_statement(stmt, f"return {self.value(returned, ctx)};", ctx)
+                return True
             if returned is not None and chain and chain[1] and chain[1][-1][0] not in SELECT_OPS:
                 # A helper returning what it read from a wrapper (not a selection, which its
                 # callers use as a wrapper): the same read, in the DOM.

@@ -9,7 +9,7 @@ from typing import Literal
 
 from ..models import FindRecord
 from ..syntax import Node, args_of, js_string, js_value, pair_key, string_value, text, unwrap, walk
-from .scan import Scanner
+from .chains import Chains
 from .state import Binding, Ctx, Target, Untranslatable, Variant
 from .tables import (
     ATTRIBUTE_QUERIES,
@@ -21,7 +21,7 @@ from .tables import (
 )
 
 
-class Targets(Scanner):
+class Targets(Chains):
     """Which elements an Enzyme selection means, and the RTL code that reads them."""
 
     # -- capture lookup ----------------------------------------------------------------------
@@ -243,77 +243,7 @@ class Targets(Scanner):
                 parts.append(f'[{attr}="{value}"]')
         return Target("css", css=js_string("".join(parts)))
 
-    # -- chains ------------------------------------------------------------------------------
-
-    def chain(self, node: Node | None) -> tuple[Node, list[tuple[str, list[Node], Node]]] | None:
-        """``base.op(args).op2 ...`` → (base node, [(op, args, node)]) when the base is a
-        wrapper (binding or render call); ops include property reads (args empty, node the
-        member expression)."""
-        ops: list[tuple[str, list[Node], Node]] = []
-        current = unwrap(node)
-        while current is not None:
-            if current.type == "call_expression":
-                fn = unwrap(current.child_by_field_name("function"))
-                if fn is not None and fn.type == "member_expression":
-                    ops.append(
-                        (text(fn.child_by_field_name("property")), args_of(current), current)
-                    )
-                    current = unwrap(fn.child_by_field_name("object"))
-                    continue
-                if self.is_render_call(current):
-                    break
-                if fn is not None and fn.type == "identifier" and text(fn) in self.to_json:
-                    inner = self.chain(args_of(current)[0]) if args_of(current) else None
-                    if inner is None:
-                        return None
-                    return inner[0], [*inner[1], *reversed(ops)]
-                return None
-            if current.type == "member_expression":
-                ops.append(("." + text(current.child_by_field_name("property")), [], current))
-                current = unwrap(current.child_by_field_name("object"))
-                continue
-            if current.type == "subscript_expression":
-                index = current.child_by_field_name("index")
-                ops.append(("[]", [index] if index is not None else [], current))
-                current = unwrap(current.child_by_field_name("object"))
-                continue
-            break
-        if current is None:
-            return None
-        if current.type == "identifier":
-            if self.binding_named(text(current), current) is None:
-                return None
-        elif not self.is_render_call(current):
-            return None
-        ops.reverse()
-        return current, ops
-
-    def refs_wrapper(self, node: Node) -> bool:
-        for n in walk(node):
-            if n.type == "identifier":
-                name = text(n)
-                if name in self.dead_names:
-                    return True
-                binding = self.binding_named(name, n)
-                if binding is not None and not self._is_declaration_name(n):
-                    return True
-            if n.type == "call_expression" and self.is_render_call(n):
-                return True
-        return False
-
-    @staticmethod
-    def _is_declaration_name(n: Node) -> bool:
-        parent = n.parent
-        return (
-            parent is not None
-            and parent.type
-            in (
-                "variable_declarator",
-                "required_parameter",
-                "optional_parameter",
-            )
-            and parent.child_by_field_name("name") == n
-        ) or (parent is not None and parent.type in ("required_parameter", "optional_parameter"))
+    # -- chains to targets -------------------------------------------------------------------
 
     def resolve(
         self, base: Node, ops: list[tuple[str, list[Node], Node]], ctx: Ctx, context: str
@@ -333,11 +263,12 @@ class Targets(Scanner):
                 checkbox=binding.target.checkbox,
             )
         else:
-            target = Target("root", binding=binding)
+            target = Target("root", binding=binding, shallow=bool(binding and binding.shallow))
             if base.type == "call_expression":
                 target.inline = base
-                if any(op in SELECT_OPS or op in ("simulate", "setProps") for op, _a, _n in ops):
-                    raise Untranslatable("queries an inline render; assign the render first")
+                target.shallow = self.is_shallow(base)
+                if any(op == "setProps" for op, _a, _n in ops):
+                    raise Untranslatable("setProps() on an inline render; assign the render first")
         i = 0
         finds = 0
         while i < len(ops):
@@ -355,7 +286,16 @@ class Targets(Scanner):
                 selector_text = string_value(args[0]) or text(args[0])
                 captured = None
                 source = self.source_target(args[0], context)
-                if not (source.kind == "query" and source.method == "TestId"):
+                inline = target.kind == "root" and target.inline is not None
+                if inline:
+                    # `Wrapper().find(s)`: a screen query would drop the render that the call
+                    # makes, so the selector is searched in that render's container.
+                    literal = string_value(args[0])
+                    if source.component is None and literal is None:
+                        raise Untranslatable("queries an inline render with a computed selector")
+                    if source.component is None:
+                        source = Target("css", css=js_string(literal or ""))
+                elif not (source.kind == "query" and source.method == "TestId"):
                     captured = self.captured_target(
                         node, selector_text, ctx, context, index, root_level
                     )
@@ -390,6 +330,11 @@ class Targets(Scanner):
                         )
                     elif target.kind != "root":
                         raise Untranslatable("chained find() inside an element without a query")
+                    elif source.kind == "css" and (
+                        target.inline is not None
+                        or (target.binding is not None and self._matches_container(source.css))
+                    ):
+                        source.scope = self.member_of(target, "container")
                     target = source
                 else:
                     raise Untranslatable("find() inside a list of elements")
@@ -461,13 +406,29 @@ class Targets(Scanner):
         return None, 0
 
     @staticmethod
+    def _matches_container(css: str) -> bool:
+        """Whether the selector's last compound could match RTL's container (a bare ``div``
+        or ``*``, perhaps with pseudo-classes): in the document it would."""
+        literal = css[1:-1] if css[:1] in "'\"" and css[-1:] == css[:1] else None
+        if literal is None:
+            return False
+        last = re.split(r"[\s>+~]+", literal.strip())[-1]
+        return re.fullmatch(r"(div|\*)(:[\w-]+(\([^)]*\))?)*", last) is not None
+
+    @staticmethod
     def _join_css(outer: str, inner: str) -> str:
         a, b = outer[1:-1], inner[1:-1]
         return js_string(f"{a} {b}") if outer[:1] in "'\"" and inner[:1] in "'\"" else inner
 
     def _indexed(self, target: Target, idx: str) -> Target:
         if target.kind == "root":
-            return target
+            if not self._shallow_root(target):
+                return target  # a full render's root wrapper is one node: itself
+            # A shallow root is what the component rendered: a fragment's nodes one by one
+            # (text nodes too, as Enzyme counts them).
+            nodes = self.member_of(target, "container") + ".childNodes"
+            code = f"Array.from({nodes}).slice(-1)[0]" if idx == "last" else f"{nodes}[{idx}]"
+            return Target("css", css=code, index="expr")
         if target.index not in (None, "list"):
             if idx in ("0",):
                 return target
@@ -523,9 +484,9 @@ class Targets(Scanner):
             return self._index_code(target.css, None, variant, bang)
         if target.multi:
             return self._index_code(
-                f"document.querySelectorAll({target.css})", target.index, variant, ""
+                f"{target.scope}.querySelectorAll({target.css})", target.index, variant, ""
             )
-        return f"document.querySelector({target.css}){bang}"
+        return f"{target.scope}.querySelector({target.css}){bang}"
 
     @staticmethod
     def _index_code(base: str, index: str | None, variant: Variant, bang: str) -> str:
@@ -554,10 +515,16 @@ class Targets(Scanner):
                 raise Untranslatable("counts a single element")
             return target.css
         if target.kind == "root":
+            if self._shallow_root(target):
+                return self.member_of(target, "container") + ".childNodes"
             raise Untranslatable("counts the rendered root")
         if target.index == "list":
             return target.css
-        return f"document.querySelectorAll({target.css})"
+        return f"{target.scope}.querySelectorAll({target.css})"
+
+    @staticmethod
+    def _shallow_root(target: Target) -> bool:
+        return target.kind == "root" and target.shallow
 
     def member_of(self, target: Target, name: str) -> str:
         return self.member(target.binding, name, target.inline)
@@ -571,9 +538,46 @@ class Targets(Scanner):
         binding.used = True
         if binding.kind == "decl":
             return name
-        if binding.kind == "param":
+        if binding.kind == "param" and not self._param_gets_results(binding):
             raise Untranslatable(f"needs the render result ({name}) inside a helper")
         return f"{binding.name}.{name}"
+
+    def _param_gets_results(self, binding: Binding) -> bool:
+        """Whether every call of the helper passes a render's result for this parameter (a
+        wrapper variable, which then stays whole), so the helper can read its members."""
+        node = binding.node
+        while node is not None and node.type not in (
+            "function_declaration",
+            "arrow_function",
+            "function_expression",
+        ):
+            node = node.parent
+        name = self._function_name(node) if node is not None else None
+        if node is None or name is None:
+            return False
+        index = next(
+            (
+                i
+                for i in range(8)
+                if self._param_of(name, i) is not None
+                and text(self._param_of(name, i)) == binding.name
+            ),
+            None,
+        )
+        if index is None:
+            return False
+        calls = 0
+        for call in walk(self.tree.root_node):
+            if call.type != "call_expression" or text(call.child_by_field_name("function")) != name:
+                continue
+            arguments = args_of(call)
+            arg = unwrap(arguments[index]) if index < len(arguments) else None
+            if arg is None or arg.type != "identifier":
+                return False
+            if self.binding_named(text(arg), arg) is None:
+                return False
+            calls += 1
+        return calls > 0
 
     def map_code(self, target: Target, fn: Node) -> str:
         items = self.list_code(target, "getAll")

@@ -1,0 +1,197 @@
+"""Reading Enzyme chains: ``base.find(a).at(1).text()`` → the base wrapper and its operations,
+calls of selection helpers (``getMatches(wrapper)``) read as the selection they return, and
+whether code refers to a wrapper at all."""
+
+from __future__ import annotations
+
+from ..syntax import Node, args_of, text, unwrap, walk
+from .scan import Scanner
+from .tables import SELECT_OPS
+
+
+class Chains(Scanner):
+    """What a wrapper expression is made of."""
+
+    def chain(self, node: Node | None) -> tuple[Node, list[tuple[str, list[Node], Node]]] | None:
+        """``base.op(args).op2 ...`` → (base node, [(op, args, node)]) when the base is a
+        wrapper (binding or render call); ops include property reads (args empty, node the
+        member expression)."""
+        ops: list[tuple[str, list[Node], Node]] = []
+        current = unwrap(node)
+        while current is not None:
+            if current.type == "call_expression":
+                fn = unwrap(current.child_by_field_name("function"))
+                if fn is not None and fn.type == "member_expression":
+                    ops.append(
+                        (text(fn.child_by_field_name("property")), args_of(current), current)
+                    )
+                    current = unwrap(fn.child_by_field_name("object"))
+                    continue
+                if self.is_render_call(current):
+                    break
+                helper = self._selection_helper_call(current)
+                if helper is not None:
+                    return helper[0], [*helper[1], *reversed(ops)]
+                if fn is not None and fn.type == "identifier" and text(fn) in self.to_json:
+                    inner = self.chain(args_of(current)[0]) if args_of(current) else None
+                    if inner is None:
+                        return None
+                    return inner[0], [*inner[1], *reversed(ops)]
+                return None
+            if current.type == "member_expression":
+                ops.append(("." + text(current.child_by_field_name("property")), [], current))
+                current = unwrap(current.child_by_field_name("object"))
+                continue
+            if current.type == "subscript_expression":
+                index = current.child_by_field_name("index")
+                ops.append(("[]", [index] if index is not None else [], current))
+                current = unwrap(current.child_by_field_name("object"))
+                continue
+            break
+        if current is None:
+            return None
+        if current.type == "identifier":
+            if self.binding_named(text(current), current) is None:
+                return None
+        elif not self.is_render_call(current):
+            return None
+        ops.reverse()
+        return current, ops
+
+    def collect_selection_helpers(self) -> None:
+        """Find the file's functions that only return a selection of their one wrapper
+        parameter (``function getMatches(wrapper) { return wrapper.find('mark'); }``), called
+        nowhere but with one argument. A call reads as the same selection of its argument,
+        so everything a test does with the result (count it, index it, click it) translates
+        as it would written inline; the function itself goes."""
+        for _ in range(2):  # helpers may select through each other
+            for node in walk(self.tree.root_node):
+                found = self._selection_helper(node)
+                if found is not None and found[0] not in self.selection_helpers:
+                    self.selection_helpers[found[0]] = (found[1], found[2])
+
+    def _selection_helper(self, fn: Node) -> tuple[str, Node, Node] | None:
+        if fn.type not in ("function_declaration", "arrow_function", "function_expression"):
+            return None
+        name = self._function_name(fn)
+        if name is None:
+            return None
+        statement: Node | None = fn
+        if fn.type != "function_declaration":
+            declarator = fn.parent
+            statement = declarator.parent if declarator is not None else None
+            if statement is None or statement.type not in (
+                "lexical_declaration",
+                "variable_declaration",
+            ):
+                return None
+            if len(statement.named_children) != 1:
+                return None
+        assert statement is not None
+        if statement.parent is None or statement.parent.type not in ("program", "statement_block"):
+            return None
+        params = fn.child_by_field_name("parameters")
+        items = [p for p in params.named_children if p.type != "comment"] if params else []
+        if len(items) != 1:
+            return None
+        param = (
+            items[0] if items[0].type == "identifier" else items[0].child_by_field_name("pattern")
+        )
+        if param is None or param.type != "identifier":
+            return None
+        body = fn.child_by_field_name("body")
+        returned: Node | None = None
+        if body is not None and body.type == "statement_block":
+            statements = [c for c in body.named_children if c.type != "comment"]
+            if len(statements) == 1 and statements[0].type == "return_statement":
+                returned = (
+                    unwrap(statements[0].named_children[0])
+                    if statements[0].named_children
+                    else None
+                )
+        elif body is not None:
+            returned = unwrap(body)
+        if returned is None:
+            return None
+        chain = self.chain(returned)
+        if chain is None or chain[0].type != "identifier" or text(chain[0]) != text(param):
+            return None
+        if not chain[1] or any(op not in SELECT_OPS for op, _args, _node in chain[1]):
+            return None
+        if any(
+            n.type == "identifier" and text(n) == text(param)
+            for _op, args, _n in chain[1]
+            for a in args
+            for n in walk(a)
+        ):
+            return None
+        # Used only as the callee of a one-argument call, never passed around.
+        for n in walk(self.tree.root_node):
+            if (
+                n.type != "identifier"
+                or text(n) != name
+                or fn.start_byte <= n.start_byte < (fn.end_byte)
+            ):
+                continue
+            if statement.start_byte <= n.start_byte < statement.end_byte:
+                continue
+            if n.parent is not None and n.parent.type == "import_specifier":
+                continue  # imported from the tests' helper module (see helper_modules)
+            call = n.parent
+            if (
+                call is None
+                or call.type != "call_expression"
+                or call.child_by_field_name("function") != n
+                or len(args_of(call)) != 1
+            ):
+                return None
+        return name, statement, returned
+
+    def _selection_helper_call(
+        self, call: Node
+    ) -> tuple[Node, list[tuple[str, list[Node], Node]]] | None:
+        """``getMatches(wrapper)`` → the chain of ``wrapper.find('mark')``: the argument's
+        base, its ops, then the helper's. The helper's ``find`` nodes stay where they are, so
+        the capture's records of that site (per test) still apply."""
+        fn = call.child_by_field_name("function")
+        if fn is None or fn.type != "identifier" or text(fn) not in self.selection_helpers:
+            return None
+        arguments = args_of(call)
+        if len(arguments) != 1:
+            return None
+        inner = self.chain(arguments[0])
+        helper = self.chain(self.selection_helpers[text(fn)][1])
+        if inner is None or helper is None:
+            return None
+        return inner[0], [*inner[1], *helper[1]]
+
+    def is_selection_helper_call(self, call: Node | None) -> bool:
+        fn = call.child_by_field_name("function") if call is not None else None
+        return fn is not None and fn.type == "identifier" and text(fn) in self.selection_helpers
+
+    def refs_wrapper(self, node: Node) -> bool:
+        for n in walk(node):
+            if n.type == "identifier":
+                name = text(n)
+                if name in self.dead_names:
+                    return True
+                binding = self.binding_named(name, n)
+                if binding is not None and not self._is_declaration_name(n):
+                    return True
+            if n.type == "call_expression" and self.is_render_call(n):
+                return True
+        return False
+
+    @staticmethod
+    def _is_declaration_name(n: Node) -> bool:
+        parent = n.parent
+        return (
+            parent is not None
+            and parent.type
+            in (
+                "variable_declarator",
+                "required_parameter",
+                "optional_parameter",
+            )
+            and parent.child_by_field_name("name") == n
+        ) or (parent is not None and parent.type in ("required_parameter", "optional_parameter"))

@@ -1,0 +1,276 @@
+"""``setProps`` → ``rerender``: the rendered element with the new props merged, its children,
+and the hook-local data it reads moved where the re-render can see it."""
+
+from __future__ import annotations
+
+import re
+
+from ..syntax import Edit, Node, line_indent, line_start, pair_key, text, unwrap, walk
+from .state import Ctx, Untranslatable
+from .targets import Targets
+
+
+class Rerenders(Targets):
+    """Re-rendering a wrapper's element with new props."""
+
+    def rerender(self, base: Node, args: list[Node], ctx: Ctx) -> str:
+        """``setProps({...})`` → ``rerender(<the element with the props merged />)``. Enzyme
+        merges the new props over the current ones; JSX attributes later in the tag win, so a
+        spread (``{...props, loading: false}``) or a variable (``setProps(next)``) goes after
+        the element's own attributes, in the order the test set them."""
+        binding = self.binding_named(text(base), base) if base.type == "identifier" else None
+        if binding is None or binding.element is None:
+            raise Untranslatable("setProps() on a render whose element testmend cannot see")
+        obj = unwrap(args[0]) if len(args) == 1 else None
+        if obj is None or obj.type not in ("object", "identifier", "member_expression"):
+            raise Untranslatable("setProps() with something other than an object or a variable")
+        hidden = [
+            name
+            for name in self._names_out_of_reach(binding.element, base)
+            if not self._hoist_data(name, binding.element)
+        ]
+        if hidden:
+            raise Untranslatable(
+                "setProps() re-renders an element that uses names declared where it was "
+                f"rendered ({', '.join(hidden)}), out of reach here"
+            )
+
+        def put(key: str, value: str | None) -> None:
+            binding.overrides.pop(key, None)  # a later setProps puts it after earlier spreads
+            binding.overrides[key] = value
+
+        if obj.type != "object":
+            put(f"...{len(binding.overrides)}", text(obj))
+        for pair in obj.named_children if obj.type == "object" else []:
+            if pair.type == "pair":
+                key = pair_key(pair)
+                value = pair.child_by_field_name("value")
+                put(key, None if text(value) == "undefined" else text(value))
+            elif pair.type == "shorthand_property_identifier":
+                put(text(pair), text(pair))
+            elif pair.type == "spread_element" and pair.named_children:
+                put(f"...{len(binding.overrides)}", text(pair.named_children[0]))
+            else:
+                raise Untranslatable("setProps() with a computed key or a method")
+        element = self.jsx_with(binding.element, binding.overrides)
+        return f"{self.member(binding, 'rerender')}({element});"
+
+    @staticmethod
+    def _names_out_of_reach(element: Node, site: Node) -> list[str]:
+        """Names the element reads that are declared in a function around the element but not
+        around ``site`` (``const options = […]`` inside the ``beforeEach`` that rendered it):
+        a copy of the element at ``site`` could not see them."""
+        used = {
+            text(n)
+            for n in walk(element)
+            if n.type == "identifier"
+            and not (
+                n.parent is not None
+                and n.parent.type == "member_expression"
+                and n.parent.child_by_field_name("property") == n
+            )
+        }
+        hidden: list[str] = []
+        scope = element.parent
+        while scope is not None:
+            if scope.type in ("statement_block",) and not (
+                scope.start_byte <= site.start_byte < scope.end_byte
+            ):
+                for stmt in scope.named_children:
+                    if stmt.type not in ("lexical_declaration", "variable_declaration"):
+                        continue
+                    for declarator in stmt.named_children:
+                        name = declarator.child_by_field_name("name")
+                        if name is not None and text(name) in used and text(name) not in hidden:
+                            hidden.append(text(name))
+            scope = scope.parent
+        return hidden
+
+    _DATA = frozenset(
+        {
+            "array",
+            "object",
+            "pair",
+            "string",
+            "string_fragment",
+            "escape_sequence",
+            "number",
+            "true",
+            "false",
+            "null",
+            "undefined",
+            "property_identifier",
+            "comment",
+            "unary_expression",
+            "template_string",
+        }
+    )
+
+    def _hoist_data(self, name: str, element: Node) -> bool:
+        """``const options = [{ label: 'a' }, …]`` declared in the hook that rendered the
+        element, read by it: the declaration moves out of the hook, just before it, so a
+        re-render in a test sees the same data. Only plain data (literals, arrays, objects)
+        that nothing assigns or mutates moves: recreating it per test or once is then the
+        same."""
+        scope = element.parent
+        declaration = None
+        while scope is not None and declaration is None:
+            if scope.type == "statement_block":
+                for stmt in scope.named_children:
+                    if stmt.type == "lexical_declaration" and len(stmt.named_children) == 1:
+                        declarator = stmt.named_children[0]
+                        if text(declarator.child_by_field_name("name")) == name:
+                            declaration = stmt
+            scope = scope.parent
+        if declaration is None or not text(declaration).startswith("const"):
+            return False
+        if declaration.id in self.hoisted:
+            return True
+        value = declaration.named_children[0].child_by_field_name("value")
+        if value is None or any(n.is_named and n.type not in self._DATA for n in walk(value)):
+            return False
+        # The hook call holding the declaration, at the level of a describe or the file.
+        hook = declaration.parent
+        while hook is not None and not (
+            hook.type == "expression_statement"
+            and hook.parent is not None
+            and hook.parent.type in ("statement_block", "program")
+            and hook.named_children
+            and hook.named_children[0].type == "call_expression"
+            and self.callee_name(hook.named_children[0]) in ("beforeEach", "beforeAll")
+        ):
+            hook = hook.parent
+        if hook is None or hook.parent is None:
+            return False
+        for n in walk(self.tree.root_node):
+            if n.type != "identifier" or text(n) != name:
+                continue
+            parent = n.parent
+            if (
+                parent is not None
+                and parent.type == "variable_declarator"
+                and n == (parent.child_by_field_name("name"))
+                and parent.parent != declaration
+            ):
+                return False  # another declaration of the name: the move could shadow it
+            if parent is not None and parent.type in (
+                "assignment_expression",
+                "augmented_assignment_expression",
+                "update_expression",
+            ):
+                return False
+            if parent is not None and parent.type == "member_expression":
+                above = parent.parent
+                if (
+                    above is not None
+                    and above.type
+                    in (
+                        "assignment_expression",
+                        "augmented_assignment_expression",
+                        "update_expression",
+                        "call_expression",
+                    )
+                    and not (
+                        above.type == "call_expression"
+                        and text(parent.child_by_field_name("property"))
+                        in ("map", "filter", "find", "slice", "forEach", "some", "every", "length")
+                    )
+                ):
+                    return False
+        self.hoisted.add(declaration.id)
+        indent = line_indent(self.src, hook.start_byte)
+        inner = len(line_indent(self.src, declaration.start_byte))
+        moved = "\n".join(
+            indent + line[inner:] if i and line.strip() else line
+            for i, line in enumerate(text(declaration).splitlines())
+        )
+        start = line_start(self.src, declaration.start_byte)
+        end = declaration.end_byte
+        while self.src[end : end + 1] == b"\n":
+            end += 1
+            if self.src[end : end + 1] != b"\n" or self.src[end - 2 : end - 1] == b"{":
+                break
+        self.edits.append(Edit(start, end, ""))
+        self.edits.append(
+            Edit(
+                line_start(self.src, hook.start_byte),
+                line_start(self.src, hook.start_byte),
+                f"{indent}{moved}\n\n",
+            )
+        )
+        return True
+
+    def jsx_with(self, element: Node, overrides: dict[str, str | None]) -> str:
+        """``element`` with ``overrides`` applied: attributes replaced in place, or (once a
+        spread is among them) all of them after the element's own, in order."""
+        opening = (
+            element
+            if element.type == "jsx_self_closing_element"
+            else (element.child_by_field_name("open_tag"))
+        )
+        assert opening is not None
+        base = element.start_byte
+        edits: list[tuple[int, int, str]] = []
+        if "children" in overrides:
+            # New children go between the tags (JSX children are the `children` prop).
+            overrides = dict(overrides)
+            children = overrides.pop("children")
+            inner = "" if children is None else f"{{{children}}}"
+            if element.type == "jsx_element":
+                close = element.child_by_field_name("close_tag")
+                assert close is not None
+                edits.append((opening.end_byte, close.start_byte, inner))
+            elif inner:
+                name = text(opening.child_by_field_name("name"))
+                start = opening.end_byte - 2
+                while self.src[start - 1 : start] in (b" ", b"\n", b"\t"):
+                    start -= 1
+                edits.append((start, opening.end_byte, f">{inner}</{name}>"))
+        spreads = any(k.startswith("...") for k in overrides)
+        seen = set()
+        attributes = [c for c in opening.named_children if c.type == "jsx_attribute"]
+        for attr in attributes:
+            name_node = attr.named_children[0] if attr.named_children else None
+            name = text(name_node)
+            if name in overrides:
+                seen.add(name)
+                value = overrides[name]
+                if value is None or spreads:
+                    start = attr.start_byte
+                    while start > opening.start_byte and self.src[start - 1 : start] in (
+                        b" ",
+                        b"\n",
+                        b"\t",
+                    ):
+                        start -= 1
+                    edits.append((start, attr.end_byte, ""))
+                else:
+                    edits.append((attr.start_byte, attr.end_byte, self._jsx_attr(name, value)))
+        added = [
+            f"{{...{v}}}"
+            if k.startswith("...")
+            else self._jsx_attr(k, "undefined" if v is None else v)
+            for k, v in overrides.items()
+            if spreads or (k not in seen and v is not None)
+        ]
+        if element.id in self.element_refs and "ref" not in overrides:
+            added.append(f"ref={{{self.element_refs[element.id]}}}")
+        if added:
+            end = opening.end_byte - (2 if element.type == "jsx_self_closing_element" else 1)
+            while self.src[end - 1 : end] in (b" ", b"\n"):
+                end -= 1
+            edits.append((end, end, " " + " ".join(added)))
+        out = self.src[base : element.end_byte]
+        for start, end, new in sorted(edits, reverse=True):
+            out = out[: start - base] + new.encode() + out[end - base :]
+        return out.decode()
+
+    @staticmethod
+    def _jsx_attr(name: str, value: str) -> str:
+        if value == "true":
+            return name
+        if re.fullmatch(r"'[^'\\\"\n]*'", value):
+            return f'{name}="{value[1:-1]}"'
+        if re.fullmatch(r'"[^"\\\n]*"', value):
+            return f"{name}={value}"
+        return f"{name}={{{value}}}"
