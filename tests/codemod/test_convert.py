@@ -996,18 +996,19 @@ def test_misc_untranslatable_shapes() -> None:
     )
     content = result.content
     for message in [
-        "dives into a shallow-rendered child",
         "reads the rendered component or tag name",
         "uses the Enzyme wrapper in a way testmend cannot translate",
         "simulate() with a computed event name",
         "reads the style prop",
-        "reads the children prop",
         "compares the Enzyme wrapper itself",
         "compares all props of an element",
         "find() inside a list of elements",
     ]:
         assert message in content, message
     assert "fireEvent.click(document.querySelector('.a')!);" in content
+    # Translated since: dive() (the full render renders the child), text children.
+    assert "render(<A />);" in content and ".dive()" not in content
+    assert "expect(document.querySelector('.a')!.textContent).toBe('x');" in content
     assert "rerender(<A {...nextProps} />);" in content
     assert result.tests[0].status == "partial"
 
@@ -1544,7 +1545,9 @@ def test_a_function_returning_a_shallow_render_is_read_inline() -> None:
     assert "toHaveAttribute('viewBox', '0 0 1 1');" in content
     # The file's own RTL import is reused, not repeated.
     assert content.count("from '@testing-library/react'") == 1
-    assert not [n for n in result.notes if n.kind in ("removed", "untranslated") and "prop" in n.message]
+    assert not [
+        n for n in result.notes if n.kind in ("removed", "untranslated") and "prop" in n.message
+    ]
     assert "throw new Error" not in content
 
 
@@ -1563,3 +1566,34 @@ def test_a_function_returning_a_mount_keeps_dropping_root_props() -> None:
         path="packages/visx-shape/test/Line.test.js",
     )
     assert any(n.kind == "removed" for n in result.notes)
+
+
+def test_dive_is_the_full_render_itself() -> None:
+    """``shallow(<AxisBottom />).dive()`` and ``wrapper.dive().prop('className')`` (visx):
+    a full render already rendered the child a shallow render dives into; its props are what
+    the child rendered."""
+    result = convert(
+        """
+        import { shallow } from 'enzyme';
+        import { AxisBottom, GlyphWye } from '../src';
+
+        it('labels the axis', () => {
+          const label = 'test';
+          const wrapper = shallow(<AxisBottom label={label} />).dive();
+          const text = wrapper.find('.visx-axis-label');
+          expect(text.prop('children')).toEqual(label);
+        });
+
+        it('wraps in a glyph', () => {
+          const wrapper = shallow(<GlyphWye />);
+          expect(wrapper.dive().prop('className')).toBe('visx-glyph');
+        });
+        """,
+        path="packages/visx-axis/test/AxisBottom.test.tsx",
+    )
+    content = result.content
+    assert "render(<AxisBottom label={label} />);" in content
+    assert ".dive()" not in content
+    assert "expect(text.textContent).toEqual(label);" in content
+    assert "toHaveAttribute('class', 'visx-glyph');" in content
+    assert "throw new Error" not in content

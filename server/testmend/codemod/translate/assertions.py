@@ -19,6 +19,10 @@ from .tables import (
 )
 
 
+def neg_of(negated: bool) -> str:
+    return ".not" if negated else ""
+
+
 class Assertions(Interactions):
     """Assertions on wrappers."""
 
@@ -382,6 +386,17 @@ class Assertions(Interactions):
         if key.startswith("on") and key[2:3].isupper():
             raise Untranslatable(f"reads the event handler prop {key}; fire the event instead")
         if key == "children":
+            literal = string_value(margs[0]) if len(margs) == 1 else None
+            label = margs[0] if len(margs) == 1 else None
+            if (
+                matcher in ("toBe", "toEqual", "toStrictEqual")
+                and label is not None
+                and (literal is not None or label.type == "identifier")
+            ):
+                # Text children: what the element shows, compared exactly. (Element children
+                # never equal a string, in Enzyme or here.)
+                element = self.element_code(target, "get", non_null=True)
+                return f"expect({element}.textContent){neg_of(negated)}.{matcher}({margs_code});"
             raise Untranslatable("reads the children prop; assert on the rendered text")
         if key == "style":
             raise Untranslatable("reads the style prop; use toHaveStyle")

@@ -226,10 +226,45 @@ class Scanner(ConverterState):
         return False
 
     def render_call_of(self, node: Node | None) -> Node | None:
+        """The render call ``node`` is (through ``await`` and ``.dive()``: a full render
+        already renders the child a shallow one dives into)."""
         node = unwrap(node)
         if node is not None and node.type == "await_expression":
             node = unwrap(node.named_children[0]) if node.named_children else None
+        while node is not None and self._dive_of(node) is not None:
+            node = self._dive_of(node)
         return node if self.is_render_call(node) else None
+
+    @staticmethod
+    def _dive_of(node: Node) -> Node | None:
+        """``X.dive()`` → X."""
+        if node.type != "call_expression" or args_of(node):
+            return None
+        fn = node.child_by_field_name("function")
+        if fn is None or fn.type != "member_expression":
+            return None
+        if text(fn.child_by_field_name("property")) != "dive":
+            return None
+        return unwrap(fn.child_by_field_name("object"))
+
+    def render_span(self, call: Node) -> Node:
+        """The render call with the ``.dive()`` calls around it: what its translation
+        replaces."""
+        node = call
+        while True:
+            parent = node.parent
+            while parent is not None and parent.type == "parenthesized_expression":
+                parent = parent.parent
+            outer = parent.parent if parent is not None else None
+            if (
+                parent is not None
+                and parent.type == "member_expression"
+                and outer is not None
+                and self._dive_of(outer) is not None
+            ):
+                node = outer
+                continue
+            return node
 
     def _has_wrapper_type(self, node: Node | None) -> bool:
         if node is None:

@@ -353,6 +353,11 @@ class Targets(Chains):
             if op == "hostNodes":
                 i += 1
                 continue
+            if op == "dive" and not args and (target.kind == "root" or target.component):
+                # The full render already rendered the child a shallow render dives into:
+                # the same element, with what the child rendered as its props.
+                i += 1
+                continue
             if op == "filter" and args and string_value(args[0]) is not None:
                 target = self._filtered(target, string_value(args[0]) or "")
                 i += 1
