@@ -76,6 +76,45 @@ async def test_capture_keeps_records_of_a_failing_test(app_copy: Path) -> None:
     assert leftovers(app_copy) == []
 
 
+async def test_capture_under_a_create_react_app_test_script(app_copy: Path) -> None:
+    """react-scripts (and react-app-rewired, craco) pass a --config of their own after ours,
+    which wins: the capture goes in by the CLI's setup option instead, after the app's own
+    ``src/setupTests``. The runner here does what react-scripts' test script does."""
+    script = app_copy / "scripts" / "react-scripts"
+    script.parent.mkdir(exist_ok=True)
+    script.write_text(
+        textwrap.dedent(
+            """\
+            #!/usr/bin/env node
+            // Like Create React App's `react-scripts test`: its own config, passed last.
+            const path = require('path');
+            const config = require(path.resolve('jest.config.js'));
+            const argv = process.argv.slice(3);
+            argv.push('--config', JSON.stringify({ ...config, rootDir: process.cwd() }));
+            require('jest').run(argv);
+            """
+        )
+    )
+    script.chmod(0o755)
+    runners = ProjectRunners(
+        load_config(
+            app_copy,
+            environ={},
+            editor_settings={"commands": {"test": f"{script} test --watchAll=false"}},
+        ),
+        cwd=app_copy,
+    )
+    file = "src/components/Countdown/Countdown.test.tsx"
+    try:
+        capture = await capture_dom(runners, file, workspace_root=app_copy)
+    finally:
+        script.unlink()
+    assert capture.error is None, capture.error
+    assert capture.tests_passed == 7
+    assert any(r.selector == "#countdown-toggle" and r.queries for r in capture.records)
+    assert leftovers(app_copy) == []
+
+
 async def test_capture_of_a_file_that_does_not_compile(app_copy: Path) -> None:
     file = "src/Syntax.test.tsx"
     (app_copy / file).write_text("import { mount } from 'enzyme';\nit('x', () => {\n")

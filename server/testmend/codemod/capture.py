@@ -3,7 +3,10 @@
 The run happens in a directory the caller owns (a shadow workspace root); this module writes
 two temporary files there (a wrapper jest config and the setup file) and removes them again.
 The wrapper config loads the project's own configuration and appends the setup file to its
-``setupFilesAfterEnv`` (the jest CLI option would replace the project's list).
+``setupFilesAfterEnv`` (the jest CLI option would replace the project's list). Create React
+App's test script passes a ``--config`` of its own, which would win: there the setup file
+requires the app's ``src/setupTests`` first and goes in by the CLI option
+(``--setupTestFrameworkScriptFile`` before jest 24).
 """
 
 from __future__ import annotations
@@ -121,6 +124,36 @@ def write_wrapper_config(root: Path, setup_file: Path, token: str) -> Path:
     return target
 
 
+_APP_RUNNERS = ("react-scripts", "react-app-rewired", "craco")
+
+
+def _app_runner(test: list[str] | None) -> bool:
+    """The test command runs jest through Create React App (or a tool customising it)."""
+    names = [os.path.basename(word) for word in test or []]
+    return any(name in _APP_RUNNERS for name in names) and "test" in names
+
+
+def _app_setup_files(root: Path) -> list[Path]:
+    """Create React App's own setup file (``src/setupTests.*``), which its config loads."""
+    for ext in (".js", ".ts", ".tsx", ".jsx", ".mjs"):
+        path = root / "src" / f"setupTests{ext}"
+        if path.is_file():
+            return [path]
+    return []
+
+
+def _jest_major(root: Path) -> int | None:
+    for name in ("jest", "jest-cli"):
+        try:
+            meta = json.loads((root / "node_modules" / name / "package.json").read_text("utf-8"))
+        except (OSError, ValueError):
+            continue
+        major = str(meta.get("version", "")).split(".")[0]
+        if major.isdigit():
+            return int(major)
+    return None
+
+
 def setup_script() -> str:
     return resources.files(__package__).joinpath("capture_setup.js").read_text(encoding="utf-8")
 
@@ -166,11 +199,24 @@ async def capture_dom(
         error: str | None = None
         passed = failed = 0
         try:
-            setup.write_text(setup_script(), encoding="utf-8")
-            wrapper = write_wrapper_config(root, setup, token)
+            if _app_runner(runners.commands.test):
+                # Create React App passes its own --config, which would win over ours: the
+                # setup goes in by the CLI option instead, after the app's own setup file.
+                own = "".join(f"require({_js(str(p))});\n" for p in _app_setup_files(root))
+                setup.write_text(own + setup_script(), encoding="utf-8")
+                option = (
+                    "--setupTestFrameworkScriptFile"
+                    if (_jest_major(root) or 24) < 24
+                    else "--setupFilesAfterEnv"
+                )
+                extra_args = [option, str(setup)]
+            else:
+                setup.write_text(setup_script(), encoding="utf-8")
+                wrapper = write_wrapper_config(root, setup, token)
+                extra_args = ["--config", str(wrapper)]
             result = await runners.run_tests(
                 test_file,
-                extra_args=["--config", str(wrapper)],
+                extra_args=extra_args,
                 extra_env={
                     "TESTMEND_CAPTURE_OUT": str(out),
                     "TESTMEND_CAPTURE_TEST_FILE": str(abs_test),
