@@ -336,3 +336,81 @@ async def test_shallow_root_and_event_objects_pass_and_keep_their_intent(app_cop
         assert run.suite_error is None
         failing = [t.full_name for t in run.failing()]
         assert failing == ["<Close> handles clicks itself", f"<Close> {test}"], correct
+
+
+SVG_SHAPE = """
+import React from 'react';
+
+export default function Shape({ className, width = 10 }) {
+  return (
+    <g className={['shape', className].filter(Boolean).join(' ')}>
+      <rect width={width} height={5} />
+    </g>
+  );
+}
+"""
+
+SVG_SUITE = """
+import React from 'react';
+import { shallow } from 'enzyme';
+import Shape from './Shape';
+
+// Warnings fail the test, as in suites whose setup makes console.error throw.
+beforeAll(() => {
+  console.error = (...args) => {
+    throw new Error(args.join(' '));
+  };
+});
+
+const ShapeWrapper = (props = {}) => shallow(<Shape {...props} />);
+
+describe('<Shape />', () => {
+  it('draws one rect', () => {
+    expect(ShapeWrapper().find('rect')).toHaveLength(1);
+  });
+
+  it('adds its class to the group', () => {
+    expect(ShapeWrapper({ className: 'extra' }).prop('className')).toBe('shape extra');
+  });
+
+  it('follows its width', () => {
+    const wrapper = shallow(<Shape width={3} />);
+    expect(wrapper.find('rect').prop('width')).toBe(3);
+    wrapper.setProps({ width: 7 });
+    expect(wrapper.find('rect').prop('width')).toBe(7);
+  });
+});
+"""
+
+
+async def test_components_rendering_svg_elements_render_inside_an_svg(app_copy: Path) -> None:
+    """A shallow test of a component whose root is an SVG element (<g>, <line>) has no DOM;
+    rendered for real outside an <svg>, React makes unknown HTML elements and warns. The
+    capture sees the root's tag at each render call, and the migration renders inside one."""
+    folder = app_copy / "src/components/Shape"
+    folder.mkdir()
+    (folder / "Shape.js").write_text(SVG_SHAPE.lstrip())
+    file = "src/components/Shape/Shape.test.js"
+    (app_copy / file).write_text(SVG_SUITE.lstrip())
+    runners = runners_for(app_copy)
+    capture = await capture_dom(runners, file, workspace_root=app_copy)
+    assert capture.error is None, capture.error
+    assert {r.tag for r in capture.renders} == {"g"}
+    result = convert_enzyme_test(
+        SVG_SUITE.lstrip(), path=file, options=detect_conventions(app_copy), dom=capture
+    )
+    assert result.enzyme_free and result.untranslated_count == 0
+    assert "render(<svg><Shape {...props} /></svg>)" in result.content
+    assert "rerender(<svg><Shape width={7} /></svg>)" in result.content
+    (app_copy / file).write_text(result.content)
+    run = await runners.run_tests(file)
+    assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error
+    assert run.passed_count == 3
+    # The class on the group and the width still matter.
+    for correct, broken, test in [
+        ("'shape', className", "'shape'", "adds its class to the group"),
+        ("width={width}", "width={10}", "follows its width"),
+    ]:
+        (folder / "Shape.js").write_text(SVG_SHAPE.lstrip().replace(correct, broken))
+        run = await runners.run_tests(file)
+        assert [t.full_name for t in run.failing()] == [f"<Shape /> {test}"], correct

@@ -23,7 +23,7 @@ from typing import Any
 from ..project._config import JEST_CONFIG_NAMES
 from ..runners import ProjectRunners, RunnerError
 from ..workspace.paths import resolve_in_root
-from .models import DomCapture, FindRecord
+from .models import DomCapture, FindRecord, RenderRecord
 
 # A plain config stays a plain object: jest before 26 ignores a config that is a function
 # (it would run with the defaults, without the project's setup files). Function and promise
@@ -168,9 +168,17 @@ def parse_capture(file: str, data: Any) -> DomCapture:
             records.append(FindRecord.model_validate(raw))
         except ValueError:
             continue
+    renders = []
+    for raw in data.get("renders") or []:
+        try:
+            renders.append(RenderRecord.model_validate(raw))
+        except ValueError:
+            continue
     html = {str(k): str(v) for k, v in (data.get("html") or {}).items()}
     warnings = [str(w) for w in data.get("errors") or []]
-    return DomCapture(file=file, records=records, html_by_test=html, warnings=warnings)
+    return DomCapture(
+        file=file, records=records, html_by_test=html, renders=renders, warnings=warnings
+    )
 
 
 async def capture_dom(

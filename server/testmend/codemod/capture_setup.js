@@ -3,8 +3,9 @@
  * For every enzyme find(...) call made from the test file it records the call site (line and
  * column from a stack trace), the host DOM elements matched and, for them, Testing Library
  * queries that return exactly those elements (verified by running them). It also records the
- * last rendered HTML of each test. The JSON is rewritten after every test, so a run that
- * crashes or times out still leaves what it captured. Nothing here changes what the test does.
+ * last rendered HTML of each test, and the root element's tag at every render call site. The
+ * JSON is rewritten after every test, so a run that crashes or times out still leaves what it
+ * captured. Nothing here changes what the test does.
  */
 /* eslint-disable */
 'use strict';
@@ -18,7 +19,8 @@ const TEST_ID_ATTRIBUTE = process.env.TESTMEND_CAPTURE_TEST_ID || 'data-testid';
 const MAX_RECORDS = 5000;
 const MAX_HTML = 20000;
 
-const state = { records: [], html: {}, errors: [] };
+const state = { records: [], html: {}, renders: [], errors: [] };
+const MAX_RENDERS = 2000;
 
 function tryRequire(name, fromPaths) {
   try {
@@ -371,6 +373,48 @@ if (enzyme) {
   patch(enzyme.ShallowWrapper, true);
 }
 
+// Each render call site: the tag of the root element the component rendered (an SVG element
+// such as <g> or <line> needs an <svg> around it in a real DOM).
+const renderSeen = new Set();
+function recordRender(wrapper, isShallow) {
+  if (state.renders.length >= MAX_RENDERS) return;
+  const site = callSite();
+  if (!site) return;
+  const test = currentTest();
+  const key = `${site.line}:${site.column}:${test}`;
+  if (renderSeen.has(key)) return;
+  renderSeen.add(key);
+  let tag = null;
+  try {
+    // The element's own type when it is a host element (no rendering); the HTML otherwise.
+    const element = isShallow ? wrapper.getElement() : null;
+    if (element && typeof element.type === 'string') {
+      tag = element.type;
+    } else if (!isShallow && wrapper.getDOMNode && wrapper.getDOMNode()) {
+      tag = wrapper.getDOMNode().tagName.toLowerCase();
+    } else {
+      const m = /^\s*<([A-Za-z][\w:-]*)/.exec(String(wrapper.html() || ''));
+      tag = m ? m[1] : null;
+    }
+  } catch (e) {
+    tag = null;
+  }
+  state.renders.push({ line: site.line, column: site.column, test, tag });
+}
+
+if (enzyme && typeof enzyme.shallow === 'function') {
+  const originalShallow = enzyme.shallow;
+  try {
+    enzyme.shallow = function shallow() {
+      const wrapper = originalShallow.apply(this, arguments);
+      recordRender(wrapper, true);
+      return wrapper;
+    };
+  } catch (e) {
+    note('could not record shallow renders');
+  }
+}
+
 // Full renders are attached to document.body, as Testing Library's are: accessible names
 // that refer to other elements (aria-labelledby, <label for>) only resolve in a document.
 const attached = [];
@@ -378,11 +422,16 @@ if (enzyme && typeof document !== 'undefined' && typeof enzyme.mount === 'functi
   const originalMount = enzyme.mount;
   try {
     enzyme.mount = function mount(node, options) {
-      if (options && (options.attachTo || options.hydrateIn)) return originalMount.apply(this, arguments);
+      if (options && (options.attachTo || options.hydrateIn)) {
+        const own = originalMount.apply(this, arguments);
+        recordRender(own, false);
+        return own;
+      }
       const container = document.createElement('div');
       document.body.appendChild(container);
       const wrapper = originalMount.call(this, node, Object.assign({}, options || {}, { attachTo: container }));
       attached.push({ wrapper, container });
+      recordRender(wrapper, false);
       return wrapper;
     };
   } catch (e) {

@@ -107,6 +107,16 @@ class FindRecord(_Model):
     """A CSS selector verified to match exactly the same elements (for component selectors)."""
 
 
+class RenderRecord(_Model):
+    """One render call (``shallow``/``mount``) made from the test file, and the tag of the
+    root element the component rendered (``None`` when it rendered none or several)."""
+
+    line: int
+    column: int
+    test: str | None = None
+    tag: str | None = None
+
+
 class DomCapture(_Model):
     """What one run of the original Enzyme test showed (see ``capture_dom``)."""
 
@@ -114,6 +124,7 @@ class DomCapture(_Model):
     records: list[FindRecord] = []
     html_by_test: dict[str, str] = {}
     """The last HTML each test rendered (seen at its last ``find``)."""
+    renders: list[RenderRecord] = []
     tests_passed: int = 0
     tests_failed: int = 0
     error: str | None = None

@@ -53,6 +53,8 @@ class Rerenders(Targets):
             else:
                 raise Untranslatable("setProps() with a computed key or a method")
         element = self.jsx_with(binding.element, binding.overrides)
+        if binding.svg:
+            element = f"<svg>{element}</svg>"
         return f"{self.member(binding, 'rerender')}({element});"
 
     @staticmethod

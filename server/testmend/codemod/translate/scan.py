@@ -8,7 +8,7 @@ import re
 from ..models import HelperMapping
 from ..syntax import Edit, Node, args_of, line_indent, line_start, string_value, text, unwrap, walk
 from .state import Binding, ConverterState, Ctx, TestDecl, relative_specifier
-from .tables import DESCRIBE_FUNCS, ENZYME_MODULE, TEST_FUNCS, WRAPPER_TYPES
+from .tables import DESCRIBE_FUNCS, ENZYME_MODULE, TEST_FUNCS, WRAPPER_TYPES, is_svg_only_tag
 
 
 class Scanner(ConverterState):
@@ -199,6 +199,11 @@ class Scanner(ConverterState):
     def _renders_shallow(self, function: str) -> bool:
         """A function of the file's returning a render (``const BarWrapper = (p = {}) =>
         shallow(<Bar {...p} />)``) renders shallowly: every render it returns is a shallow."""
+        renders = self._returned_renders(function)
+        return bool(renders) and all(self.is_shallow(c) for c in renders)
+
+    def _returned_renders(self, function: str) -> list[Node]:
+        """The render calls a local function returning a render returns."""
         for node in walk(self.tree.root_node):
             if node.type not in ("function_declaration", "arrow_function", "function_expression"):
                 continue
@@ -217,13 +222,25 @@ class Scanner(ConverterState):
                 else []
             )
             calls = [self.render_call_of(r) for r in returned]
-            renders = [
+            return [
                 c
                 for c in calls
                 if c is not None and text(c.child_by_field_name("function")) != function
             ]
-            return bool(renders) and all(self.is_shallow(c) for c in renders)
-        return False
+        return []
+
+    def renders_svg(self, call: Node) -> bool:
+        """The capture saw the component rendered at ``call`` (or at the render the local
+        function ``call`` calls returns) put an SVG-only element (``<g>``, ``<line>``) at its
+        root, and nothing else there: it needs an ``<svg>`` around it."""
+        if self.dom is None or not self.dom.renders:
+            return False
+        fn = call.child_by_field_name("function")
+        if fn is not None and fn.type == "identifier" and text(fn) in self.wrapper_functions:
+            return any(self.renders_svg(c) for c in self._returned_renders(text(fn)))
+        line = call.start_point[0] + 1
+        tags = [r.tag for r in self.dom.renders if r.line == line and r.tag]
+        return bool(tags) and all(is_svg_only_tag(t) for t in tags)
 
     def render_call_of(self, node: Node | None) -> Node | None:
         """The render call ``node`` is (through ``await`` and ``.dive()``: a full render
@@ -308,6 +325,7 @@ class Scanner(ConverterState):
                         binding = Binding(name, "decl" if direct else "var", node)
                         binding.element = self._element_of(call)
                         binding.shallow = self.is_shallow(call)
+                        binding.svg = self.renders_svg(call)
                         self.add_binding(binding)
                     elif value is None and self._has_wrapper_type(node.child_by_field_name("type")):
                         self.add_binding(Binding(name, "var", node))
@@ -334,6 +352,7 @@ class Scanner(ConverterState):
                     if found.element is None:
                         found.element = self._element_of(call)
                     found.shallow = found.shallow or self.is_shallow(call)
+                    found.svg = found.svg or self.renders_svg(call)
         # Untyped parameters of local helpers that receive a wrapper.
         for node in walk(root):
             if node.type != "call_expression":
@@ -551,7 +570,10 @@ class Scanner(ConverterState):
             render_name, module, option_mode = self.helper_renders[name]
             self.need(render_name, module)
             return self._rewrite_call(
-                call, render_name, len(args) if option_mode == "pass-through" else 1
+                call,
+                render_name,
+                len(args) if option_mode == "pass-through" else 1,
+                svg=self.renders_svg(call),
             )
         helper = self.options.render_helper
         if helper is not None:
@@ -576,11 +598,11 @@ class Scanner(ConverterState):
             self.note_only(call, "review", f"dropped the {kind}() options")
         if kind == "render":
             self.note_only(call, "review", "enzyme render() (static HTML) became a full render")
-        return self._rewrite_call(call, render_name, 1)
+        return self._rewrite_call(call, render_name, 1, svg=self.renders_svg(call))
 
-    def _rewrite_call(self, call: Node, name: str, keep: int) -> str:
+    def _rewrite_call(self, call: Node, name: str, keep: int, *, svg: bool = False) -> str:
         """The call's own text with another callee, no type arguments and ``keep`` arguments
-        (layout and comments kept)."""
+        (layout and comments kept); with ``svg``, the element inside an ``<svg>``."""
         base = call.start_byte
         edits: list[tuple[int, int, str]] = []
         fn = call.child_by_field_name("function")
@@ -596,6 +618,11 @@ class Scanner(ConverterState):
         element = self._element_of(call)
         if element is not None and element.id in self.element_refs:
             edits.append(self.ref_attribute(element))
+        if svg and args:
+            first = unwrap(args[0])
+            jsx = first is not None and first.type.startswith("jsx_")
+            edits.append((args[0].start_byte, args[0].start_byte, "<svg>" if jsx else "<svg>{"))
+            edits.append((args[0].end_byte, args[0].end_byte, "</svg>" if jsx else "}</svg>"))
         out = self.src[base : call.end_byte]
         for start, end, new in sorted(edits, reverse=True):
             out = out[: start - base] + new.encode("utf-8") + out[end - base :]

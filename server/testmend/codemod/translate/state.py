@@ -41,6 +41,8 @@ class Binding:
     element and that element's props), not the element the test passed."""
     ref: str | None = None
     """The ref to the rendered class instance, when the test reads its state or calls it."""
+    svg: bool = False
+    """The component renders an SVG element at its root: rendered inside an ``<svg>``."""
 
 
 @dataclass
@@ -57,6 +59,7 @@ class Target:
     inline: Node | None = None
     """The root of a render that is not assigned (``BarWrapper().prop('x')``)."""
     shallow: bool = False
+    svg: bool = False
     """The root of a shallow render: its props are the rendered element's."""
     scope: str = "document"
     """Where a CSS target is searched: the document (portals included, as Enzyme's full

@@ -276,6 +276,47 @@ SVG_CAMEL = frozenset(
         "yChannelSelector",
     ]
 )
+# Elements that only exist inside <svg>: a component rendering one of them at its root needs an
+# <svg> around it in a real DOM (outside one, React makes an unknown HTML element and warns).
+SVG_ONLY_TAGS = frozenset(
+    [
+        "g",
+        "path",
+        "line",
+        "rect",
+        "circle",
+        "ellipse",
+        "polygon",
+        "polyline",
+        "text",
+        "tspan",
+        "textpath",
+        "defs",
+        "clippath",
+        "lineargradient",
+        "radialgradient",
+        "stop",
+        "pattern",
+        "mask",
+        "marker",
+        "symbol",
+        "use",
+        "image",
+        "foreignobject",
+        "filter",
+        "desc",
+        "animate",
+        "animatetransform",
+        "animatemotion",
+    ]
+)
+
+
+def is_svg_only_tag(tag: str) -> bool:
+    tag = tag.lower()
+    return tag in SVG_ONLY_TAGS or (tag.startswith("fe") and len(tag) > 2)
+
+
 BOOLEAN_ATTRIBUTES = {"required", "readonly", "multiple", "hidden", "open", "selected"}
 # Preference of captured queries when the assertion reads the element's text: a query that
 # does not itself contain the asserted text keeps the assertion meaningful.

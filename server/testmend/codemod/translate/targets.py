@@ -263,10 +263,16 @@ class Targets(Chains):
                 checkbox=binding.target.checkbox,
             )
         else:
-            target = Target("root", binding=binding, shallow=bool(binding and binding.shallow))
+            target = Target(
+                "root",
+                binding=binding,
+                shallow=bool(binding and binding.shallow),
+                svg=bool(binding and binding.svg),
+            )
             if base.type == "call_expression":
                 target.inline = base
                 target.shallow = self.is_shallow(base)
+                target.svg = self.renders_svg(base)
                 if any(op == "setProps" for op, _a, _n in ops):
                     raise Untranslatable("setProps() on an inline render; assign the render first")
         i = 0
@@ -431,7 +437,7 @@ class Targets(Chains):
                 return target  # a full render's root wrapper is one node: itself
             # A shallow root is what the component rendered: a fragment's nodes one by one
             # (text nodes too, as Enzyme counts them).
-            nodes = self.member_of(target, "container") + ".childNodes"
+            nodes = self._root_nodes(target)
             code = f"Array.from({nodes}).slice(-1)[0]" if idx == "last" else f"{nodes}[{idx}]"
             return Target("css", css=code, index="expr")
         if target.index not in (None, "list"):
@@ -470,7 +476,10 @@ class Targets(Chains):
         if target.kind in ("query", "var"):
             bang = ""
         if target.kind == "root":
-            # The root wrapper's DOM node: what the component rendered, inside RTL's container.
+            # The root wrapper's DOM node: what the component rendered, inside RTL's container
+            # (inside the <svg> around it, for an SVG element).
+            if target.svg:
+                return self.member_of(target, "container") + ".querySelector('svg > *')" + bang
             return self.member_of(target, "container") + ".firstElementChild" + bang
         if target.kind == "var":
             if target.multi:
@@ -521,11 +530,18 @@ class Targets(Chains):
             return target.css
         if target.kind == "root":
             if self._shallow_root(target):
-                return self.member_of(target, "container") + ".childNodes"
+                return self._root_nodes(target)
             raise Untranslatable("counts the rendered root")
         if target.index == "list":
             return target.css
         return f"{target.scope}.querySelectorAll({target.css})"
+
+    def _root_nodes(self, target: Target) -> str:
+        """The nodes a shallow root's component rendered (a fragment's, one by one)."""
+        container = self.member_of(target, "container")
+        if target.svg:
+            return container + (".firstChild!" if self.ts else ".firstChild") + ".childNodes"
+        return container + ".childNodes"
 
     @staticmethod
     def _shallow_root(target: Target) -> bool:
