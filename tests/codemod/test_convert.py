@@ -1597,3 +1597,55 @@ def test_dive_is_the_full_render_itself() -> None:
     assert "expect(text.textContent).toEqual(label);" in content
     assert "toHaveAttribute('class', 'visx-glyph');" in content
     assert "throw new Error" not in content
+
+
+def test_a_render_assigned_again_unmounts_the_one_before() -> None:
+    """``token = mount(…)`` in a nested beforeEach or later in a test replaces the wrapper:
+    Enzyme's finds no longer see the earlier render. In RTL both would stay in the document
+    and screen queries would find the earlier one first, so the earlier render is unmounted."""
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import Token from './Token';
+
+        let token;
+        beforeEach(() => {
+          token = mount(<Token>a</Token>);
+        });
+        beforeEach(() => {
+          jest.useFakeTimers();
+        });
+
+        it('plain', () => {
+          expect(token.find('.rbt-token').hasClass('x')).toBe(true);
+        });
+
+        describe('events', () => {
+          beforeEach(() => {
+            token = mount(<Token onClick={f}>a</Token>);
+          });
+          it('clicks', () => {
+            token.find('.rbt-token').simulate('click');
+            token = mount(<Token>b</Token>);
+            expect(token.find('.rbt-token').hasClass('y')).toBe(true);
+          });
+        });
+
+        describe('alone', () => {
+          let other;
+          beforeEach(() => {
+            other = mount(<Token>c</Token>);
+          });
+          it('reads', () => {
+            expect(other.find('.rbt-token').hasClass('z')).toBe(true);
+          });
+        });
+        """,
+        path="src/T.test.js",
+    )
+    content = body(result)
+    assert content.count(".unmount();") == 2
+    assert "beforeEach(() => {\n  token = render(<Token>a</Token>);" in content
+    assert "  beforeEach(() => {\n    token.unmount();\n    token = render(<Token onClick={f}>a" in content
+    assert "click(document.querySelector('.rbt-token'));\n    token.unmount();\n    token = render(<Token>b" in content
+    assert "other.unmount" not in content

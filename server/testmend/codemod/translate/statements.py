@@ -9,7 +9,7 @@ from ..models import NoteKind
 from ..syntax import Edit, Node, line_indent, line_start, text, unwrap, walk
 from .assertions import Assertions
 from .state import Binding, Ctx, Dropped, Target, Untranslatable
-from .tables import DESCRIBE_FUNCS, HOOKS, SELECT_OPS, UNTRANSLATABLE, WRAPPER_TYPES
+from .tables import DESCRIBE_FUNCS, HOOKS, SELECT_OPS, TEST_FUNCS, UNTRANSLATABLE, WRAPPER_TYPES
 
 
 class Statements(Assertions):
@@ -180,6 +180,15 @@ class Statements(Assertions):
                     binding = self.binding_named(text(left), left)
                     if binding is not None and left.type == "identifier":
                         self.var_assigns.append((binding, left, call))
+                        if binding.kind == "var" and self._rendered_before(text(left), stmt):
+                            # Enzyme's new wrapper hides the earlier render from the test;
+                            # in RTL both would stay in the document, and screen queries
+                            # would see the earlier one first.
+                            indent = line_indent(self.src, stmt.start_byte)
+                            unmount = self.member(binding, "unmount")
+                            self.edits.append(
+                                Edit(stmt.start_byte, stmt.start_byte, f"{unmount}();\n{indent}")
+                            )
                     return True
                 chain = self.chain(right) if right is not None else None
                 internal = self.class_internal(*chain, ctx) if chain and left is not None else None
@@ -217,6 +226,53 @@ class Statements(Assertions):
                 self.replace_statement(stmt, f"return {self.value(returned, ctx)};", ctx)
                 return True
         return False
+
+    def _rendered_before(self, name: str, stmt: Node) -> bool:
+        """Another render is assigned to ``name`` before ``stmt`` in every test that runs
+        ``stmt`` (a test body or a ``beforeEach``): earlier in the same block, or in a
+        ``beforeEach`` of a describe around it that runs first."""
+        here = self._hook_or_test(stmt)
+        if here is None:
+            return False
+        for other in walk(self.tree.root_node):
+            if other.type != "expression_statement" or other == stmt or not other.named_children:
+                continue
+            expr = unwrap(other.named_children[0])
+            if expr is None or expr.type != "assignment_expression":
+                continue
+            left = expr.child_by_field_name("left")
+            if left is None or text(left) != name:
+                continue
+            if self.render_call_of(expr.child_by_field_name("right")) is None:
+                continue
+            if other.parent == stmt.parent:
+                if other.end_byte <= stmt.start_byte:
+                    return True
+                continue
+            there = self._hook_or_test(other)
+            if there is None or there[1] != "beforeEach" or there[0].parent is None:
+                continue
+            scope = there[0].parent.parent  # the describe's body (or the file) holding the hook
+            if scope is None or not (scope.start_byte <= stmt.start_byte < scope.end_byte):
+                continue
+            # A later beforeEach of the same describe runs after this one.
+            if here[1] == "beforeEach" and other.start_byte > stmt.start_byte:
+                continue
+            return True
+        return False
+
+    def _hook_or_test(self, stmt: Node) -> tuple[Node, str] | None:
+        """The test or hook call whose callback directly holds ``stmt``, and its name."""
+        block = stmt.parent
+        fn = block.parent if block is not None else None
+        args = fn.parent if fn is not None else None
+        call = args.parent if args is not None else None
+        if call is None or call.type != "call_expression":
+            return None
+        name = self.callee_name(call)
+        if name not in TEST_FUNCS and name not in HOOKS:
+            return None
+        return call, "test" if name in TEST_FUNCS else name
 
     def _is_enzyme_setup(self, call: Node) -> bool:
         fn = call.child_by_field_name("function")
