@@ -341,18 +341,22 @@ async def test_shallow_root_and_event_objects_pass_and_keep_their_intent(app_cop
 SVG_SHAPE = """
 import React from 'react';
 
+function Group({ className, children }) {
+  return <g className={['group', className].filter(Boolean).join(' ')}>{children}</g>;
+}
+
 export default function Shape({ className, width = 10 }) {
   return (
-    <g className={['shape', className].filter(Boolean).join(' ')}>
+    <Group className={['shape', className].filter(Boolean).join(' ')}>
       <rect width={width} height={5} />
-    </g>
+    </Group>
   );
 }
 """
 
 SVG_SUITE = """
 import React from 'react';
-import { shallow } from 'enzyme';
+import { render, shallow } from 'enzyme';
 import Shape from './Shape';
 
 // Warnings fail the test, as in suites whose setup makes console.error throw.
@@ -367,6 +371,10 @@ const ShapeWrapper = (props = {}) => shallow(<Shape {...props} />);
 describe('<Shape />', () => {
   it('draws one rect', () => {
     expect(ShapeWrapper().find('rect')).toHaveLength(1);
+  });
+
+  it('draws one rect in static HTML', () => {
+    expect(render(<Shape />).find('rect')).toHaveLength(1);
   });
 
   it('adds its class to the group', () => {
@@ -386,7 +394,9 @@ describe('<Shape />', () => {
 async def test_components_rendering_svg_elements_render_inside_an_svg(app_copy: Path) -> None:
     """A shallow test of a component whose root is an SVG element (<g>, <line>) has no DOM;
     rendered for real outside an <svg>, React makes unknown HTML elements and warns. The
-    capture sees the root's tag at each render call, and the migration renders inside one."""
+    capture sees the root's tag at each render call, and the migration renders inside one.
+    A root that is another component's element (a <Group> adding its own class) gets the
+    class it was given, among others."""
     folder = app_copy / "src/components/Shape"
     folder.mkdir()
     (folder / "Shape.js").write_text(SVG_SHAPE.lstrip())
@@ -396,16 +406,18 @@ async def test_components_rendering_svg_elements_render_inside_an_svg(app_copy: 
     capture = await capture_dom(runners, file, workspace_root=app_copy)
     assert capture.error is None, capture.error
     assert {r.tag for r in capture.renders} == {"g"}
+    assert {r.host for r in capture.renders} == {False, None}  # shallow: <Group>; static
     result = convert_enzyme_test(
         SVG_SUITE.lstrip(), path=file, options=detect_conventions(app_copy), dom=capture
     )
     assert result.enzyme_free and result.untranslated_count == 0
     assert "render(<svg><Shape {...props} /></svg>)" in result.content
     assert "rerender(<svg><Shape width={7} /></svg>)" in result.content
+    assert ".container.querySelector('svg > *')).toHaveClass('shape extra')" in result.content
     (app_copy / file).write_text(result.content)
     run = await runners.run_tests(file)
     assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error
-    assert run.passed_count == 3
+    assert run.passed_count == 4
     # The class on the group and the width still matter.
     for correct, broken, test in [
         ("'shape', className", "'shape'", "adds its class to the group"),

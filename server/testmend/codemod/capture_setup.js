@@ -376,7 +376,7 @@ if (enzyme) {
 // Each render call site: the tag of the root element the component rendered (an SVG element
 // such as <g> or <line> needs an <svg> around it in a real DOM).
 const renderSeen = new Set();
-function recordRender(wrapper, isShallow) {
+function recordRender(wrapper, kind) {
   if (state.renders.length >= MAX_RENDERS) return;
   const site = callSite();
   if (!site) return;
@@ -385,21 +385,42 @@ function recordRender(wrapper, isShallow) {
   if (renderSeen.has(key)) return;
   renderSeen.add(key);
   let tag = null;
+  let host = null;
   try {
-    // The element's own type when it is a host element (no rendering); the HTML otherwise.
-    const element = isShallow ? wrapper.getElement() : null;
-    if (element && typeof element.type === 'string') {
-      tag = element.type;
-    } else if (!isShallow && wrapper.getDOMNode && wrapper.getDOMNode()) {
+    if (kind === 'shallow') {
+      // The element's own type when it is a host element (no rendering); the HTML otherwise.
+      const element = wrapper.getElement();
+      host = Boolean(element && typeof element.type === 'string');
+      if (host) {
+        tag = element.type;
+      } else {
+        const m = /^\s*<([A-Za-z][\w:-]*)/.exec(String(wrapper.html() || ''));
+        tag = m ? m[1] : null;
+      }
+    } else if (kind === 'static') {
+      // enzyme's render(): cheerio nodes of the static HTML.
+      const node = wrapper && wrapper[0];
+      tag = node ? node.tagName || node.name || null : null;
+    } else if (wrapper.getDOMNode && wrapper.getDOMNode()) {
       tag = wrapper.getDOMNode().tagName.toLowerCase();
-    } else {
-      const m = /^\s*<([A-Za-z][\w:-]*)/.exec(String(wrapper.html() || ''));
-      tag = m ? m[1] : null;
     }
   } catch (e) {
     tag = null;
   }
-  state.renders.push({ line: site.line, column: site.column, test, tag });
+  state.renders.push({ line: site.line, column: site.column, test, tag, host });
+}
+
+if (enzyme && typeof enzyme.render === 'function') {
+  const originalRender = enzyme.render;
+  try {
+    enzyme.render = function render() {
+      const wrapper = originalRender.apply(this, arguments);
+      recordRender(wrapper, 'static');
+      return wrapper;
+    };
+  } catch (e) {
+    note('could not record static renders');
+  }
 }
 
 if (enzyme && typeof enzyme.shallow === 'function') {
@@ -407,7 +428,7 @@ if (enzyme && typeof enzyme.shallow === 'function') {
   try {
     enzyme.shallow = function shallow() {
       const wrapper = originalShallow.apply(this, arguments);
-      recordRender(wrapper, true);
+      recordRender(wrapper, 'shallow');
       return wrapper;
     };
   } catch (e) {
@@ -424,14 +445,14 @@ if (enzyme && typeof document !== 'undefined' && typeof enzyme.mount === 'functi
     enzyme.mount = function mount(node, options) {
       if (options && (options.attachTo || options.hydrateIn)) {
         const own = originalMount.apply(this, arguments);
-        recordRender(own, false);
+        recordRender(own, 'mount');
         return own;
       }
       const container = document.createElement('div');
       document.body.appendChild(container);
       const wrapper = originalMount.call(this, node, Object.assign({}, options || {}, { attachTo: container }));
       attached.push({ wrapper, container });
-      recordRender(wrapper, false);
+      recordRender(wrapper, 'mount');
       return wrapper;
     };
   } catch (e) {

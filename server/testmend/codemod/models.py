@@ -115,6 +115,9 @@ class RenderRecord(_Model):
     column: int
     test: str | None = None
     tag: str | None = None
+    host: bool | None = None
+    """For a ``shallow`` render: whether its root is a host element (``<g>``) rather than
+    another component's element (``<Group>``), whose props are not the DOM element's."""
 
 
 class DomCapture(_Model):

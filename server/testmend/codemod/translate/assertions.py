@@ -412,6 +412,9 @@ class Assertions(Interactions):
         if key == "value" and matcher in ("toBe", "toEqual") and margs:
             return f"expect({element}){neg}.toHaveValue({margs_code});"
         if key == "className" and matcher in ("toBe", "toEqual") and margs:
+            if target.kind == "root" and target.shallow and target.component_root:
+                # The class given to the component at the root, which may add its own.
+                return f"expect({element}){neg}.toHaveClass({margs_code});"
             return f"expect({element}){neg}.toHaveAttribute('class', {margs_code});"
         attr = PROP_ATTRIBUTES.get(key, key)
         hyphenated = re.sub(r"[A-Z]", lambda m: "-" + m.group(0).lower(), key)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ..models import HelperMapping
+from ..models import HelperMapping, RenderRecord
 from ..syntax import Edit, Node, args_of, line_indent, line_start, string_value, text, unwrap, walk
 from .state import Binding, ConverterState, Ctx, TestDecl, relative_specifier
 from .tables import DESCRIBE_FUNCS, ENZYME_MODULE, TEST_FUNCS, WRAPPER_TYPES, is_svg_only_tag
@@ -229,18 +229,28 @@ class Scanner(ConverterState):
             ]
         return []
 
-    def renders_svg(self, call: Node) -> bool:
-        """The capture saw the component rendered at ``call`` (or at the render the local
-        function ``call`` calls returns) put an SVG-only element (``<g>``, ``<line>``) at its
-        root, and nothing else there: it needs an ``<svg>`` around it."""
+    def _render_records(self, call: Node) -> list[RenderRecord]:
+        """What the capture saw at the render ``call`` (or at the renders the local function
+        ``call`` calls returns)."""
         if self.dom is None or not self.dom.renders:
-            return False
+            return []
         fn = call.child_by_field_name("function")
         if fn is not None and fn.type == "identifier" and text(fn) in self.wrapper_functions:
-            return any(self.renders_svg(c) for c in self._returned_renders(text(fn)))
+            return [r for c in self._returned_renders(text(fn)) for r in self._render_records(c)]
         line = call.start_point[0] + 1
-        tags = [r.tag for r in self.dom.renders if r.line == line and r.tag]
+        return [r for r in self.dom.renders if r.line == line]
+
+    def renders_svg(self, call: Node) -> bool:
+        """The component rendered at ``call`` puts an SVG-only element (``<g>``, ``<line>``)
+        at its root, and nothing else there: it needs an ``<svg>`` around it."""
+        tags = [r.tag for r in self._render_records(call) if r.tag]
         return bool(tags) and all(is_svg_only_tag(t) for t in tags)
+
+    def renders_component_root(self, call: Node) -> bool:
+        """The shallow render at ``call`` has another component's element at its root
+        (``<Group className="visx-glyph">``): its props are not the DOM element's."""
+        hosts = [r.host for r in self._render_records(call) if r.host is not None]
+        return bool(hosts) and not any(hosts)
 
     def render_call_of(self, node: Node | None) -> Node | None:
         """The render call ``node`` is (through ``await`` and ``.dive()``: a full render
@@ -326,6 +336,7 @@ class Scanner(ConverterState):
                         binding.element = self._element_of(call)
                         binding.shallow = self.is_shallow(call)
                         binding.svg = self.renders_svg(call)
+                        binding.component_root = self.renders_component_root(call)
                         self.add_binding(binding)
                     elif value is None and self._has_wrapper_type(node.child_by_field_name("type")):
                         self.add_binding(Binding(name, "var", node))
@@ -353,6 +364,7 @@ class Scanner(ConverterState):
                         found.element = self._element_of(call)
                     found.shallow = found.shallow or self.is_shallow(call)
                     found.svg = found.svg or self.renders_svg(call)
+                    found.component_root = found.component_root or self.renders_component_root(call)
         # Untyped parameters of local helpers that receive a wrapper.
         for node in walk(root):
             if node.type != "call_expression":

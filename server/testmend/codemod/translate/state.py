@@ -43,6 +43,9 @@ class Binding:
     """The ref to the rendered class instance, when the test reads its state or calls it."""
     svg: bool = False
     """The component renders an SVG element at its root: rendered inside an ``<svg>``."""
+    component_root: bool = False
+    """A shallow render whose root is another component's element (see
+    ``renders_component_root``)."""
 
 
 @dataclass
@@ -60,6 +63,7 @@ class Target:
     """The root of a render that is not assigned (``BarWrapper().prop('x')``)."""
     shallow: bool = False
     svg: bool = False
+    component_root: bool = False
     """The root of a shallow render: its props are the rendered element's."""
     scope: str = "document"
     """Where a CSS target is searched: the document (portals included, as Enzyme's full

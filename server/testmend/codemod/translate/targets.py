@@ -268,11 +268,13 @@ class Targets(Chains):
                 binding=binding,
                 shallow=bool(binding and binding.shallow),
                 svg=bool(binding and binding.svg),
+                component_root=bool(binding and binding.component_root),
             )
             if base.type == "call_expression":
                 target.inline = base
                 target.shallow = self.is_shallow(base)
                 target.svg = self.renders_svg(base)
+                target.component_root = self.renders_component_root(base)
                 if any(op == "setProps" for op, _a, _n in ops):
                     raise Untranslatable("setProps() on an inline render; assign the render first")
         i = 0
