@@ -426,3 +426,36 @@ async def test_components_rendering_svg_elements_render_inside_an_svg(app_copy: 
         (folder / "Shape.js").write_text(SVG_SHAPE.lstrip().replace(correct, broken))
         run = await runners.run_tests(file)
         assert [t.full_name for t in run.failing()] == [f"<Shape /> {test}"], correct
+
+
+async def test_capture_finds_css_selectors_without_css_escape(app_copy: Path) -> None:
+    """Older jsdom (jest 25 and before) has no CSS.escape: component selectors still get a
+    verified CSS selector (with their classes and ids escaped)."""
+    file = "src/NoCss.test.js"
+    (app_copy / file).write_text(
+        textwrap.dedent(
+            """
+        import React from 'react';
+        import { mount } from 'enzyme';
+
+        const Row = () => <div className="row x:y" />;
+        const Cell = () => <span id="cell:1" />;
+
+        it('finds them', () => {
+          window.CSS = undefined;
+          const wrapper = mount(<div><Row /><Cell /></div>);
+          expect(wrapper.find(Row)).toHaveLength(1);
+          expect(wrapper.find(Cell)).toHaveLength(1);
+        });
+        """
+        )
+    )
+    try:
+        capture = await capture_dom(runners_for(app_copy), file, workspace_root=app_copy)
+    finally:
+        (app_copy / file).unlink()
+    assert capture.error is None, capture.error
+    assert {r.selector: r.css for r in capture.records} == {
+        "Row": "div.row",
+        "Cell": "#cell\\:1",
+    }

@@ -1646,6 +1646,37 @@ def test_a_render_assigned_again_unmounts_the_one_before() -> None:
     content = body(result)
     assert content.count(".unmount();") == 2
     assert "beforeEach(() => {\n  token = render(<Token>a</Token>);" in content
-    assert "  beforeEach(() => {\n    token.unmount();\n    token = render(<Token onClick={f}>a" in content
-    assert "click(document.querySelector('.rbt-token'));\n    token.unmount();\n    token = render(<Token>b" in content
+    assert (
+        "  beforeEach(() => {\n    token.unmount();\n    token = render(<Token onClick={f}>a"
+        in content
+    )
+    assert (
+        "click(document.querySelector('.rbt-token'));\n    token.unmount();\n    token = render(<Token>b"
+        in content
+    )
     assert "other.unmount" not in content
+
+
+def test_a_render_expected_to_throw_or_not_is_the_same_render() -> None:
+    result = convert(
+        """
+        import { shallow, mount } from 'enzyme';
+        import { Rows } from '../src';
+
+        it('renders without a scale', () => {
+          expect(() =>
+            shallow(
+              <Rows width={10} />,
+            ),
+          ).not.toThrow();
+        });
+        it('needs a width', () => {
+          expect(() => mount(<Rows />)).toThrow('width');
+        });
+        """,
+        path="src/T.test.tsx",
+    )
+    content = body(result)
+    assert result.enzyme_free and result.untranslated_count == 0
+    assert "expect(() =>\n    render(\n      <Rows width={10} />,\n    )).not.toThrow();" in content
+    assert "expect(() => render(<Rows />)).toThrow('width');" in content

@@ -255,6 +255,9 @@ function hostElements(wrapper, isShallow) {
   return elements;
 }
 
+// Elements that only exist inside <svg> (the converter's SVG_ONLY_TAGS).
+const SVG_ONLY = /^(g|path|line|rect|circle|ellipse|polygon|polyline|text|tspan|textpath|defs|clippath|lineargradient|radialgradient|stop|pattern|mask|marker|symbol|use|image|foreignobject|filter|desc|animate|animatetransform|animatemotion|fe[a-z]+)$/i;
+
 function shallowElements(wrapper, root) {
   // Shallow renders have no DOM: render the root's HTML into a detached container and find
   // the matched nodes in it by their HTML (the k-th node with the same markup).
@@ -263,7 +266,13 @@ function shallowElements(wrapper, root) {
   try {
     const html = root.html();
     if (!html) return [];
-    container = document.createElement('div');
+    // An SVG element at the root (<g>, <defs>) is parsed inside an <svg>, as it renders:
+    // in HTML its attribute names would lose their case (markerWidth) and never match.
+    const first = /^\s*<([A-Za-z][\w:-]*)/.exec(html);
+    container =
+      first && SVG_ONLY.test(first[1])
+        ? document.createElementNS('http://www.w3.org/2000/svg', 'svg')
+        : document.createElement('div');
     container.innerHTML = html;
   } catch (e) {
     return [];
@@ -287,19 +296,28 @@ function shallowElements(wrapper, root) {
   return elements;
 }
 
+// CSS.escape, which older jsdom versions (jest 25 and before) lack.
+function cssEscape(value) {
+  if (typeof CSS !== 'undefined' && CSS.escape) return CSS.escape(value);
+  return String(value)
+    .replace(/[^\w-]/g, (c) => `\\${c}`)
+    .replace(/^(-?)(\d)/, (_m, dash, digit) => `${dash}\\3${digit} `);
+}
+
 function cssFor(elements) {
   // A CSS selector matching exactly `elements` (used for component selectors when no
   // Testing Library query fits): an id, or the tag with the classes they share.
   if (elements.length === 0) return null;
   const scope = scopeOf(elements[0]);
   const tries = [];
-  if (elements.length === 1 && elements[0].id) tries.push(`#${CSS.escape(elements[0].id)}`);
+  if (elements.length === 1 && elements[0].id) tries.push(`#${cssEscape(elements[0].id)}`);
   const tag = elements[0].tagName.toLowerCase();
   if (elements.every((e) => e.tagName.toLowerCase() === tag)) {
     const shared = Array.from(elements[0].classList).filter((c) => elements.every((e) => e.classList.contains(c)));
-    for (const c of shared) tries.push(`${tag}.${CSS.escape(c)}`);
-    if (shared.length > 1) tries.push(`${tag}.${shared.map((c) => CSS.escape(c)).join('.')}`);
+    for (const c of shared) tries.push(`${tag}.${cssEscape(c)}`);
+    if (shared.length > 1) tries.push(`${tag}.${shared.map((c) => cssEscape(c)).join('.')}`);
   }
+  if (elements.every((e) => e.tagName.toLowerCase() === tag)) tries.push(tag);
   for (const sel of tries) {
     try {
       if (sameList(Array.from(scope.querySelectorAll(sel)), elements)) return sel;
@@ -337,7 +355,7 @@ function record(self, selector, result, isShallow) {
     const elements = isShallow ? (root ? shallowElements(result, root) : []) : hostElements(result, false);
     entry.elements = elements.slice(0, 20).map(describeElement);
     entry.queries = queriesFor(elements);
-    entry.css = typeof CSS !== 'undefined' && CSS.escape ? cssFor(elements) : null;
+    entry.css = cssFor(elements);
     entry.element_queries = elements.slice(0, 20).map((el) => queriesFor([el]));
     if (root && test) {
       try {
@@ -376,6 +394,7 @@ if (enzyme) {
 // Each render call site: the tag of the root element the component rendered (an SVG element
 // such as <g> or <line> needs an <svg> around it in a real DOM).
 const renderSeen = new Set();
+const pendingRenders = [];
 function recordRender(wrapper, kind) {
   if (state.renders.length >= MAX_RENDERS) return;
   const site = callSite();
@@ -391,12 +410,10 @@ function recordRender(wrapper, kind) {
       // The element's own type when it is a host element (no rendering); the HTML otherwise.
       const element = wrapper.getElement();
       host = Boolean(element && typeof element.type === 'string');
-      if (host) {
-        tag = element.type;
-      } else {
-        const m = /^\s*<([A-Za-z][\w:-]*)/.exec(String(wrapper.html() || ''));
-        tag = m ? m[1] : null;
-      }
+      if (host) tag = element.type;
+      // Another component at the root: what it renders shows in the HTML, which renders the
+      // whole tree (render props run again), so it is read after the test's own code ran.
+      else pendingRenders.push({ wrapper, index: state.renders.length });
     } else if (kind === 'static') {
       // enzyme's render(): cheerio nodes of the static HTML.
       const node = wrapper && wrapper[0];
@@ -475,6 +492,16 @@ afterEach(() => {
   }
 });
 
+afterEach(() => {
+  for (const { wrapper, index } of pendingRenders.splice(0)) {
+    try {
+      const m = /^\s*<([A-Za-z][\w:-]*)/.exec(String(wrapper.html() || ''));
+      state.renders[index].tag = m ? m[1] : null;
+    } catch (e) {
+      // unmounted, or rendering the whole tree fails: the tag stays unknown
+    }
+  }
+});
 afterEach(() => flush());
 afterAll(() => flush());
 flush();

@@ -82,6 +82,17 @@ class Interactions(Rerenders):
         and calls around them unchanged."""
         node = unwrap(node) or node
         parts: list[Node] = []
+        body = node.child_by_field_name("body") if node.type == "arrow_function" else None
+        call = self.render_call_of(body) if body is not None else None
+        if call is not None:
+            # ``() => shallow(<X />)`` (``expect(…).not.toThrow()``): the same render, in RTL.
+            span = self.render_span(call)
+            code = self.render_code(call, ctx)
+            return (
+                self.src[node.start_byte : span.start_byte].decode()
+                + code
+                + self.src[span.end_byte : node.end_byte].decode()
+            )
         if node.type in ("binary_expression", "unary_expression", "ternary_expression"):
             parts = list(node.named_children)
         elif node.type == "call_expression" and not self.is_render_call(node):
