@@ -1651,8 +1651,8 @@ def test_a_render_assigned_again_unmounts_the_one_before() -> None:
         in content
     )
     assert (
-        "click(document.querySelector('.rbt-token'));\n    token.unmount();\n    token = render(<Token>b"
-        in content
+        "click(document.querySelector('.rbt-token'));\n    token.unmount();\n"
+        "    token = render(<Token>b" in content
     )
     assert "other.unmount" not in content
 
