@@ -345,6 +345,16 @@ function Group({ className, children }) {
   return <g className={['group', className].filter(Boolean).join(' ')}>{children}</g>;
 }
 
+// Its HTML cannot be rendered on its own: a layout effect warns on the server.
+function Layer({ children }) {
+  React.useLayoutEffect(() => {});
+  return <g className="layer">{children}</g>;
+}
+
+export function Animated({ children }) {
+  return <Layer>{children}</Layer>;
+}
+
 export default function Shape({ className, width = 10 }) {
   return (
     <Group className={['shape', className].filter(Boolean).join(' ')}>
@@ -357,7 +367,7 @@ export default function Shape({ className, width = 10 }) {
 SVG_SUITE = """
 import React from 'react';
 import { render, shallow } from 'enzyme';
-import Shape from './Shape';
+import Shape, { Animated } from './Shape';
 
 // Warnings fail the test, as in suites whose setup makes console.error throw.
 beforeAll(() => {
@@ -371,6 +381,14 @@ const ShapeWrapper = (props = {}) => shallow(<Shape {...props} />);
 describe('<Shape />', () => {
   it('draws one rect', () => {
     expect(ShapeWrapper().find('rect')).toHaveLength(1);
+  });
+
+  it('animates', () => {
+    expect(() =>
+      shallow(
+        <Animated />,
+      ),
+    ).not.toThrow();
   });
 
   it('draws one rect in static HTML', () => {
@@ -413,11 +431,12 @@ async def test_components_rendering_svg_elements_render_inside_an_svg(app_copy: 
     assert result.enzyme_free and result.untranslated_count == 0
     assert "render(<svg><Shape {...props} /></svg>)" in result.content
     assert "rerender(<svg><Shape width={7} /></svg>)" in result.content
+    assert "<svg><Animated /></svg>" in result.content
     assert ".container.querySelector('svg > *')).toHaveClass('shape extra')" in result.content
     (app_copy / file).write_text(result.content)
     run = await runners.run_tests(file)
     assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error
-    assert run.passed_count == 4
+    assert run.passed_count == 5
     # The class on the group and the width still matter.
     for correct, broken, test in [
         ("'shape', className", "'shape'", "adds its class to the group"),

@@ -427,6 +427,29 @@ function recordRender(wrapper, kind) {
   state.renders.push({ line: site.line, column: site.column, test, tag, host });
 }
 
+function rootTag(wrapper) {
+  // The first tag of the whole tree's HTML; when that cannot render (a hook needing a real
+  // DOM), the components at the root dived into one by one until a host element.
+  try {
+    const m = /^\s*<([A-Za-z][\w:-]*)/.exec(String(wrapper.html() || ''));
+    return m ? m[1] : null;
+  } catch (e) {
+    // fall through
+  }
+  let current = wrapper;
+  for (let depth = 0; depth < 8 && current; depth += 1) {
+    try {
+      const element = current.getElement();
+      if (!element) return null;
+      if (typeof element.type === 'string') return element.type;
+      current = current.dive();
+    } catch (e) {
+      return null;
+    }
+  }
+  return null;
+}
+
 if (enzyme && typeof enzyme.render === 'function') {
   const originalRender = enzyme.render;
   try {
@@ -494,12 +517,7 @@ afterEach(() => {
 
 afterEach(() => {
   for (const { wrapper, index } of pendingRenders.splice(0)) {
-    try {
-      const m = /^\s*<([A-Za-z][\w:-]*)/.exec(String(wrapper.html() || ''));
-      state.renders[index].tag = m ? m[1] : null;
-    } catch (e) {
-      // unmounted, or rendering the whole tree fails: the tag stays unknown
-    }
+    state.renders[index].tag = rootTag(wrapper);
   }
 });
 afterEach(() => flush());

@@ -238,7 +238,16 @@ class Scanner(ConverterState):
         if fn is not None and fn.type == "identifier" and text(fn) in self.wrapper_functions:
             return [r for c in self._returned_renders(text(fn)) for r in self._render_records(c)]
         line = call.start_point[0] + 1
-        return [r for r in self.dom.renders if r.line == line]
+        exact = [r for r in self.dom.renders if r.line == line]
+        if exact:
+            return exact
+        # Source maps can place a call spanning lines at the start of its statement
+        # (``expect(() =>`` above ``shallow(``).
+        statement = call
+        while statement.parent is not None and not statement.type.endswith("statement"):
+            statement = statement.parent
+        first = statement.start_point[0] + 1
+        return [r for r in self.dom.renders if first <= r.line < line]
 
     def renders_svg(self, call: Node) -> bool:
         """The component rendered at ``call`` puts an SVG-only element (``<g>``, ``<line>``)
