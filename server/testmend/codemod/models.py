@@ -108,8 +108,8 @@ class FindRecord(_Model):
 
 
 class RenderRecord(_Model):
-    """One render call (``shallow``/``mount``) made from the test file, and the tag of the
-    root element the component rendered (``None`` when it rendered none or several)."""
+    """One render call (``shallow``/``mount``/``render``) made from the test file, and the tag
+    of the (first) root element the component rendered (``None`` when unknown)."""
 
     line: int
     column: int

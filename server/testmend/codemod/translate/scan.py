@@ -229,14 +229,21 @@ class Scanner(ConverterState):
             ]
         return []
 
-    def _render_records(self, call: Node) -> list[RenderRecord]:
+    def _render_records(self, call: Node, seen: frozenset[str] = frozenset()) -> list[RenderRecord]:
         """What the capture saw at the render ``call`` (or at the renders the local function
         ``call`` calls returns)."""
         if self.dom is None or not self.dom.renders:
             return []
         fn = call.child_by_field_name("function")
         if fn is not None and fn.type == "identifier" and text(fn) in self.wrapper_functions:
-            return [r for c in self._returned_renders(text(fn)) for r in self._render_records(c)]
+            name = text(fn)
+            if name in seen:
+                return []
+            return [
+                r
+                for c in self._returned_renders(name)
+                for r in self._render_records(c, seen | {name})
+            ]
         line = call.start_point[0] + 1
         exact = [r for r in self.dom.renders if r.line == line]
         if exact:

@@ -62,9 +62,11 @@ class Target:
     inline: Node | None = None
     """The root of a render that is not assigned (``BarWrapper().prop('x')``)."""
     shallow: bool = False
-    svg: bool = False
-    component_root: bool = False
     """The root of a shallow render: its props are the rendered element's."""
+    svg: bool = False
+    """The root of a render inside an ``<svg>`` (``Binding.svg``)."""
+    component_root: bool = False
+    """The root of a shallow render that is another component's element."""
     scope: str = "document"
     """Where a CSS target is searched: the document (portals included, as Enzyme's full
     renders see them), or a render's container when the selector could match the container
