@@ -18,12 +18,18 @@ import time
 import uuid
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
 
 from ..project._config import JEST_CONFIG_NAMES
+from ..project.testing_library import installed_version, major
 from ..runners import ProjectRunners, RunnerError
+from ..runners.detect import runs_through_app
 from ..workspace.paths import resolve_in_root
 from .models import DomCapture, FindRecord, RenderRecord
+
+_M = TypeVar("_M", bound=BaseModel)
 
 # A plain config stays a plain object: jest before 26 ignores a config that is a function
 # (it would run with the defaults, without the project's setup files). Function and promise
@@ -124,15 +130,6 @@ def write_wrapper_config(root: Path, setup_file: Path, token: str) -> Path:
     return target
 
 
-_APP_RUNNERS = ("react-scripts", "react-app-rewired", "craco")
-
-
-def _app_runner(test: list[str] | None) -> bool:
-    """The test command runs jest through Create React App (or a tool customising it)."""
-    names = [os.path.basename(word) for word in test or []]
-    return any(name in _APP_RUNNERS for name in names) and "test" in names
-
-
 def _app_setup_files(root: Path) -> list[Path]:
     """Create React App's own setup file (``src/setupTests.*``), which its config loads."""
     for ext in (".js", ".ts", ".tsx", ".jsx", ".mjs"):
@@ -142,38 +139,27 @@ def _app_setup_files(root: Path) -> list[Path]:
     return []
 
 
-def _jest_major(root: Path) -> int | None:
-    for name in ("jest", "jest-cli"):
-        try:
-            meta = json.loads((root / "node_modules" / name / "package.json").read_text("utf-8"))
-        except (OSError, ValueError):
-            continue
-        major = str(meta.get("version", "")).split(".")[0]
-        if major.isdigit():
-            return int(major)
-    return None
-
-
 def setup_script() -> str:
     return resources.files(__package__).joinpath("capture_setup.js").read_text(encoding="utf-8")
+
+
+def _valid(model: type[_M], raws: Any) -> list[_M]:
+    """The entries of ``raws`` that are valid ``model``s (a partial capture keeps the rest)."""
+    out: list[_M] = []
+    for raw in raws or []:
+        try:
+            out.append(model.model_validate(raw))
+        except ValueError:
+            continue
+    return out
 
 
 def parse_capture(file: str, data: Any) -> DomCapture:
     """Turn the setup file's JSON into a :class:`DomCapture` (tolerant of partial data)."""
     if not isinstance(data, dict):
         return DomCapture(file=file, error="the capture wrote no readable data")
-    records = []
-    for raw in data.get("records") or []:
-        try:
-            records.append(FindRecord.model_validate(raw))
-        except ValueError:
-            continue
-    renders = []
-    for raw in data.get("renders") or []:
-        try:
-            renders.append(RenderRecord.model_validate(raw))
-        except ValueError:
-            continue
+    records = _valid(FindRecord, data.get("records"))
+    renders = _valid(RenderRecord, data.get("renders"))
     html = {str(k): str(v) for k, v in (data.get("html") or {}).items()}
     warnings = [str(w) for w in data.get("errors") or []]
     return DomCapture(
@@ -207,14 +193,15 @@ async def capture_dom(
         error: str | None = None
         passed = failed = 0
         try:
-            if _app_runner(runners.commands.test):
+            if runs_through_app(runners.commands.test):
                 # Create React App passes its own --config, which would win over ours: the
                 # setup goes in by the CLI option instead, after the app's own setup file.
                 own = "".join(f"require({_js(str(p))});\n" for p in _app_setup_files(root))
                 setup.write_text(own + setup_script(), encoding="utf-8")
+                jest = installed_version(root, "jest") or installed_version(root, "jest-cli")
                 option = (
                     "--setupTestFrameworkScriptFile"
-                    if (_jest_major(root) or 24) < 24
+                    if (major(jest) or 24) < 24
                     else "--setupFilesAfterEnv"
                 )
                 extra_args = [option, str(setup)]

@@ -450,31 +450,21 @@ function rootTag(wrapper) {
   return null;
 }
 
-if (enzyme && typeof enzyme.render === 'function') {
-  const originalRender = enzyme.render;
+function recordRenders(name, kind) {
+  if (!enzyme || typeof enzyme[name] !== 'function') return;
+  const original = enzyme[name];
   try {
-    enzyme.render = function render() {
-      const wrapper = originalRender.apply(this, arguments);
-      recordRender(wrapper, 'static');
+    enzyme[name] = function () {
+      const wrapper = original.apply(this, arguments);
+      recordRender(wrapper, kind);
       return wrapper;
     };
   } catch (e) {
-    note('could not record static renders');
+    note(`could not record ${name} renders`);
   }
 }
-
-if (enzyme && typeof enzyme.shallow === 'function') {
-  const originalShallow = enzyme.shallow;
-  try {
-    enzyme.shallow = function shallow() {
-      const wrapper = originalShallow.apply(this, arguments);
-      recordRender(wrapper, 'shallow');
-      return wrapper;
-    };
-  } catch (e) {
-    note('could not record shallow renders');
-  }
-}
+recordRenders('render', 'static');
+recordRenders('shallow', 'shallow');
 
 // Full renders are attached to document.body, as Testing Library's are: accessible names
 // that refer to other elements (aria-labelledby, <label for>) only resolve in a document.

@@ -100,6 +100,15 @@ class Edit:
     """(offset in ``text``, kind, message) of the notes this edit carries."""
 
 
+def splice(source: bytes, start: int, end: int, edits: list[tuple[int, int, str]]) -> str:
+    """``source[start:end]`` with non-overlapping ``edits`` (absolute offsets, new text)
+    applied: for code built from a piece of the file, not for the file's own edit list."""
+    out = source[start:end]
+    for edit_start, edit_end, new in sorted(edits, reverse=True):
+        out = out[: edit_start - start] + new.encode("utf-8") + out[edit_end - start :]
+    return out.decode("utf-8")
+
+
 def apply_edits(
     source: bytes, edits: list[Edit]
 ) -> tuple[str, list[tuple[int, str, str]], Callable[[int], int]]:

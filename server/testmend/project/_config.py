@@ -202,7 +202,6 @@ def load_tsconfig(root: Path, rel: str) -> TsConfig:
         options = data.get("compilerOptions")
         if not isinstance(options, dict):
             continue
-        folder = tuple(posixpath.dirname(source).split("/")) if "/" in source else ()
         if isinstance(options.get("checkJs"), bool):
             config.check_js = options["checkJs"]
         if isinstance(options.get("outDir"), str):

@@ -180,6 +180,13 @@ that customise it): jest alone would not transform the tests."""
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
 
+def runs_through_app(test: list[str] | None) -> bool:
+    """Whether a test command runs jest through Create React App (or a tool customising it),
+    which passes a jest ``--config`` of its own."""
+    names = [os.path.basename(word) for word in test or []]
+    return any(name in _APP_RUNNERS for name in names) and "test" in names
+
+
 def _app_test_script(root: Path) -> tuple[list[str], str] | None:
     """The package.json ``test`` script when it runs jest through Create React App (or
     react-app-rewired, craco): its runner from node_modules/.bin with the script's arguments,

@@ -19,10 +19,6 @@ from .tables import (
 )
 
 
-def neg_of(negated: bool) -> str:
-    return ".not" if negated else ""
-
-
 class Assertions(Interactions):
     """Assertions on wrappers."""
 
@@ -326,7 +322,7 @@ class Assertions(Interactions):
         margs: list[Node],
         ctx: Ctx,
     ) -> str:
-        if target.kind == "root" and not target.shallow:
+        if target.kind == "root" and not target.render.shallow:
             raise Dropped(
                 "removed an assertion on the props the test itself passed to the rendered "
                 "element (Enzyme bookkeeping, nothing the component does)"
@@ -385,6 +381,7 @@ class Assertions(Interactions):
     ) -> str:
         if key.startswith("on") and key[2:3].isupper():
             raise Untranslatable(f"reads the event handler prop {key}; fire the event instead")
+        neg = ".not" if negated else ""
         if key == "children":
             literal = string_value(margs[0]) if len(margs) == 1 else None
             label = margs[0] if len(margs) == 1 else None
@@ -396,7 +393,7 @@ class Assertions(Interactions):
                 # Text children: what the element shows, compared exactly. (Element children
                 # never equal a string, in Enzyme or here.)
                 element = self.element_code(target, "get", non_null=True)
-                return f"expect({element}.textContent){neg_of(negated)}.{matcher}({margs_code});"
+                return f"expect({element}.textContent){neg}.{matcher}({margs_code});"
             raise Untranslatable("reads the children prop; assert on the rendered text")
         if key == "style":
             raise Untranslatable("reads the style prop; use toHaveStyle")
@@ -404,7 +401,6 @@ class Assertions(Interactions):
         element = self.element_code(target, "get")
         value = self._bool_of(matcher, negated, margs)
         literal = text(margs[0]) if margs else None
-        neg = ".not" if negated else ""
         if key == "disabled" and value is not None:
             return f"expect({element}).{'toBeDisabled' if value else 'toBeEnabled'}();"
         if key == "checked" and value is not None:
@@ -412,7 +408,7 @@ class Assertions(Interactions):
         if key == "value" and matcher in ("toBe", "toEqual") and margs:
             return f"expect({element}){neg}.toHaveValue({margs_code});"
         if key == "className" and matcher in ("toBe", "toEqual") and margs:
-            if target.kind == "root" and target.shallow and target.component_root:
+            if self._shallow_root(target) and target.render.component_root:
                 # The class given to the component at the root, which may add its own.
                 return f"expect({element}){neg}.toHaveClass({margs_code});"
             return f"expect({element}){neg}.toHaveAttribute('class', {margs_code});"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from ..syntax import Node, parse, string_value, text, walk
+from ..syntax import Node, parse, splice, string_value, text, walk
 
 _FUNCTION = re.compile(
     r"export\s+function\s+([A-Za-z_$][\w$]*)\s*\(\s*([A-Za-z_$][\w$]*)\s*\)\s*\{([^{}]*)\}"
@@ -110,14 +110,14 @@ def drop_expanded_imports(content: str, path: str, names: list[str]) -> str:
         and text(n) in names
         and not any(a.type == "import_statement" for a in _ancestors(n))
     }
-    edits: list[tuple[int, int, bytes]] = []
+    edits: list[tuple[int, int, str]] = []
     for node, _spec, imported in _imports(tree.root_node):
         gone = [n for _name, local, n in imported if local in names and local not in used]
         if not gone:
             continue
         if len(gone) == len(imported) and not _has_default(node):
             end = node.end_byte + (1 if src[node.end_byte : node.end_byte + 1] == b"\n" else 0)
-            edits.append((node.start_byte, end, b""))
+            edits.append((node.start_byte, end, ""))
             continue
         for n in gone:
             start, end = n.start_byte, n.end_byte
@@ -128,10 +128,8 @@ def drop_expanded_imports(content: str, path: str, names: list[str]) -> str:
                 before = re.search(rb",\s*$", src[:start])
                 if before:
                     start = before.start()
-            edits.append((start, end, b""))
-    for start, end, new in sorted(edits, reverse=True):
-        src = src[:start] + new + src[end:]
-    return src.decode("utf-8")
+            edits.append((start, end, ""))
+    return splice(src, 0, len(src), edits)
 
 
 def _ancestors(node: Node) -> list[Node]:

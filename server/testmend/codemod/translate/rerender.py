@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ..syntax import Edit, Node, line_indent, line_start, pair_key, text, unwrap, walk
+from ..syntax import Edit, Node, line_indent, line_start, pair_key, splice, text, unwrap, walk
 from .state import Ctx, Untranslatable
 from .targets import Targets
 
@@ -53,7 +53,7 @@ class Rerenders(Targets):
             else:
                 raise Untranslatable("setProps() with a computed key or a method")
         element = self.jsx_with(binding.element, binding.overrides)
-        if binding.svg:
+        if binding.render.svg:
             element = f"<svg>{element}</svg>"
         return f"{self.member(binding, 'rerender')}({element});"
 
@@ -262,10 +262,7 @@ class Rerenders(Targets):
             while self.src[end - 1 : end] in (b" ", b"\n"):
                 end -= 1
             edits.append((end, end, " " + " ".join(added)))
-        out = self.src[base : element.end_byte]
-        for start, end, new in sorted(edits, reverse=True):
-            out = out[: start - base] + new.encode() + out[end - base :]
-        return out.decode()
+        return splice(self.src, base, element.end_byte, edits)
 
     @staticmethod
     def _jsx_attr(name: str, value: str) -> str:

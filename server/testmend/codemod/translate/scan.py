@@ -6,8 +6,19 @@ from __future__ import annotations
 import re
 
 from ..models import HelperMapping, RenderRecord
-from ..syntax import Edit, Node, args_of, line_indent, line_start, string_value, text, unwrap, walk
-from .state import Binding, ConverterState, Ctx, TestDecl, relative_specifier
+from ..syntax import (
+    Edit,
+    Node,
+    args_of,
+    line_indent,
+    line_start,
+    splice,
+    string_value,
+    text,
+    unwrap,
+    walk,
+)
+from .state import Binding, ConverterState, Ctx, RenderKind, TestDecl, relative_specifier
 from .tables import DESCRIBE_FUNCS, ENZYME_MODULE, TEST_FUNCS, WRAPPER_TYPES, is_svg_only_tag
 
 
@@ -262,6 +273,13 @@ class Scanner(ConverterState):
         tags = [r.tag for r in self._render_records(call) if r.tag]
         return bool(tags) and all(is_svg_only_tag(t) for t in tags)
 
+    def render_kind(self, call: Node) -> RenderKind:
+        return RenderKind(
+            shallow=self.is_shallow(call),
+            svg=self.renders_svg(call),
+            component_root=self.renders_component_root(call),
+        )
+
     def renders_component_root(self, call: Node) -> bool:
         """The shallow render at ``call`` has another component's element at its root
         (``<Group className="visx-glyph">``): its props are not the DOM element's."""
@@ -350,9 +368,7 @@ class Scanner(ConverterState):
                         direct = self._direct_render(call)
                         binding = Binding(name, "decl" if direct else "var", node)
                         binding.element = self._element_of(call)
-                        binding.shallow = self.is_shallow(call)
-                        binding.svg = self.renders_svg(call)
-                        binding.component_root = self.renders_component_root(call)
+                        binding.render = self.render_kind(call)
                         self.add_binding(binding)
                     elif value is None and self._has_wrapper_type(node.child_by_field_name("type")):
                         self.add_binding(Binding(name, "var", node))
@@ -378,9 +394,7 @@ class Scanner(ConverterState):
                         self.add_binding(found)
                     if found.element is None:
                         found.element = self._element_of(call)
-                    found.shallow = found.shallow or self.is_shallow(call)
-                    found.svg = found.svg or self.renders_svg(call)
-                    found.component_root = found.component_root or self.renders_component_root(call)
+                    found.render = found.render | self.render_kind(call)
         # Untyped parameters of local helpers that receive a wrapper.
         for node in walk(root):
             if node.type != "call_expression":
@@ -628,6 +642,10 @@ class Scanner(ConverterState):
             self.note_only(call, "review", "enzyme render() (static HTML) became a full render")
         return self._rewrite_call(call, render_name, 1, svg=self.renders_svg(call))
 
+    def replace_render(self, call: Node, ctx: Ctx) -> None:
+        """Replace the render ``call`` (with the ``.dive()`` calls around it) by RTL's."""
+        self.replace(self.render_span(call), self.render_code(call, ctx))
+
     def _rewrite_call(self, call: Node, name: str, keep: int, *, svg: bool = False) -> str:
         """The call's own text with another callee, no type arguments and ``keep`` arguments
         (layout and comments kept); with ``svg``, the element inside an ``<svg>``."""
@@ -651,7 +669,4 @@ class Scanner(ConverterState):
             jsx = first is not None and first.type.startswith("jsx_")
             edits.append((args[0].start_byte, args[0].start_byte, "<svg>" if jsx else "<svg>{"))
             edits.append((args[0].end_byte, args[0].end_byte, "</svg>" if jsx else "}</svg>"))
-        out = self.src[base : call.end_byte]
-        for start, end, new in sorted(edits, reverse=True):
-            out = out[: start - base] + new.encode("utf-8") + out[end - base :]
-        return out.decode("utf-8")
+        return splice(self.src, base, call.end_byte, edits)

@@ -25,6 +25,28 @@ class Dropped(Exception):
     """A statement with no meaning outside Enzyme: it is removed, with a note."""
 
 
+@dataclass(frozen=True)
+class RenderKind:
+    """What the capture and the syntax say about a render (one call, or every render assigned
+    to a variable)."""
+
+    shallow: bool = False
+    """Rendered with ``shallow``: the root wrapper is what the component rendered (its root
+    element and that element's props), not the element the test passed."""
+    svg: bool = False
+    """The component renders an SVG element at its root: rendered inside an ``<svg>``."""
+    component_root: bool = False
+    """A shallow render whose root is another component's element (``<Group className=…>``):
+    its props are not the DOM element's."""
+
+    def __or__(self, other: RenderKind) -> RenderKind:
+        return RenderKind(
+            self.shallow or other.shallow,
+            self.svg or other.svg,
+            self.component_root or other.component_root,
+        )
+
+
 @dataclass(eq=False)
 class Binding:
     name: str
@@ -36,16 +58,10 @@ class Binding:
     passed_as_arg: bool = False
     used: bool = False
     overrides: dict[str, str | None] = field(default_factory=dict)
-    shallow: bool = False
-    """Rendered with ``shallow``: the root wrapper is what the component rendered (its root
-    element and that element's props), not the element the test passed."""
+    render: RenderKind = RenderKind()
+    """How the wrapper was rendered (every render assigned to it)."""
     ref: str | None = None
     """The ref to the rendered class instance, when the test reads its state or calls it."""
-    svg: bool = False
-    """The component renders an SVG element at its root: rendered inside an ``<svg>``."""
-    component_root: bool = False
-    """A shallow render whose root is another component's element (see
-    ``renders_component_root``)."""
 
 
 @dataclass
@@ -61,12 +77,8 @@ class Target:
     checkbox: bool = False
     inline: Node | None = None
     """The root of a render that is not assigned (``BarWrapper().prop('x')``)."""
-    shallow: bool = False
-    """The root of a shallow render: its props are the rendered element's."""
-    svg: bool = False
-    """The root of a render inside an ``<svg>`` (``Binding.svg``)."""
-    component_root: bool = False
-    """The root of a shallow render that is another component's element."""
+    render: RenderKind = RenderKind()
+    """For a root: how it was rendered (a shallow root's props are the rendered element's)."""
     scope: str = "document"
     """Where a CSS target is searched: the document (portals included, as Enzyme's full
     renders see them), or a render's container when the selector could match the container

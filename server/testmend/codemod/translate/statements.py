@@ -123,7 +123,7 @@ class Statements(Assertions):
         or a function returning a render (``(props = {}) => shallow(<Bar {...props} />)``)."""
         call = self.render_call_of(body)
         if call is not None:
-            self.replace(self.render_span(call), self.render_code(call, ctx))
+            self.replace_render(call, ctx)
             return
         try:
             new = self.action(body, ctx)
@@ -176,7 +176,7 @@ class Statements(Assertions):
                 right = expr.child_by_field_name("right")
                 call = self.render_call_of(right)
                 if call is not None and left is not None:
-                    self.replace(self.render_span(call), self.render_code(call, ctx))
+                    self.replace_render(call, ctx)
                     binding = self.binding_named(text(left), left)
                     if binding is not None and left.type == "identifier":
                         self.var_assigns.append((binding, left, call))
@@ -213,7 +213,7 @@ class Statements(Assertions):
                     return True
             call = self.render_call_of(stmt.named_children[0])
             if call is not None:
-                self.replace(self.render_span(call), self.render_code(call, ctx))
+                self.replace_render(call, ctx)
                 return True
             chain = self.chain(returned) if returned is not None else None
             if returned is not None and chain is None and self.refs_wrapper(returned):
@@ -349,7 +349,7 @@ class Statements(Assertions):
                 binding.kind = "var"
             if binding is not None:
                 self.var_decls.append((binding, stmt, value))
-            self.replace(self.render_span(call), self.render_code(call, ctx))
+            self.replace_render(call, ctx)
             if type_node is not None and self._has_wrapper_type(type_node):
                 self.retype(type_node)
             return True

@@ -263,18 +263,12 @@ class Targets(Chains):
                 checkbox=binding.target.checkbox,
             )
         else:
-            target = Target(
-                "root",
-                binding=binding,
-                shallow=bool(binding and binding.shallow),
-                svg=bool(binding and binding.svg),
-                component_root=bool(binding and binding.component_root),
-            )
+            target = Target("root", binding=binding)
+            if binding is not None:
+                target.render = binding.render
             if base.type == "call_expression":
                 target.inline = base
-                target.shallow = self.is_shallow(base)
-                target.svg = self.renders_svg(base)
-                target.component_root = self.renders_component_root(base)
+                target.render = self.render_kind(base)
                 if any(op == "setProps" for op, _a, _n in ops):
                     raise Untranslatable("setProps() on an inline render; assign the render first")
         i = 0
@@ -480,7 +474,7 @@ class Targets(Chains):
         if target.kind == "root":
             # The root wrapper's DOM node: what the component rendered, inside RTL's container
             # (inside the <svg> around it, for an SVG element).
-            if target.svg:
+            if target.render.svg:
                 return self.member_of(target, "container") + ".querySelector('svg > *')" + bang
             return self.member_of(target, "container") + ".firstElementChild" + bang
         if target.kind == "var":
@@ -541,13 +535,13 @@ class Targets(Chains):
     def _root_nodes(self, target: Target) -> str:
         """The nodes a shallow root's component rendered (a fragment's, one by one)."""
         container = self.member_of(target, "container")
-        if target.svg:
+        if target.render.svg:
             return container + (".firstChild!" if self.ts else ".firstChild") + ".childNodes"
         return container + ".childNodes"
 
     @staticmethod
     def _shallow_root(target: Target) -> bool:
-        return target.kind == "root" and target.shallow
+        return target.kind == "root" and target.render.shallow
 
     def member_of(self, target: Target, name: str) -> str:
         return self.member(target.binding, name, target.inline)
