@@ -45,9 +45,23 @@ def language(grammar: Grammar) -> tree_sitter.Language:
 
 
 def parse(source: str | bytes, path: str) -> tree_sitter.Tree:
-    """Parse with the grammar of ``path`` (JavaScript, with JSX, for unknown extensions)."""
+    """Parse with the grammar of ``path`` (JavaScript, with JSX, for unknown extensions).
+
+    A JavaScript file the JavaScript grammar rejects is parsed again as TSX, and that tree is
+    kept when it has no error: tree-sitter-javascript rejects JSX attributes named like
+    reserved words (``<Collapse in={open}>``, ``<FormGroup switch>``, ``<svg class="x">``;
+    tree-sitter-javascript#387), which are valid JSX and which the TSX grammar accepts. What
+    reads the tree already handles TSX's node shapes (typed parameters); whether the output is
+    TypeScript is decided by the path, never by the grammar.
+    """
     data = source.encode("utf-8") if isinstance(source, str) else source
-    return tree_sitter.Parser(language(grammar_for(path) or "javascript")).parse(data)
+    grammar = grammar_for(path) or "javascript"
+    tree = tree_sitter.Parser(language(grammar)).parse(data)
+    if grammar == "javascript" and tree.root_node.has_error:
+        as_tsx = tree_sitter.Parser(language("tsx")).parse(data)
+        if not as_tsx.root_node.has_error:
+            return as_tsx
+    return tree
 
 
 def text_of(node: Node | None) -> str:

@@ -1680,3 +1680,34 @@ def test_a_render_expected_to_throw_or_not_is_the_same_render() -> None:
     assert result.enzyme_free and result.untranslated_count == 0
     assert "expect(() =>\n    render(\n      <Rows width={10} />,\n    )).not.toThrow();" in content
     assert "expect(() => render(<Rows />)).toThrow('width');" in content
+
+
+def test_jsx_attributes_named_like_reserved_words_in_a_javascript_file() -> None:
+    """``<Fade in={…}>`` (react-transition-group's prop) and ``<FormGroup switch>`` are valid
+    JSX that the JavaScript grammar rejects; the file is migrated, not left unchanged."""
+    result = convert(
+        """
+        import React from 'react';
+        import { mount } from 'enzyme';
+        import { Fade, FormGroup } from './components';
+
+        it('shows the label', () => {
+          const wrapper = mount(<FormGroup switch><Fade in={false}>Yo!</Fade></FormGroup>);
+          expect(wrapper.text()).toBe('Yo!');
+        });
+        """,
+        path="src/__tests__/FormGroup.spec.js",
+    )
+    assert result.error is None and result.changed and result.enzyme_free
+    assert result.content == textwrap.dedent(
+        """\
+        import React from 'react';
+        import { render } from '@testing-library/react';
+        import { Fade, FormGroup } from './components';
+
+        it('shows the label', () => {
+          const { container } = render(<FormGroup switch><Fade in={false}>Yo!</Fade></FormGroup>);
+          expect(container).toHaveTextContent(/^Yo!$/);
+        });
+        """
+    )
