@@ -24,10 +24,9 @@ from testmend.patching import (  # noqa: E402
     EditApplyError,
     SearchReplace,
     apply_search_replace,
-    apply_text_edits,
-    text_edits,
     unified_diff,
 )
+from testmend.patching.editor import apply_text_edits, text_edits  # noqa: E402
 
 SOURCES = sorted((REPO / "examples" / "react-app" / "src").rglob("*.test.tsx"))
 

@@ -17,12 +17,11 @@ from testmend.patching import (
     PatchError,
     SearchReplace,
     apply_search_replace,
-    apply_text_edits,
     apply_unified_diff,
     parse_search_replace_blocks,
-    text_edits,
     unified_diff,
 )
+from testmend.patching.editor import apply_text_edits, text_edits
 from testmend.patching.model import MAX_MESSAGE_CHARS, BlockFailure, cap_lines
 
 

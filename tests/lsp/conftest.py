@@ -17,7 +17,7 @@ from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import register_lsp_features
 
-from testmend.patching import apply_text_edits
+from testmend.patching.editor import apply_text_edits
 
 from ..engine.conftest import project, workspaces  # noqa: F401  (fixtures)
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from lsprotocol import types
 
-from ..patching import text_edits
+from ..patching.editor import text_edits
 
 ANNOTATION_ID = "testmend"
 

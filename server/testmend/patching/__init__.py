@@ -7,12 +7,13 @@ See docs/patching.md. Everything here is pure (strings in, strings out, no I/O):
 - both place edits with one lenient matcher (exact → trailing whitespace → whitespace →
   reindent → shrink context → similarity) and are atomic: on any failure
   :class:`EditApplyError` (with the nearest region per failed block) and no change
-- :func:`unified_diff`, :func:`text_edits`, :func:`apply_text_edits` — results to the editor
+- :func:`unified_diff` — a result as a git-style diff
+- ``patching.editor`` (imported on its own, it needs ``lsprotocol``): :func:`text_edits`,
+  :func:`apply_text_edits` — results as LSP edits
 """
 
 from .blocks import apply_search_replace, parse_search_replace_blocks
 from .diffs import apply_unified_diff
-from .editor import apply_text_edits, text_edits, unified_diff
 from .matcher import SIMILARITY_MARGIN, SIMILARITY_THRESHOLD
 from .model import (
     AppliedEdit,
@@ -26,6 +27,7 @@ from .model import (
     PatchError,
     SearchReplace,
 )
+from .unified import unified_diff
 
 __all__ = [
     "SIMILARITY_MARGIN",
@@ -41,9 +43,7 @@ __all__ = [
     "PatchError",
     "SearchReplace",
     "apply_search_replace",
-    "apply_text_edits",
     "apply_unified_diff",
     "parse_search_replace_blocks",
-    "text_edits",
     "unified_diff",
 ]

@@ -1,4 +1,8 @@
-"""Final results to the editor: a git-style unified diff and minimal LSP TextEdits.
+"""Final results to an LSP editor: minimal TextEdits, and applying them as an editor would.
+
+The package does not import it (``from testmend.patching.editor import text_edits``): it needs
+``lsprotocol``, whose types take a noticeable part of a second to import, and only the
+language server and its tests use it.
 
 LSP positions count lines split at ``\\r\\n``, ``\\n`` or ``\\r`` (not at U+2028 or form feeds)
 and characters in UTF-16 code units, so an emoji (outside the BMP) counts as two.
@@ -12,47 +16,14 @@ from collections.abc import Sequence
 
 from lsprotocol.types import Position, Range, TextEdit
 
-from ._paths import clean_path
-
-__all__ = ["apply_text_edits", "text_edits", "unified_diff"]
+__all__ = ["apply_text_edits", "text_edits", "utf16_len"]
 
 _LSP_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 _LSP_BREAK = re.compile(r"\r\n|\r|\n")
-_NO_NEWLINE = "\\ No newline at end of file\n"
 
 
 def utf16_len(text: str) -> int:
     return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
-
-
-def _split_keepends(text: str) -> list[str]:
-    """Lines with their endings, split at ``\\n`` only (what diff tools treat as a line)."""
-    lines = text.split("\n")
-    keep = [f"{line}\n" for line in lines[:-1]]
-    if lines[-1]:
-        keep.append(lines[-1])
-    return keep
-
-
-def unified_diff(original: str, updated: str, path: str, *, context: int = 3) -> str:
-    """A git-style diff (``diff --git a/p b/p``, ``--- a/p``, ``+++ b/p``); "" when equal.
-
-    Lines keep their own endings (a CRLF file gives ``\\r\\n`` lines) and a last line without
-    a newline gets git's ``\\ No newline at end of file`` marker.
-    """
-    if original == updated:
-        return ""
-    name = clean_path(path)
-    out = [f"diff --git a/{name} b/{name}\n"]
-    for line in difflib.unified_diff(
-        _split_keepends(original),
-        _split_keepends(updated),
-        fromfile=f"a/{name}",
-        tofile=f"b/{name}",
-        n=context,
-    ):
-        out.append(line if line.endswith("\n") else f"{line}\n{_NO_NEWLINE}")
-    return "".join(out)
 
 
 def _end_position(lines: Sequence[str]) -> Position:
