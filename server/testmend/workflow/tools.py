@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any, Literal
 
 from langchain.tools import ToolRuntime, tool
@@ -24,9 +23,15 @@ from ..patching._lines import text_to_lines
 from ..project import dependencies as deps_mod
 from ..project import files as files_mod
 from ..project.errors import TOOL_ERRORS
-from ..runners import RunnerError, TestRunResult
-from ..workspace.paths import resolve_in_root
+from ..runners import RunnerError
 from .agent_state import CheckKind, StepAgentState
+from .candidate import (
+    describe_lint,
+    describe_test_result,
+    describe_types,
+    observed_test_errors,
+    sync_candidate,
+)
 from .context import ESCALATION_UNLOCKS_AT, SCOPE_REDUCTION_UNLOCKS_AT, RunDeps
 from .events import EditApplied, TestTally, ToolCalled
 from .review_tools import REVIEW_TOOLS
@@ -62,20 +67,6 @@ def _emit_call(runtime: Runtime, name: str, summary: str = "") -> None:
 
 def _tracker(runtime: Runtime) -> ErrorTracker:
     return ErrorTracker.model_validate(runtime.state.get("tracker") or {})
-
-
-def sync_candidate(deps: RunDeps, test_file: str, content: str) -> Path:
-    """Write the candidate to the shadow workspace when the file there differs."""
-    path = resolve_in_root(deps.workspace_root, test_file)
-    try:
-        current = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        current = None
-    if current != content:
-        tmp = path.with_name(f".{path.name}.testmend-tmp")
-        tmp.write_text(content, encoding="utf-8")
-        tmp.replace(path)
-    return path
 
 
 # --- reading the project ----------------------------------------------------------------------
@@ -297,39 +288,6 @@ EDIT_TOOLS: list[BaseTool] = [edit_file, apply_diff]
 # --- checks -----------------------------------------------------------------------------------
 
 
-def observed_test_errors(result: TestRunResult) -> list[ObservedError]:
-    if result.suite_error is not None:
-        return [ObservedError(subject="suite", message=result.suite_error.message)]
-    if not result.tests:
-        return [ObservedError(subject="suite", message="the file contains no test")]
-    return [
-        ObservedError(
-            subject=t.full_name,
-            message=(t.failure_messages or ["failed"])[0],
-            test_name=t.full_name,
-        )
-        for t in result.failing()
-    ]
-
-
-def describe_test_result(result: TestRunResult, limit: int = 6) -> str:
-    lines = [
-        f"{result.passed_count} passed, {result.failed_count} failed, "
-        f"{result.skipped_count} skipped ({len(result.tests)} tests)"
-    ]
-    if result.suite_error is not None:
-        where = result.suite_error.location
-        at = f" at line {where.line}" if where else ""
-        lines.append(f"The file could not run{at}:\n{result.suite_error.message[:3000]}")
-    for test in result.failing()[:limit]:
-        at = f" (line {test.failure_location.line})" if test.failure_location else ""
-        message = (test.failure_messages or [""])[0]
-        lines.append(f"✗ {test.full_name}{at}\n{message[:2500]}")
-    if result.failed_count > limit:
-        lines.append(f"… and {result.failed_count - limit} more failing tests")
-    return "\n\n".join(lines)
-
-
 def _latest(runtime: Runtime, kind: CheckKind, text: str) -> dict[str, str]:
     """The latest result of each kind of check, for the agent's prompt (``agents.StepGuard``)."""
     return {**(runtime.state.get("latest") or {}), kind: text}
@@ -443,15 +401,6 @@ async def lint_auto_fix(runtime: Runtime) -> Command[Any]:
     )
 
 
-def describe_lint(messages: Sequence[Any]) -> str:
-    if not messages:
-        return "No lint message."
-    lines = [f"{len(messages)} lint message(s):"]
-    for m in messages[:40]:
-        lines.append(f"line {m.line}:{m.column} {m.severity} {m.rule or 'parse'}: {m.message}")
-    return "\n".join(lines)
-
-
 @tool
 async def run_lint_check(runtime: Runtime) -> Command[Any]:
     """Run the project's eslint on the candidate."""
@@ -484,15 +433,6 @@ async def run_ts_check(runtime: Runtime) -> Command[Any]:
     observed = [ObservedError(subject=d.code, message=d.message) for d in result.diagnostics]
     text = describe_types(result.diagnostics)
     return _checked(runtime, "typescript", "types", observed, [], text, result.clean)
-
-
-def describe_types(diagnostics: Sequence[Any]) -> str:
-    if not diagnostics:
-        return "No type error in the candidate."
-    lines = [f"{len(diagnostics)} type diagnostic(s):"]
-    for d in diagnostics[:40]:
-        lines.append(f"line {d.line}:{d.column} {d.code}: {d.message}")
-    return "\n".join(lines)
 
 
 # --- escape hatches ---------------------------------------------------------------------------

@@ -17,10 +17,10 @@ from langgraph.runtime import Runtime
 
 from ...runners import LintResult, RunnerError, TypecheckResult
 from ..agents import run_agent
+from ..candidate import describe_lint, describe_types, sync_candidate
 from ..context import RunDeps
 from ..events import EditApplied
 from ..state import ErrorTracker, MigrationState, Step
-from ..tools import describe_lint, describe_types, sync_candidate
 from ..tracking import ObservedError, describe_attempts
 from ..verify import passing_by_file, run_verify_tests, state_inventory, tests_after_fix
 from .common import (

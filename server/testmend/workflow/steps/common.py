@@ -8,10 +8,10 @@ from typing import Any, Literal
 
 from ...runners import TestRunResult
 from ...workspace.paths import resolve_in_root
+from ..candidate import sync_candidate
 from ..context import RunDeps
 from ..events import StepFinished, StepStarted, TestTally
 from ..state import MigrationState, Step, TestPlan
-from ..tools import sync_candidate
 
 Update = dict[str, Any]
 

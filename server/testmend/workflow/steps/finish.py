@@ -15,10 +15,10 @@ from langgraph.runtime import Runtime
 
 from ...codemod import is_enzyme_free
 from ...fidelity import Finding, test_counts
+from ..candidate import sync_candidate
 from ..context import RunDeps
 from ..events import StepFinished
 from ..state import ExitState, MigrationState, ReviewState
-from ..tools import sync_candidate
 from ..verify import intent_short, tests_after_fix
 from .common import Update, emit_start, tally
 from .review import result_fidelity

@@ -25,10 +25,10 @@ from ...fidelity import FidelityReport, Finding
 from ...runners import RunnerError, TestRunResult
 from ...workspace.paths import resolve_in_root
 from ..agents import run_agent
+from ..candidate import describe_test_result, observed_test_errors, sync_candidate
 from ..context import RunDeps
 from ..events import EditApplied
 from ..state import CandidateSnapshot, ErrorTracker, MigrationState
-from ..tools import describe_test_result, observed_test_errors, sync_candidate
 from ..verify import as_errors, describe_findings, intent_check, state_inventory
 from .common import (
     Update,

@@ -18,9 +18,9 @@ from langgraph.runtime import Runtime
 from ...fidelity import FidelityReport
 from ...project.dependencies import is_test_file
 from ..agents import run_agent
+from ..candidate import sync_candidate
 from ..context import RunDeps
 from ..state import MigrationState, ReviewState, Verdict
-from ..tools import sync_candidate
 from ..tracking import ObservedError
 from ..verify import (
     describe_findings,
