@@ -233,12 +233,14 @@ def test_the_batch_table_counts_outcomes_and_throughput() -> None:
     assert table[-1] == "2 files: 1 succeeded, 1 failed; 1m00s at --jobs 2 (2.0 files/minute)"
 
 
-def test_the_command_line_loads_no_language_server_code() -> None:
+def test_the_command_line_loads_no_language_server_code_and_no_agent_tools() -> None:
     """Every `testmend migrate` pays its imports: the LSP's types (lsprotocol, about half a
-    second) and pygls belong to the language server, not to the command line or the engine."""
+    second) and pygls belong to the language server, and the agents' tools (their schemas,
+    about 0.4 s) to a run with a model, not to the command line's start-up."""
     probe = (
         "import sys, testmend.cli.runs, testmend.engine, testmend.patching; "
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('lsprotocol', 'pygls')))"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('lsprotocol', 'pygls') "
+        "or m in ('testmend.workflow.tools', 'testmend.workflow.review_tools')))"
     )
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True

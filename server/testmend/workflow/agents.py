@@ -20,7 +20,6 @@ from .agent_state import StepAgentState
 from .context import ESCALATION_UNLOCKS_AT, SCOPE_REDUCTION_UNLOCKS_AT, RunDeps
 from .events import TokensUsed
 from .state import ErrorTracker
-from .tools import toolkit
 from .tracking import step_attempts
 from .turns import fit_conversation, system_prompt
 
@@ -181,6 +180,10 @@ async def run_agent(
     assert deps.models is not None
     agent_input: Any = {**initial, "step": step, "messages": [HumanMessage(task)]}
     window = deps.config.model.context_window_for(step)
+    # The tools' schemas take a noticeable part of a second to build: they load with the first
+    # agent, so a run without a model (the codemod alone) never builds them.
+    from .tools import toolkit
+
     agent = create_agent(
         deps.models(step),
         toolkit(step),
