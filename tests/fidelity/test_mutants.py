@@ -106,3 +106,40 @@ def test_one_mutant_alone_and_the_copies_names() -> None:
     # The copies import the original (o) or the candidate (c), written once beside them.
     assert body_name("src/A.test.tsx", "o") == "src/A.testmend-o.test.tsx"
     assert "testmend-m" not in body_name("A.spec.js", "c")
+
+
+CLASSES_BUILT = """\
+import classNames from 'classnames';
+
+export function CardBody({ className, active, tag: Tag = 'div', ...attributes }) {
+  const classes = classNames(className, 'card-body', { 'card-active': active });
+  return <Tag {...attributes} className={classes} data-role="card-body" />;
+}
+
+export const Loader = ({ label }) => (
+  <div className="rbt-loader spinner-border" role="status">{label}</div>
+);
+"""
+
+
+def test_an_asserted_class_is_mutated_where_it_is_built_and_in_a_plain_attribute_string() -> None:
+    """reactstrap builds every component's classes with ``classNames(…)`` before ``className``;
+    a plain ``className="a b"`` is wrapped in braces in the schemata (JSX takes no parentheses
+    there)."""
+    path = "src/Card.jsx"
+    classes = {"card-body", "card-active", "rbt-loader"}
+    mutants = generate_mutants(CLASSES_BUILT, path, 20, classes=classes)
+    renamed = {(m.original, m.replacement, m.kind) for m in mutants if m.operator == "class-name"}
+    assert renamed == {
+        ("'card-body'", "'card-body-mutant'", "expression"),
+        ('"rbt-loader spinner-border"', '"rbt-loader-mutant spinner-border"', "jsx-attribute"),
+    }  # not the object's key, not the data-role attribute
+    schemata = schemata_source(CLASSES_BUILT, path, mutants)
+    assert not parse(schemata, path).root_node.has_error
+    [attribute] = [m for m in mutants if m.kind == "jsx-attribute"]
+    assert (
+        f'className={{__testmendMutant({attribute.id}) ? "rbt-loader-mutant spinner-border" '
+        ': "rbt-loader spinner-border"}'
+    ) in schemata
+    alone = mutated_source(CLASSES_BUILT, attribute)
+    assert 'className="rbt-loader-mutant spinner-border"' in alone

@@ -62,6 +62,9 @@ class InventoryRow(_Model):
     note: str = ""
 
 
+MutantKind = Literal["expression", "statement", "jsx-child", "jsx-attribute"]
+
+
 class Mutant(_Model):
     id: int
     file: str
@@ -74,6 +77,9 @@ class Mutant(_Model):
     start: int
     """Byte offsets of the replaced text in the file."""
     end: int
+    kind: MutantKind = "expression"
+    """What the replaced text is, so the schemata can put it behind a switch: an expression,
+    a statement, a JSX child (text) or a JSX attribute's string value (``className="a b"``)."""
 
     def describe(self) -> str:
         return f"{self.file}:{self.line} `{_short(self.original)}` → `{_short(self.replacement)}`"

@@ -13,7 +13,8 @@ Operators (each a small bug a test of the component should notice):
 - ``remove-handler``: a JSX event handler (``onClick={…}``) not passed
 - ``jsx-text`` / ``string``: visible text (JSX text, a message-like string literal) changed
 - ``class-name``: a class the test asserts (``hasClass``/``toHaveClass``) renamed where a JSX
-  ``className`` sets it (classes a test only selects by are implementation details)
+  ``className`` sets it, or where a string carrying it is built into one (an argument of
+  ``classNames``/``cx``, a variable); classes a test only selects by are implementation details
 
 Nothing in types, imports, ``console`` calls or object keys is mutated. The choice is
 deterministic (same source, same mutants) and spread over operators and over the file.
@@ -32,7 +33,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..js_syntax import Node, parse, text_of, walk
-from .models import Mutant
+from .models import Mutant, MutantKind
 
 HELPER = "__testmendMutant"
 COPY_MARK = "testmend-m"
@@ -102,8 +103,8 @@ class _Site:
     original: str
     mutated: str
     """The replacement as it reads in the mutant (shown to people)."""
-    kind: str = "expression"
-    """How the schemata wraps it: ``expression``, ``statement`` or ``jsx-child``."""
+    kind: MutantKind = "expression"
+    """How the schemata wraps it (see :attr:`Mutant.kind`)."""
 
 
 def _excluded(node: Node) -> bool:
@@ -141,6 +142,23 @@ def _in_class_attribute(node: Node) -> bool:
             return text_of(current.named_children[0]) in ("className", "class")
         current = current.parent
     return False
+
+
+def _carries(node: Node) -> bool:
+    """A string used as a value (an argument, a variable's, a property's), not as a key, a
+    non-class attribute, a directive or a module name: where a component builds its classes
+    before they reach ``className`` (``classNames(className, 'card-body')``, ``cx(…)``,
+    ``const base = 'btn'``)."""
+    parent = node.parent
+    if parent is None or parent.type in (
+        "jsx_attribute",
+        "import_statement",
+        "export_statement",
+        "expression_statement",
+        "subscript_expression",
+    ):
+        return False
+    return not (parent.type == "pair" and parent.child_by_field_name("key") == node)
 
 
 _ASSERTED_CLASS = re.compile(r"(?:hasClass|toHaveClass)\(\s*['\"`]([\w-]+)['\"`]")
@@ -233,10 +251,9 @@ def _sites(source: bytes, root: Node, asserted_classes: set[str]) -> Iterator[_S
             parent = node.parent
             value = text[1:-1]
             quote = text[:1]
-            if _in_class_attribute(node):
-                token = next((t for t in value.split() if t in asserted_classes), None)
-                if token is None or "\\" in value:
-                    continue
+            in_class_attribute = _in_class_attribute(node)
+            token = next((t for t in value.split() if t in asserted_classes), None)
+            if token is not None and "\\" not in value and (in_class_attribute or _carries(node)):
                 renamed = " ".join(f"{t}-mutant" if t == token else t for t in value.split())
                 yield _Site(
                     "class-name",
@@ -245,7 +262,12 @@ def _sites(source: bytes, root: Node, asserted_classes: set[str]) -> Iterator[_S
                     line,
                     text,
                     f"{quote}{renamed}{quote}",
+                    "jsx-attribute"
+                    if parent is not None and parent.type == "jsx_attribute"
+                    else "expression",
                 )
+                continue
+            if in_class_attribute:
                 continue
             if parent is None or parent.type in (
                 "jsx_attribute",
@@ -374,6 +396,7 @@ def generate_mutants(
             replacement=site.mutated,
             start=site.start,
             end=site.end,
+            kind=site.kind,
         )
         for index, site in enumerate(choose_sites(source, path, limit, classes))
     ]
@@ -381,10 +404,13 @@ def generate_mutants(
 
 def _schema(mutant: Mutant, original: str) -> str:
     guard = f"{HELPER}({mutant.id})"
-    if mutant.operator == "remove-call" and mutant.replacement == "":
+    # (A mutant stored before ``kind`` existed has its default: its operator tells.)
+    if mutant.kind == "statement" or (mutant.operator == "remove-call" and not mutant.replacement):
         return f"if (!{guard}) {{ {original} }}"
-    if mutant.operator == "jsx-text":
+    if mutant.kind == "jsx-child" or mutant.operator == "jsx-text":
         return f"{{{guard} ? {_js_string(mutant.replacement)} : {_js_string(original)}}}"
+    if mutant.kind == "jsx-attribute":
+        return f"{{{guard} ? {mutant.replacement} : {original}}}"
     return f"({guard} ? ({mutant.replacement}) : ({original}))"
 
 
