@@ -18,6 +18,7 @@ from testmend.codemod import (
     is_enzyme_free,
 )
 from testmend.codemod.models import CodemodResult
+from testmend.js_syntax import parse
 
 PLAIN = CodemodOptions(jest_dom_global=True)
 
@@ -1711,3 +1712,32 @@ def test_jsx_attributes_named_like_reserved_words_in_a_javascript_file() -> None
         });
         """
     )
+
+
+def test_a_note_quoting_source_over_several_lines_stays_one_comment_line() -> None:
+    """reactstrap's Carousel passes enzyme's `context` option over several lines; the note
+    quoting it was one `//` line followed by the rest of the object as code (a syntax error)."""
+    result = convert(
+        """
+        import React from 'react';
+        import { mount } from 'enzyme';
+        import { CarouselItem } from './CarouselItem';
+
+        it('slides to the end', () => {
+          const wrapper = mount(<CarouselItem in={false} />, {
+            context: { direction: 'end' },
+          });
+          expect(wrapper.text()).toBe('');
+        });
+        """,
+        path="src/__tests__/CarouselItem.spec.js",
+    )
+    assert result.enzyme_free and result.error is None
+    [note_line] = [ln for ln in result.content.splitlines() if "dropped the mount() options" in ln]
+    assert note_line.strip() == (
+        "// testmend: dropped the mount() options { context: { direction: 'end' }, }; "
+        "pass a `wrapper` render option if the component needs providers"
+    )
+    assert "context:" not in result.content.replace(note_line, "")
+    assert not parse(result.content, "a.js").root_node.has_error
+    assert all("\n" not in note.message for note in result.notes)

@@ -105,6 +105,13 @@ class Ctx:
     """``owner`` is a function of the file's own (not a test, hook or describe callback)."""
 
 
+def one_line(message: str) -> str:
+    """A note's message as its ``// testmend:`` line comment can hold it: the source text a
+    message quotes (a render's options object) may span lines, and a comment's later lines
+    would be code."""
+    return " ".join(message.split())
+
+
 def relative_specifier(module: str, module_path: str | None, test_path: str) -> str:
     if not module.startswith("./") or module_path is None:
         return module
@@ -178,6 +185,7 @@ class ConverterState:
         self, start: int, end: int, new: str, notes: Sequence[tuple[NoteKind, str]] = ()
     ) -> None:
         edit = Edit(start, end, new)
+        notes = [(kind, one_line(message)) for kind, message in notes]
         if notes:
             indent = line_indent(self.src, start)
             comments = "".join(f"// testmend: {message}\n{indent}" for _k, message in notes)
@@ -190,9 +198,10 @@ class ConverterState:
         self.claimed.append((start, end))
 
     def note_only(self, node: Node, kind: NoteKind, message: str) -> None:
-        self.notes.append((node.start_byte, kind, message))
+        self.notes.append((node.start_byte, kind, one_line(message)))
 
     def comment_out(self, stmt: Node, message: str, ctx: Ctx) -> None:
+        message = one_line(message)
         start = line_start(self.src, stmt.start_byte)
         indent = line_indent(self.src, stmt.start_byte)
         original = self.src[start : stmt.end_byte].decode("utf-8")

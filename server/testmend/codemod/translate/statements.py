@@ -8,7 +8,7 @@ import re
 from ..models import NoteKind
 from ..syntax import Edit, Node, line_indent, line_start, text, unwrap, walk
 from .assertions import Assertions
-from .state import Binding, Ctx, Dropped, Target, Untranslatable
+from .state import Binding, Ctx, Dropped, Target, Untranslatable, one_line
 from .tables import DESCRIBE_FUNCS, HOOKS, SELECT_OPS, TEST_FUNCS, UNTRANSLATABLE, WRAPPER_TYPES
 
 
@@ -295,6 +295,7 @@ class Statements(Assertions):
         ):
             end += len(re.match(rb"[ \t]*\n", self.src[end:]).group(0))  # type: ignore[union-attr]
         self.removed_ids.add(stmt.id)
+        message = one_line(message)
         if comment:
             indent = line_indent(self.src, stmt.start_byte)
             lines = text(stmt).splitlines()
