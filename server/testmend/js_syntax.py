@@ -112,6 +112,16 @@ def walk(node: Node) -> Iterator[Node]:
         stack.extend(reversed(current.children))
 
 
+def first_syntax_error(tree: tree_sitter.Tree) -> int | None:
+    """The 1-based line of the first syntax error in ``tree`` (``None`` when it parses)."""
+    if not tree.root_node.has_error:
+        return None
+    for node in walk(tree.root_node):
+        if node.type == "ERROR" or node.is_missing:
+            return node.start_point[0] + 1
+    return tree.root_node.start_point[0] + 1
+
+
 def call_args(call: Node) -> list[Node]:
     """The arguments of a call expression, comments left out."""
     arguments = call.child_by_field_name("arguments")

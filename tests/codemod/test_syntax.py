@@ -12,7 +12,7 @@ from testmend.codemod.syntax import (
     string_value,
     unwrap,
 )
-from testmend.js_syntax import grammar_for
+from testmend.js_syntax import first_syntax_error, grammar_for
 
 
 def first_expression(source: str, path: str = "a.ts"):  # type: ignore[no-untyped-def]
@@ -73,3 +73,11 @@ def test_apply_edits_and_mapping() -> None:
     assert mapper(0) == 0
     assert mapper(8) == content.index("pre-three")
     assert mapper(5) == content.index("2\n2")
+
+
+def test_first_syntax_error_line() -> None:
+    assert first_syntax_error(parse("const a = 1;\n", "a.js")) is None
+    broken = "const a = 1;\n// note {\n  context: { direction: 'end' },\n};\n"
+    assert first_syntax_error(parse(broken, "a.js")) == 3
+    # JSX attributes named like reserved words parse (as TSX when the JavaScript grammar fails).
+    assert first_syntax_error(parse("const a = <Fade in={open} />;\n", "a.js")) is None

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from tree_sitter import Tree
 
+from ..js_syntax import first_syntax_error
 from .models import CodemodOptions, CodemodResult, DomCapture, Note, TestInfo
 from .syntax import apply_edits, args_of, parse, string_value, text, walk
 from .translate.finishing import Finishing
@@ -110,8 +111,13 @@ def convert_enzyme_test(
         )
         for t in converter.tests
     ]
+    broken = first_syntax_error(after.tree)
     return CodemodResult(
         content=content,
+        error=None
+        if broken is None
+        else f"the converted file does not parse (line {broken}): a codemod bug; the result "
+        "needs fixing by hand or by the agent",
         notes=sorted(notes, key=lambda n: n.line),
         tests_before=len(names_before),
         tests_after=len(names_after),
