@@ -143,3 +143,23 @@ def test_an_asserted_class_is_mutated_where_it_is_built_and_in_a_plain_attribute
     ) in schemata
     alone = mutated_source(CLASSES_BUILT, attribute)
     assert 'className="rbt-loader-mutant spinner-border"' in alone
+
+
+def test_the_helper_goes_after_the_leading_pragmas() -> None:
+    """Babel parses Flow's call type arguments (``useRef<?HTMLElement>(null)``, typeahead's
+    components) only when ``// @flow`` precedes the first token: the helper goes after it."""
+    source = (
+        "// @flow\n/* eslint-disable react/prop-types */\n\n"
+        "import React, { useRef } from 'react';\n\n"
+        "export const Item = ({ active }: { active: boolean }) => {\n"
+        "  const ref = useRef<?HTMLElement>(null);\n"
+        "  return active ? <li ref={ref} /> : null;\n};\n"
+    )
+    path = "src/components/Item.js"
+    mutants = generate_mutants(source, path, 5)
+    assert mutants  # the TSX reading of a Flow file finds the sites
+    schemata = schemata_source(source, path, mutants)
+    assert schemata.startswith(
+        "// @ts-nocheck\n// @flow\n/* eslint-disable react/prop-types */\n"
+        "function __testmendMutant("
+    )

@@ -419,11 +419,13 @@ def _js_string(value: str) -> str:
 
 
 def _insertion_point(data: bytes, path: str) -> int:
-    """After a shebang and leading directives ('use client'), where the helper goes."""
+    """After a shebang, the leading comments and directives ('use client'), where the helper
+    goes: a pragma must stay before the first token (Babel reads Flow's call type arguments,
+    ``useRef<?HTMLElement>(null)``, only under a ``// @flow`` that comes first)."""
     root = parse(data, path).root_node
     offset = 0
     for child in root.named_children:
-        if child.type == "hash_bang_line":
+        if child.type in ("hash_bang_line", "comment"):
             offset = child.end_byte
             continue
         if (
