@@ -125,17 +125,23 @@ export const Loader = ({ label }) => (
 def test_an_asserted_class_is_mutated_where_it_is_built_and_in_a_plain_attribute_string() -> None:
     """reactstrap builds every component's classes with ``classNames(…)`` before ``className``;
     a plain ``className="a b"`` is wrapped in braces in the schemata (JSX takes no parentheses
-    there)."""
+    there), an object's key becomes a computed key (typeahead's ``cx({ 'rbt-close-lg': … })``
+    had a parenthesised key, a syntax error)."""
     path = "src/Card.jsx"
     classes = {"card-body", "card-active", "rbt-loader"}
     mutants = generate_mutants(CLASSES_BUILT, path, 20, classes=classes)
     renamed = {(m.original, m.replacement, m.kind) for m in mutants if m.operator == "class-name"}
     assert renamed == {
         ("'card-body'", "'card-body-mutant'", "expression"),
+        ("'card-active'", "'card-active-mutant'", "property-key"),
         ('"rbt-loader spinner-border"', '"rbt-loader-mutant spinner-border"', "jsx-attribute"),
-    }  # not the object's key, not the data-role attribute
+    }  # not the data-role attribute
     schemata = schemata_source(CLASSES_BUILT, path, mutants)
     assert not parse(schemata, path).root_node.has_error
+    [key] = [m for m in mutants if m.kind == "property-key"]
+    assert f"{{ [__testmendMutant({key.id}) ? 'card-active-mutant' : 'card-active']: active }}" in (
+        schemata
+    )
     [attribute] = [m for m in mutants if m.kind == "jsx-attribute"]
     assert (
         f'className={{__testmendMutant({attribute.id}) ? "rbt-loader-mutant spinner-border" '

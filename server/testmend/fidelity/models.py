@@ -62,7 +62,7 @@ class InventoryRow(_Model):
     note: str = ""
 
 
-MutantKind = Literal["expression", "statement", "jsx-child", "jsx-attribute"]
+MutantKind = Literal["expression", "statement", "jsx-child", "jsx-attribute", "property-key"]
 
 
 class Mutant(_Model):
@@ -79,7 +79,8 @@ class Mutant(_Model):
     end: int
     kind: MutantKind = "expression"
     """What the replaced text is, so the schemata can put it behind a switch: an expression,
-    a statement, a JSX child (text) or a JSX attribute's string value (``className="a b"``)."""
+    a statement, a JSX child (text), a JSX attribute's string value (``className="a b"``) or an
+    object's string key (``cx({ 'is-active': active })``)."""
 
     def describe(self) -> str:
         return f"{self.file}:{self.line} `{_short(self.original)}` → `{_short(self.replacement)}`"

@@ -13,10 +13,12 @@ Operators (each a small bug a test of the component should notice):
 - ``remove-handler``: a JSX event handler (``onClick={…}``) not passed
 - ``jsx-text`` / ``string``: visible text (JSX text, a message-like string literal) changed
 - ``class-name``: a class the test asserts (``hasClass``/``toHaveClass``) renamed where a JSX
-  ``className`` sets it, or where a string carrying it is built into one (an argument of
-  ``classNames``/``cx``, a variable); classes a test only selects by are implementation details
+  ``className`` sets it, or where a string carrying it is built into one (an argument or an
+  object key of ``classNames``/``cx``, a variable); classes a test only selects by are
+  implementation details
 
-Nothing in types, imports, ``console`` calls or object keys is mutated. The choice is
+Nothing in types, imports or ``console`` calls is mutated, nor object keys but for a class a
+test asserts. The choice is
 deterministic (same source, same mutants) and spread over operators and over the file.
 
 All chosen mutants of a file are written into one *schemata* file: each site becomes
@@ -145,20 +147,29 @@ def _in_class_attribute(node: Node) -> bool:
 
 
 def _carries(node: Node) -> bool:
-    """A string used as a value (an argument, a variable's, a property's), not as a key, a
-    non-class attribute, a directive or a module name: where a component builds its classes
-    before they reach ``className`` (``classNames(className, 'card-body')``, ``cx(…)``,
-    ``const base = 'btn'``)."""
+    """A string used as a value (an argument, a variable's, a property's) or as an object's
+    key, not as a non-class attribute, a directive or a module name: where a component builds
+    its classes before they reach ``className`` (``classNames(className, 'card-body')``,
+    ``cx({ 'is-active': active })``, ``const base = 'btn'``)."""
     parent = node.parent
-    if parent is None or parent.type in (
+    return parent is not None and parent.type not in (
         "jsx_attribute",
         "import_statement",
         "export_statement",
         "expression_statement",
         "subscript_expression",
-    ):
-        return False
-    return not (parent.type == "pair" and parent.child_by_field_name("key") == node)
+    )
+
+
+def _value_kind(node: Node) -> MutantKind:
+    """How a string's mutant is put behind its switch: an attribute's value needs braces, an
+    object's key a computed key; anything else is an expression."""
+    parent = node.parent
+    if parent is not None and parent.type == "jsx_attribute":
+        return "jsx-attribute"
+    if parent is not None and parent.type == "pair" and parent.child_by_field_name("key") == node:
+        return "property-key"
+    return "expression"
 
 
 _ASSERTED_CLASS = re.compile(r"(?:hasClass|toHaveClass)\(\s*['\"`]([\w-]+)['\"`]")
@@ -262,9 +273,7 @@ def _sites(source: bytes, root: Node, asserted_classes: set[str]) -> Iterator[_S
                     line,
                     text,
                     f"{quote}{renamed}{quote}",
-                    "jsx-attribute"
-                    if parent is not None and parent.type == "jsx_attribute"
-                    else "expression",
+                    _value_kind(node),
                 )
                 continue
             if in_class_attribute:
@@ -411,6 +420,8 @@ def _schema(mutant: Mutant, original: str) -> str:
         return f"{{{guard} ? {_js_string(mutant.replacement)} : {_js_string(original)}}}"
     if mutant.kind == "jsx-attribute":
         return f"{{{guard} ? {mutant.replacement} : {original}}}"
+    if mutant.kind == "property-key":
+        return f"[{guard} ? {mutant.replacement} : {original}]"
     return f"({guard} ? ({mutant.replacement}) : ({original}))"
 
 
