@@ -18,8 +18,8 @@ Operators (each a small bug a test of the component should notice):
   implementation details
 
 Nothing in types, imports or ``console`` calls is mutated, nor object keys but for a class a
-test asserts. The choice is
-deterministic (same source, same mutants) and spread over operators and over the file.
+test asserts. The choice is deterministic (same source, same mutants) and spread over
+operators and over the file.
 
 All chosen mutants of a file are written into one *schemata* file: each site becomes
 ``(__testmendMutant(ID) ? MUTATED : ORIGINAL)``, and ``__testmendMutant`` reads the active
