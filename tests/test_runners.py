@@ -153,6 +153,8 @@ async def test_syntax_error_is_a_suite_error_with_position(example_copy: Path) -
     assert result.tests == []
     assert result.suite_error is not None
     assert "SyntaxError" in result.suite_error.message
+    # What a one-line report shows: the error, not jest's "● Test suite failed to run" header.
+    assert result.suite_error.headline.startswith("SyntaxError:")
     assert result.suite_error.location is not None
     assert result.suite_error.location.line == 3
 
@@ -163,6 +165,7 @@ async def test_file_without_tests_is_a_suite_error(example_copy: Path) -> None:
     assert not result.success
     assert result.suite_error is not None
     assert "must contain at least one test" in result.suite_error.message
+    assert "must contain at least one test" in result.suite_error.headline
 
 
 async def test_no_tests_found(example_copy: Path) -> None:

@@ -51,14 +51,6 @@ class IntentInputs:
     """Given mutants (e.g. hand-made bugs, see :func:`text_mutant`) instead of generated ones."""
 
 
-def _first_line(message: str) -> str:
-    """The first line that says something: jest puts a "● Test suite failed to run" header
-    before the error itself."""
-    lines = [line.strip() for line in message.splitlines() if line.strip()]
-    said = [line for line in lines if not line.startswith("●")]
-    return (said or lines or ["(no message)"])[0][:200]
-
-
 def _passed(result: TestRunResult) -> set[str]:
     return {t.full_name for t in result.tests if t.status == "passed"}
 
@@ -221,7 +213,7 @@ async def check_intent(
     baseline = {which: results[copies[(0, which)]] for which in ("o", "c")}
     if baseline["o"].suite_error is not None or not _passed(baseline["o"]):
         error = baseline["o"].suite_error
-        why = _first_line(error.message) if error else "no test of it passes"
+        why = error.headline if error else "no test of it passes"
         return report.model_copy(
             update={
                 "skipped_reason": f"the original test does not pass beside the mutants: {why}",

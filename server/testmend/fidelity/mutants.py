@@ -146,19 +146,23 @@ def _in_class_attribute(node: Node) -> bool:
     return False
 
 
+_NOT_A_VALUE = (
+    "jsx_attribute",
+    "import_statement",
+    "export_statement",
+    "expression_statement",
+    "subscript_expression",
+)
+"""Where a string is a non-class attribute, a module name, a directive or an index."""
+
+
 def _carries(node: Node) -> bool:
     """A string used as a value (an argument, a variable's, a property's) or as an object's
     key, not as a non-class attribute, a directive or a module name: where a component builds
     its classes before they reach ``className`` (``classNames(className, 'card-body')``,
     ``cx({ 'is-active': active })``, ``const base = 'btn'``)."""
     parent = node.parent
-    return parent is not None and parent.type not in (
-        "jsx_attribute",
-        "import_statement",
-        "export_statement",
-        "expression_statement",
-        "subscript_expression",
-    )
+    return parent is not None and parent.type not in _NOT_A_VALUE
 
 
 def _value_kind(node: Node) -> MutantKind:
@@ -278,14 +282,7 @@ def _sites(source: bytes, root: Node, asserted_classes: set[str]) -> Iterator[_S
                 continue
             if in_class_attribute:
                 continue
-            if parent is None or parent.type in (
-                "jsx_attribute",
-                "pair",
-                "import_statement",
-                "export_statement",
-                "expression_statement",
-                "subscript_expression",
-            ):
+            if parent is None or parent.type in (*_NOT_A_VALUE, "pair"):
                 continue
             if "\\" in value or not _MESSAGE.search(value) or value == _flip_case(value):
                 continue
@@ -413,10 +410,9 @@ def generate_mutants(
 
 def _schema(mutant: Mutant, original: str) -> str:
     guard = f"{HELPER}({mutant.id})"
-    # (A mutant stored before ``kind`` existed has its default: its operator tells.)
-    if mutant.kind == "statement" or (mutant.operator == "remove-call" and not mutant.replacement):
+    if mutant.kind == "statement":
         return f"if (!{guard}) {{ {original} }}"
-    if mutant.kind == "jsx-child" or mutant.operator == "jsx-text":
+    if mutant.kind == "jsx-child":
         return f"{{{guard} ? {_js_string(mutant.replacement)} : {_js_string(original)}}}"
     if mutant.kind == "jsx-attribute":
         return f"{{{guard} ? {mutant.replacement} : {original}}}"
@@ -464,9 +460,7 @@ def schemata_source(source: str, path: str, mutants: list[Mutant]) -> str:
 def mutated_source(source: str, mutant: Mutant) -> str:
     """The file as this one mutant alone makes it (for the report's diff)."""
     data = source.encode("utf-8")
-    replacement = mutant.replacement
-    if mutant.operator == "remove-call" and replacement == "":
-        replacement = ";"
+    replacement = ";" if mutant.kind == "statement" else mutant.replacement
     return (data[: mutant.start] + replacement.encode("utf-8") + data[mutant.end :]).decode("utf-8")
 
 

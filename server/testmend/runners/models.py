@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, computed_field
@@ -34,11 +35,25 @@ class TestCase(_Result):
     """The deepest stack frame inside the test file, where the failure surfaced."""
 
 
+_ERROR_LINE = re.compile(r"[A-Z]\w*(?:Error|Exception)\b|Cannot find module ")
+
+
 class SuiteError(_Result):
     """The file could not run at all: syntax error, import error, a throw at module level."""
 
     message: str
     location: Position | None = None
+
+    @property
+    def headline(self) -> str:
+        """The line that says what went wrong, at most 200 characters: the first error line
+        (``SyntaxError: …``, ``Cannot find module …``), which jest puts after a "● Test suite
+        failed to run" header and, for a syntax error, paragraphs of advice; else the first
+        line that is not a header."""
+        lines = [line.strip() for line in self.message.splitlines() if line.strip()]
+        errors = [line for line in lines if _ERROR_LINE.match(line)]
+        said = [line for line in lines if not line.startswith("●")]
+        return (errors or said or lines or ["the test file failed to run"])[0][:200]
 
 
 class TestRunResult(_Result):
