@@ -405,15 +405,21 @@ function recordRender(wrapper, kind) {
   renderSeen.add(key);
   let tag = null;
   let host = null;
+  let component = null;
   try {
     if (kind === 'shallow') {
       // The element's own type when it is a host element (no rendering); the HTML otherwise.
       const element = wrapper.getElement();
       host = Boolean(element && typeof element.type === 'string');
-      if (host) tag = element.type;
-      // Another component at the root: what it renders shows in the HTML, which renders the
-      // whole tree (render props run again), so it is read after the test's own code ran.
-      else pendingRenders.push({ wrapper, index: state.renders.length });
+      if (host) {
+        tag = element.type;
+      } else {
+        // Another component at the root (its name: the converter records its props). What it
+        // renders shows in the HTML, which renders the whole tree (render props run again),
+        // so it is read after the test's own code ran.
+        if (element && element.type) component = element.type.displayName || element.type.name || null;
+        pendingRenders.push({ wrapper, index: state.renders.length });
+      }
     } else if (kind === 'static') {
       // enzyme's render(): cheerio nodes of the static HTML.
       const node = wrapper && wrapper[0];
@@ -424,7 +430,7 @@ function recordRender(wrapper, kind) {
   } catch (e) {
     tag = null;
   }
-  state.renders.push({ line: site.line, column: site.column, test, tag, host });
+  state.renders.push({ line: site.line, column: site.column, test, tag, host, component });
 }
 
 function rootTag(wrapper) {

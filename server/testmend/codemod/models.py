@@ -64,6 +64,10 @@ class CodemodOptions(_Model):
     """``userEvent``: clicks and typing become awaited user-event calls (needs user-event)."""
     test_id_attribute: str = "data-testid"
     rtl_module: str = "@testing-library/react"
+    component_children: dict[str, list[str]] = {}
+    """For the file being converted: what its component under test imports under a
+    capitalised name, local name → [the specifier a ``jest.mock`` in the test reaches that
+    module by, the exported name] (see ``project.children``). Recording stubs mock these."""
     selection_helpers: dict[str, dict[str, str]] = {}
     """Modules of the tests' own helpers (project-relative path without extension) → their
     exported selection helpers (``getMenu(wrapper)`` returning ``wrapper.find(…)``): name →
@@ -118,6 +122,9 @@ class RenderRecord(_Model):
     host: bool | None = None
     """For a ``shallow`` render: whether its root is a host element (``<g>``) rather than
     another component's element (``<Group>``), whose props are not the DOM element's."""
+    component: str | None = None
+    """For a ``shallow`` render whose root is another component's element: that component's
+    name (``Group``)."""
 
 
 class DomCapture(_Model):

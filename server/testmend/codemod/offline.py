@@ -3,12 +3,14 @@ jest, eslint, tsc. Used by the benchmark; the engine may reuse it for ``--offlin
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
 from ..config import Config
+from ..project.children import test_component_children
 from ..runners import LintResult, ProjectRunners, RunnerError, TestRunResult, TypecheckResult
 from .capture import capture_dom
 from .convert import convert_enzyme_test
@@ -88,6 +90,8 @@ async def migrate_offline(
             errors.append(f"capture: {dom.error}")
     target = root / test_file
     source = target.read_text(encoding="utf-8")
+    children = await asyncio.to_thread(test_component_children, root, test_file)
+    options = options.model_copy(update={"component_children": children})
     result = convert_enzyme_test(source, path=test_file, options=options, dom=dom)
     if result.error:
         errors.append(f"codemod: {result.error}")

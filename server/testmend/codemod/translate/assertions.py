@@ -67,6 +67,12 @@ class Assertions(Interactions):
         if internal is not None:
             args_code = ", ".join(self.value(a, ctx) for a in margs)
             return f"expect({internal}){'.not' if negated else ''}.{matcher}({args_code});"
+        recorded = self.recorded_read(base, ops, ctx)
+        if recorded is not None and recorded[2] != "invoke":
+            props, after, _op = recorded
+            tail = "".join(self._raw_op(o, a) for o, a, _n in after)
+            args_code = ", ".join(self.value(a, ctx) for a in margs)
+            return f"expect({props}{tail}){'.not' if negated else ''}.{matcher}({args_code});"
         for op, _a, _n in ops[:-1] if ops and ops[-1][0] in ("type", "name") else ops:
             if op in UNTRANSLATABLE:  # type()/name() last: a tag, perhaps (assert_on decides)
                 raise Untranslatable(UNTRANSLATABLE[op])
@@ -327,10 +333,19 @@ class Assertions(Interactions):
                 "removed an assertion on the props the test itself passed to the rendered "
                 "element (Enzyme bookkeeping, nothing the component does)"
             )
+        margs_code = ", ".join(self.value(a, ctx) for a in margs)
+        key = string_value(args[0]) if op == "prop" and len(args) == 1 else None
+        if key != "className":
+            # Another component's element at a shallow root: the props it was given.
+            props = self.recorded_root(target)
+            if props is not None:
+                read = f"{props}{self._prop_read(op, key, args)}"
+                tail = "".join(self._raw_op(o, a) for o, a, _n in after)
+                neg = ".not" if negated else ""
+                return f"expect({read}{tail}){neg}.{matcher}({margs_code});"
         # A shallow root's props are those of the element the component rendered: its
         # attributes, read on the root DOM node (props that are no attribute stay untranslated).
         self._dom_only(target, f"{op}()")
-        margs_code = ", ".join(self.value(a, ctx) for a in margs)
         if op == "prop" and args and not after:
             key = string_value(args[0])
             if key is None:

@@ -45,6 +45,10 @@ class Interactions(Rerenders):
         internal = self.class_internal(base, ops, ctx)
         if internal is not None:
             return internal
+        recorded = self.recorded_read(base, ops, ctx)
+        if recorded is not None and recorded[2] != "invoke":
+            props, after, _op = recorded
+            return props + "".join(self._raw_op(o, a) for o, a, _n in after)
         target, rest = self.resolve(base, ops, ctx, "element")
         self.fallback_note(target, ctx)
         if not rest:
@@ -121,6 +125,9 @@ class Interactions(Rerenders):
                     if chain and chain[1] and chain[1][-1][0] == "debug":
                         self.need("screen")
                         return "screen.debug();"
+        recorded = self.recorded_call(expr, ctx)
+        if recorded is not None:
+            return recorded
         chain = self.chain(expr)
         if chain is None:
             return None
@@ -167,6 +174,36 @@ class Interactions(Rerenders):
         raise Untranslatable(
             f"calls {(rest[0][0] if rest else last).lstrip('.')}() on the Enzyme wrapper"
         )
+
+    def recorded_call(self, expr: Node, ctx: Ctx) -> str | None:
+        """A statement calling a recorded component's callback prop
+        (``wrapper.find(C).prop('onX')(v)``, ``.props().onX(v)``, ``.invoke('onX')(v)``) → the
+        same call inside ``act``, or None."""
+        expr = unwrap(expr) or expr
+        if expr.type != "call_expression":
+            return None
+        fn = unwrap(expr.child_by_field_name("function"))
+        chain = self.chain(fn) if fn is not None and fn.type == "call_expression" else None
+        if chain is not None:
+            # `…prop('onX')(v)` / `…invoke('onX')(v)`
+            read = self.recorded_read(chain[0], chain[1], ctx)
+            if read is None or read[1] or read[2] == "props":
+                return None
+            callee = read[0]
+            call_args = ", ".join(self.value(a, ctx) for a in args_of(expr))
+        else:
+            chain = self.chain(expr)
+            if chain is None:
+                return None
+            read = self.recorded_read(chain[0], chain[1], ctx)
+            if read is None or read[2] != "props" or len(read[1]) != 1:
+                return None
+            member, margs, _node = read[1][0]
+            if member.startswith("."):
+                return None  # chain() reads `.props().onX(v)` as a call op named onX
+            callee = f"{read[0]}.{member}"
+            call_args = ", ".join(self.value(a, ctx) for a in margs)
+        return f"{self.need('act')}(() => {{\x00  {callee}({call_args});\x00}});"
 
     def class_internal(
         self, base: Node, ops: list[tuple[str, list[Node], Node]], ctx: Ctx

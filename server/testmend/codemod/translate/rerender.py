@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 
 from ..syntax import Edit, Node, line_indent, line_start, pair_key, splice, text, unwrap, walk
+from .recording import Recordings
 from .state import Ctx, Untranslatable
-from .targets import Targets
 
 
-class Rerenders(Targets):
+class Rerenders(Recordings):
     """Re-rendering a wrapper's element with new props."""
 
     def rerender(self, base: Node, args: list[Node], ctx: Ctx) -> str:

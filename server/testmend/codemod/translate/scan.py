@@ -278,7 +278,14 @@ class Scanner(ConverterState):
             shallow=self.is_shallow(call),
             svg=self.renders_svg(call),
             component_root=self.renders_component_root(call),
+            root=self.root_component(call),
         )
+
+    def root_component(self, call: Node) -> str | None:
+        """The component at the root of the shallow render at ``call``, when the capture saw
+        one and only one."""
+        names = {r.component for r in self._render_records(call) if r.host is False}
+        return names.pop() if len(names) == 1 else None
 
     def renders_component_root(self, call: Node) -> bool:
         """The shallow render at ``call`` has another component's element at its root

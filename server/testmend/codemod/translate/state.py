@@ -38,12 +38,17 @@ class RenderKind:
     component_root: bool = False
     """A shallow render whose root is another component's element (``<Group className=…>``):
     its props are not the DOM element's."""
+    root: str | None = None
+    """That component's name, when every render agrees on it."""
 
     def __or__(self, other: RenderKind) -> RenderKind:
         return RenderKind(
             self.shallow or other.shallow,
             self.svg or other.svg,
             self.component_root or other.component_root,
+            self.root
+            if other.root in (None, self.root)
+            else (other.root if not self.root else None),
         )
 
 
@@ -62,6 +67,9 @@ class Binding:
     """How the wrapper was rendered (every render assigned to it)."""
     ref: str | None = None
     """The ref to the rendered class instance, when the test reads its state or calls it."""
+    props_of: str | None = None
+    """For a derived binding of a child component (``const axis = wrapper.find(Axis)``) that
+    the test only reads props of: the component's name (its props are recorded)."""
 
 
 @dataclass

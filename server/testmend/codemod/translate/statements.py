@@ -364,6 +364,21 @@ class Statements(Assertions):
             annotation = "" if type_node is None else text(type_node)
             self.replace_statement(stmt, f"{kind} {name}{annotation} = {new_value};", ctx)
             return True
+        base_binding = self.binding_named(text(base), base) if base.type == "identifier" else None
+        selection = (
+            self.recorded_selection(ops)
+            if self.selection_length(ops) == len(ops)
+            and (base_binding is None or base_binding.kind != "derived")
+            and self.props_only(name, stmt)
+            else None
+        )
+        if selection is not None:
+            # `const axis = wrapper.find(Axis)`, then only `axis.prop('k')`: the props of Axis.
+            derived = Binding(name, "derived", declarator, props_of=text(ops[0][1][0]))
+            self.bindings.setdefault(name, []).append(derived)
+            kind = text(stmt.children[0])
+            self.replace_statement(stmt, f"{kind} {name} = {selection[0]};", ctx)
+            return True
         multi, absent = self._derived_usage(name, stmt)
         target, rest = self.resolve(base, ops, ctx, "element")
         if rest:

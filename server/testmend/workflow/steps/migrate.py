@@ -22,6 +22,7 @@ from ...codemod import CodemodResult, DomCapture, convert_enzyme_test
 from ...codemod.convert import SNAPSHOT_NOTE
 from ...codemod.offline import snapshot_file
 from ...fidelity import FidelityReport, Finding
+from ...project.children import component_children
 from ...runners import RunnerError, TestRunResult
 from ...workspace.paths import resolve_in_root
 from ..agents import run_agent
@@ -95,8 +96,11 @@ async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
     capture = DomCapture.model_validate_json(state.dom_capture) if state.dom_capture else None
 
     def convert() -> CodemodResult:  # in a thread: conventions walk the sources, the codemod parses
+        component = state.research.component_under_test if state.research else None
+        children = component_children(deps.workspace_root, state.test_file, component)
+        options = deps.conventions.model_copy(update={"component_children": children})
         return convert_enzyme_test(
-            state.original_content, path=state.test_file, options=deps.conventions, dom=capture
+            state.original_content, path=state.test_file, options=options, dom=capture
         )
 
     converted = await asyncio.to_thread(convert)

@@ -1,0 +1,366 @@
+"""Recording stubs: the props a child component received, which Enzyme reads
+(``wrapper.find(TodoItem).at(1).prop('todo')``) and the DOM does not show.
+
+The module that defines the component is mocked (``jest.mock``) by one that wraps it: the
+component still renders as before, and each mounted instance records the props it last
+rendered with, in the order the instances mounted (Enzyme's order for a list rendered once).
+``recordedProps(TodoItem)[1].todo`` reads them; a callback prop is called inside ``act``, as
+Enzyme's ``invoke`` does. The wrapper and the reader are written once into the test file,
+after its imports, with a review note: an assertion on what the child renders would survive a
+refactor of the props.
+
+A component is recorded only when the test imports it from a module of its own (not the
+module of the component it renders, whose own references a mock would not reach) that the
+test does not already mock.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..models import CodemodOptions, DomCapture
+from ..syntax import Edit, Node, args_of, js_string, string_value, text, unwrap, walk
+from .state import Ctx, Target, Untranslatable
+from .targets import Targets
+
+RECORDING_NOTE = (
+    "Enzyme read the props that {names} received; the jest.mock below wraps {them} so "
+    "each instance records its props, and {they} still render{s} as before. An assertion on "
+    "what {they} render{s} would survive a refactor of those props"
+)
+
+_HELPERS_TS = """\
+/** `actual` (a module) with its components `names` wrapped: each still renders, and records
+ * the props it last rendered with while it is mounted (read them with recordedProps). */
+function mockRecordingProps(actual: any, names: string[]): any {
+  const React = jest.requireActual('react');
+  const wrapped = { ...actual, __esModule: true };
+  for (const name of names) {
+    const Component = actual[name];
+    const mounted: { props: any; committed: boolean }[] = [];
+    const Recording: any = React.forwardRef((props: any, ref: any) => {
+      const self = React.useRef(null);
+      if (self.current === null) {
+        self.current = { props, committed: false };
+        mounted.push(self.current);
+      }
+      self.current.props = props;
+      React.useLayoutEffect(() => {
+        self.current.committed = true;
+        return () => {
+          mounted.splice(mounted.indexOf(self.current), 1);
+        };
+      }, []);
+      return React.createElement(Component, ref ? { ...props, ref } : props);
+    });
+    Recording.defaultProps = Component.defaultProps;
+    Recording.displayName = Component.displayName || Component.name;
+    Recording.mounted = mounted;
+    wrapped[name] = Recording;
+  }
+  return wrapped;
+}
+
+/** The props of each mounted instance of a component wrapped by mockRecordingProps, in the
+ * order the instances mounted. */
+function recordedProps(component: unknown): any[] {
+  return (component as { mounted: { props: any; committed: boolean }[] }).mounted
+    .filter((instance) => instance.committed)
+    .map((instance) => instance.props);
+}
+"""
+
+
+_HELPERS_JS = """\
+/** `actual` (a module) with its components `names` wrapped: each still renders, and records
+ * the props it last rendered with while it is mounted (read them with recordedProps). */
+function mockRecordingProps(actual, names) {
+  const React = jest.requireActual('react');
+  const wrapped = { ...actual, __esModule: true };
+  for (const name of names) {
+    const Component = actual[name];
+    const mounted = [];
+    const Recording = React.forwardRef((props, ref) => {
+      const self = React.useRef(null);
+      if (self.current === null) {
+        self.current = { props, committed: false };
+        mounted.push(self.current);
+      }
+      self.current.props = props;
+      React.useLayoutEffect(() => {
+        self.current.committed = true;
+        return () => {
+          mounted.splice(mounted.indexOf(self.current), 1);
+        };
+      }, []);
+      return React.createElement(Component, ref ? { ...props, ref } : props);
+    });
+    Recording.defaultProps = Component.defaultProps;
+    Recording.displayName = Component.displayName || Component.name;
+    Recording.mounted = mounted;
+    wrapped[name] = Recording;
+  }
+  return wrapped;
+}
+
+/** The props of each mounted instance of a component wrapped by mockRecordingProps, in the
+ * order the instances mounted. */
+function recordedProps(component) {
+  return component.mounted
+    .filter((instance) => instance.committed)
+    .map((instance) => instance.props);
+}
+"""
+
+_INDEX_OPS = ("first", "last", "at")
+
+
+class Recordings(Targets):
+    """Reads of a child component's props through a recording stub of its module."""
+
+    def __init__(
+        self, source: str, path: str, options: CodemodOptions, dom: DomCapture | None
+    ) -> None:
+        super().__init__(source, path, options, dom)
+        self.recorded: dict[str, dict[str, str]] = {}
+        """Module specifier → {exported name: local name} of the components recorded."""
+        self._imported: dict[str, tuple[str, str]] | None = None
+        self._refused: tuple[set[str], set[str]] | None = None
+
+    # -- which components can be recorded ----------------------------------------------------
+
+    def _component_imports(self) -> dict[str, tuple[str, str]]:
+        """Local name → (module specifier, exported name) of what the file imports by name
+        (``default`` for a default import)."""
+        if self._imported is None:
+            self._imported = {}
+            for stmt in self.tree.root_node.named_children:
+                if stmt.type != "import_statement" or stmt in self.enzyme_import_nodes:
+                    continue
+                if stmt.start_byte >= self.virtual_from:
+                    continue
+                module = string_value(stmt.child_by_field_name("source"))
+                if module is None or text(stmt).startswith("import type"):
+                    continue
+                for imported, local in self._import_names(stmt):
+                    if imported != "*":
+                        self._imported[local] = (module, imported)
+        return self._imported
+
+    def _rendered_modules(self) -> set[str]:
+        return self._unrecordable_modules()[0]
+
+    def _mocked_modules(self) -> set[str]:
+        return self._unrecordable_modules()[1]
+
+    def _unrecordable_modules(self) -> tuple[set[str], set[str]]:
+        """Modules of the components the file renders (the JSX at the root of its renders),
+        and the modules it mocks itself."""
+        if self._refused is None:
+            rendered: set[str] = set()
+            mocked: set[str] = set()
+            for node in walk(self.tree.root_node):
+                if node.type != "call_expression":
+                    continue
+                if text(node.child_by_field_name("function")) in ("jest.mock", "jest.doMock"):
+                    args = args_of(node)
+                    spec = string_value(args[0]) if args else None
+                    if spec is not None:
+                        mocked.add(spec)
+                elif self.is_render_call(node):
+                    module = self._rendered_module(node)
+                    if module is not None:
+                        rendered.add(module)
+            self._refused = rendered, mocked
+        return self._refused
+
+    def _rendered_module(self, call: Node) -> str | None:
+        """The module of the component at the root of the JSX the render ``call`` renders."""
+        args = args_of(call)
+        element = unwrap(args[0]) if args else None
+        if element is None or element.type not in ("jsx_element", "jsx_self_closing_element"):
+            return None
+        opening = (
+            element.child_by_field_name("open_tag") if element.type == "jsx_element" else element
+        )
+        name = opening.child_by_field_name("name") if opening is not None else None
+        imported = self._component_imports().get(text(name)) if name is not None else None
+        return imported[0] if imported is not None else None
+
+    def recordable(self, name: str) -> tuple[str, str]:
+        """(module, exported name) of the component ``name`` to record, or Untranslatable.
+
+        The module the component under test imports it from, when it does (the test may
+        import it through an index that re-exports it); else the test's own import."""
+        child = self.options.component_children.get(name)
+        if child is not None and name in self._component_imports():
+            if child[0] in self._mocked_modules():
+                raise Untranslatable(f"reads the props of {name}, whose module the test mocks")
+            return child[0], child[1]
+        imported = self._component_imports().get(name)
+        if imported is None or not name[:1].isupper():
+            raise Untranslatable(
+                f"reads the props of {name}, which the file does not import by name"
+            )
+        module, export = imported
+        if module in self._rendered_modules():
+            raise Untranslatable(
+                f"reads the props of {name}, which comes from the module of the rendered "
+                "component (a mock of that module would not reach its own references)"
+            )
+        if module in self._mocked_modules():
+            raise Untranslatable(f"reads the props of {name}, whose module the test mocks")
+        return module, export
+
+    # -- reads -------------------------------------------------------------------------------
+
+    @staticmethod
+    def selection_length(ops: list[tuple[str, list[Node], Node]]) -> int:
+        """How many of ``ops`` select a component by name (``find(C)``, then ``first()``,
+        ``last()`` or ``at(i)``): 0 when they do not start so."""
+        if not ops or ops[0][0] != "find" or len(ops[0][1]) != 1:
+            return 0
+        selector = unwrap(ops[0][1][0])
+        if selector is None or selector.type != "identifier" or not text(selector)[:1].isupper():
+            return 0
+        if len(ops) > 1 and ops[1][0] in _INDEX_OPS:
+            return 2 if ops[1][0] != "at" or len(ops[1][1]) == 1 else 0
+        return 1
+
+    def recorded_selection(self, ops: list[tuple[str, list[Node], Node]]) -> tuple[str, int] | None:
+        """``find(C)[.first()|.last()|.at(i)]`` at the start of ``ops`` → (the code of the
+        props C's instance was last rendered with, how many ops that is), or None. Records C
+        (Untranslatable when it cannot be)."""
+        length = self.selection_length(ops)
+        if not length:
+            return None
+        index = "[0]"
+        if length == 2:
+            op, args, _node = ops[1]
+            index = ".slice(-1)[0]" if op == "last" else f"[{text(args[0])}]" if args else "[0]"
+        name = text(ops[0][1][0])
+        module, export = self.recordable(name)
+        self.recorded.setdefault(module, {})[export] = name
+        return f"recordedProps({name}){index}", length
+
+    def recorded_read(
+        self, base: Node, ops: list[tuple[str, list[Node], Node]], ctx: Ctx
+    ) -> tuple[str, list[tuple[str, list[Node], Node]], str] | None:
+        """``find(C)[.first()|.last()|.at(i)].prop('k')|.props()|.invoke('k')`` at the start
+        of ``ops`` (or ``prop('k')``… on a binding of such a selection) → (the props code, the
+        ops after, the reading op), or None when ``ops`` do not read a component's props."""
+        binding = self.binding_named(text(base), base) if base.type == "identifier" else None
+        if binding is not None and binding.props_of is not None:
+            code, i = binding.name, 0
+        elif binding is not None and binding.kind == "derived":
+            return None  # instances inside an element, not all of them
+        else:
+            if len(ops) < 2 or not self._reads_props(ops):
+                return None
+            selection = self.recorded_selection(ops)
+            if selection is None:
+                return None
+            code, i = selection
+        if i >= len(ops) or ops[i][0] not in ("prop", "props", "invoke"):
+            return None
+        op, args, _node = ops[i]
+        if op in ("prop", "invoke") and (len(args) != 1 or string_value(args[0]) is None):
+            return None
+        read = self._prop_read(op, string_value(args[0]) if args else None, args)
+        return f"{code}{read}", ops[i + 1 :], op
+
+    def _reads_props(self, ops: list[tuple[str, list[Node], Node]]) -> bool:
+        """``ops`` are a component selection and a read of its props."""
+        i = self.selection_length(ops)
+        return 0 < i < len(ops) and ops[i][0] in ("prop", "props", "invoke")
+
+    def props_only(self, name: str, stmt: Node) -> bool:
+        """Every later use of ``name`` in the scope of ``stmt`` reads its props
+        (``name.prop('k')``, ``name.props()``, ``name.invoke('k')``)."""
+        scope = stmt.parent
+        uses = 0
+        for n in walk(scope) if scope is not None else []:
+            if n.type != "identifier" or text(n) != name or n.start_byte < stmt.end_byte:
+                continue
+            parent = n.parent
+            if (
+                parent is None
+                or parent.type != "member_expression"
+                or parent.child_by_field_name("object") != n
+                or text(parent.child_by_field_name("property")) not in ("prop", "props", "invoke")
+            ):
+                return False
+            uses += 1
+        return uses > 0
+
+    @staticmethod
+    def _prop_read(op: str, key: str | None, args: list[Node]) -> str:
+        """What follows a component's props to read ``prop(key)`` (nothing for ``props()``)."""
+        if op == "props":
+            return ""
+        if key is None:
+            return f"[{text(args[0])}]" if args else ""
+        return f".{key}" if re.fullmatch(r"[A-Za-z_$][\w$]*", key) else f"[{js_string(key)}]"
+
+    def recorded_root(self, target: Target) -> str | None:
+        """The recorded props of the component at the root of a shallow render
+        (``shallow(<BarGroup …/>)`` renders ``<Group top={…}>``), or None when the capture does
+        not name it or the component under test does not import it. The test imports the
+        component when it does not already."""
+        name = target.render.root
+        if (
+            not (target.kind == "root" and target.render.shallow and target.render.component_root)
+            or not name
+        ):
+            return None
+        child = self.options.component_children.get(name)
+        if child is None or child[0] in self._mocked_modules():
+            return None
+        module, export = child
+        if name not in self._component_imports():
+            if re.search(rf"\b{re.escape(name)}\b", self.src.decode("utf-8", "replace")):
+                return None  # the name means something else in the test
+            self.imports.setdefault(module, set()).add(
+                f"default:{name}" if export == "default" else name
+            )
+        self.recorded.setdefault(module, {})[export] = name
+        return f"recordedProps({name})[0]"
+
+    # -- the stub ----------------------------------------------------------------------------
+
+    def finish_recordings(self) -> None:
+        """The ``jest.mock`` of each recorded module and the helpers, after the imports."""
+        if not self.recorded:
+            return
+        names = sorted(n for exports in self.recorded.values() for n in exports.values())
+        listed = ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
+        many = len(names) > 1
+        note = RECORDING_NOTE.format(
+            names=listed,
+            them="them" if many else "it",
+            they="they" if many else "it",
+            s="" if many else "s",
+        )
+        lines = [f"// testmend: {note}"]
+        for module in sorted(self.recorded):
+            exports = ", ".join(js_string(e) for e in sorted(self.recorded[module]))
+            spec = js_string(module)
+            lines.append(
+                f"jest.mock({spec}, () => mockRecordingProps(jest.requireActual({spec}), "
+                f"[{exports}]));"
+            )
+        helpers = _HELPERS_TS if self.ts else _HELPERS_JS
+        block = "\n".join(lines) + "\n\n" + helpers
+        last_import = None
+        for stmt in self.tree.root_node.named_children:
+            if stmt.start_byte >= self.virtual_from:
+                break
+            if stmt.type == "import_statement":
+                last_import = stmt
+        if last_import is not None:
+            edit = Edit(last_import.end_byte, last_import.end_byte, "\n\n" + block.rstrip("\n"))
+            edit.notes.append((2, "review", note))
+        else:
+            edit = Edit(0, 0, block + "\n")
+            edit.notes.append((0, "review", note))
+        self.edits.append(edit)

@@ -1,0 +1,76 @@
+"""The components the component under test renders from other modules, and how a test file
+reaches each of those modules: the ``jest.mock`` specifier that replaces what the component
+itself imports (``import { Group } from '@visx/group'``, ``import Axis from './Axis'``).
+
+The codemod records such a child's props when the Enzyme test reads them (see
+``codemod/translate/recording.py``); a mock of the module the test imports the child from
+would miss the component's own reference when the two differ (an index re-exporting it).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from pathlib import Path
+
+from testmend.project._syntax import module_info
+from testmend.project._walk import read_text_file
+from testmend.project.errors import ProjectToolError
+from testmend.project.resolver import ModuleResolver
+from testmend.workspace.paths import PathEscapeError
+
+__all__ = ["component_children", "test_component_children"]
+
+
+def _strip_extension(path: str) -> str:
+    stem, ext = posixpath.splitext(path)
+    return stem if ext in (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs") else path
+
+
+def _specifier_from(test_file: str, target: str) -> str:
+    """A relative specifier from ``test_file`` to the project file ``target``."""
+    rel = posixpath.relpath(_strip_extension(target), posixpath.dirname(test_file) or ".")
+    return rel if rel.startswith(".") else "./" + rel
+
+
+def component_children(root: Path, test_file: str, component: str | None) -> dict[str, list[str]]:
+    """What ``component`` (the project-relative module under test) imports under a
+    capitalised name, value imports only: local name → [the specifier a ``jest.mock`` in
+    ``test_file`` reaches that module by, the exported name (``default`` for a default
+    import)]. Empty when there is no component or it cannot be read."""
+    if component is None:
+        return {}
+    try:
+        rel, source = read_text_file(root, component)
+    except (ProjectToolError, PathEscapeError, OSError):
+        return {}
+    resolver = ModuleResolver(root)
+    found: dict[str, list[str]] = {}
+    for raw in module_info(source, rel).imports:
+        if raw.how != "import":
+            continue
+        resolution = resolver.resolve(rel, raw.specifier)
+        if resolution.kind == "package":
+            specifier = raw.specifier
+        elif resolution.resolved is not None and resolution.follow:
+            specifier = _specifier_from(test_file, resolution.resolved)
+        else:
+            continue
+        for name in raw.names:
+            if name.startswith(("type ", "* as ")):
+                continue
+            imported, _, local = name.partition(" as ")
+            local = local or imported
+            if local[:1].isupper():
+                found[local] = [specifier, imported]
+    return found
+
+
+def test_component_children(root: Path, test_file: str) -> dict[str, list[str]]:
+    """:func:`component_children` of the component ``test_file`` is most likely about."""
+    from testmend.project.dependencies import component_under_test, dependency_tree
+
+    try:
+        tree = dependency_tree(root, test_file)
+        return component_children(root, test_file, component_under_test(root, test_file, tree))
+    except (ProjectToolError, PathEscapeError, OSError):
+        return {}
