@@ -62,7 +62,8 @@ SOURCES = {
         """,
     "Frame.js": """
         export default function Frame({ top, left, inset, children }) {
-          return <div className="frame" style={{ marginTop: top, marginLeft: left, padding: inset }}>{children}</div>;
+          const style = { marginTop: top, marginLeft: left, padding: inset };
+          return <div className="frame" style={style}>{children}</div>;
         }
 
         Frame.defaultProps = { inset: 1 };
@@ -236,7 +237,9 @@ def test_props_that_cannot_be_recorded_stay_untranslated() -> None:
     """A child defined beside the rendered component (a mock of that module would not reach
     the component's own reference), a module the test already mocks, and the instances
     inside one element (the recording holds them all) are left for a person."""
-    result = convert_enzyme_test(REFUSED.lstrip(), path="src/List.test.js", options=CodemodOptions())
+    result = convert_enzyme_test(
+        REFUSED.lstrip(), path="src/List.test.js", options=CodemodOptions()
+    )
     messages = [n.message for n in result.notes if n.kind == "untranslated"]
     assert messages[:2] == [
         "reads the props of Row, which comes from the module of the rendered component (a mock "
