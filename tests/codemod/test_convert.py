@@ -1659,6 +1659,29 @@ def test_a_render_assigned_again_unmounts_the_one_before() -> None:
     assert "other.unmount" not in content
 
 
+def test_a_render_declared_and_rendered_again_in_the_same_test_is_unmounted_first() -> None:
+    """visx's style: ``let wrapper = shallow(…)``, then ``wrapper = shallow(…)`` with other
+    props. The variable stays (a destructured ``const { container }`` could not be assigned
+    again), and the earlier render leaves the document before the next one."""
+    result = convert(
+        """
+        import { shallow } from 'enzyme';
+        import { Axis } from './Axis';
+
+        it('draws one tick per value', () => {
+          let wrapper = shallow(<Axis values={[]} />);
+          expect(wrapper.find('.tick')).toHaveLength(0);
+          wrapper = shallow(<Axis values={[2]} />);
+          expect(wrapper.find('.tick')).toHaveLength(1);
+        });
+        """,
+        path="src/Axis.test.js",
+    )
+    content = body(result)
+    assert "  let wrapper = render(<Axis values={[]} />);\n" in content
+    assert "  wrapper.unmount();\n  wrapper = render(<Axis values={[2]} />);\n" in content
+
+
 def test_a_render_expected_to_throw_or_not_is_the_same_render() -> None:
     result = convert(
         """

@@ -399,6 +399,10 @@ class Scanner(ConverterState):
                     if found is None:
                         found = Binding(text(left), "var", None)
                         self.add_binding(found)
+                    elif found.kind == "decl":
+                        # `let wrapper = shallow(…)` rendered again later: a variable, not a
+                        # destructured `const { … } = render(…)` the assignment could not reach.
+                        found.kind = "var"
                     if found.element is None:
                         found.element = self._element_of(call)
                     found.render = found.render | self.render_kind(call)

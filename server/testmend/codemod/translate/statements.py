@@ -234,6 +234,20 @@ class Statements(Assertions):
         here = self._hook_or_test(stmt)
         if here is None:
             return False
+        for other in stmt.parent.named_children if stmt.parent is not None else []:
+            # `let wrapper = shallow(…)` earlier in the same block
+            if other.end_byte > stmt.start_byte or other.type not in (
+                "lexical_declaration",
+                "variable_declaration",
+            ):
+                continue
+            for declarator in other.named_children:
+                if (
+                    declarator.type == "variable_declarator"
+                    and text(declarator.child_by_field_name("name")) == name
+                    and self.render_call_of(declarator.child_by_field_name("value")) is not None
+                ):
+                    return True
         for other in walk(self.tree.root_node):
             if other.type != "expression_statement" or other == stmt or not other.named_children:
                 continue
