@@ -1659,6 +1659,42 @@ def test_a_render_assigned_again_unmounts_the_one_before() -> None:
     assert "other.unmount" not in content
 
 
+def test_keys_of_the_style_prop_are_read_on_the_elements_style() -> None:
+    """reactstrap's and typeahead's style: one key of an element's style prop, compared or
+    returned by a helper. React wrote each key to the element's own style."""
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { Menu } from './Menu';
+
+        function getStyle(wrapper, key) {
+          return wrapper.find('ul').prop('style')[key];
+        }
+
+        it('styles the menu', () => {
+          const wrapper = mount(<Menu maxHeight="100px" />);
+          expect(wrapper.find('ul').prop('style').backgroundColor).toBe('black');
+          expect(wrapper.find('ul').props().style.maxHeight).toEqual('100px');
+          expect(getStyle(wrapper, 'maxHeight')).toBe('100px');
+        });
+
+        it('does not color the menu', () => {
+          const wrapper = mount(<Menu />);
+          expect(wrapper.find('ul').prop('style').color).not.toBe('#fff');
+        });
+        """,
+        path="src/Menu.test.js",
+    )
+    content = body(result)
+    assert "expect(screen.getByRole('list').style.backgroundColor).toBe('black');" in content
+    assert "expect(screen.getByRole('list').style.maxHeight).toEqual('100px');" in content
+    assert "return screen.getByRole('list').style[key];" in content
+    # The DOM normalises values ('#fff' reads 'rgb(255, 255, 255)'): not negated.
+    assert [n.message for n in result.notes if n.kind == "untranslated"] == [
+        "compares a style value with .not; use toHaveStyle"
+    ]
+
+
 def test_a_render_declared_and_rendered_again_in_the_same_test_is_unmounted_first() -> None:
     """visx's style: ``let wrapper = shallow(…)``, then ``wrapper = shallow(…)`` with other
     props. The variable stays (a destructured ``const { container }`` could not be assigned

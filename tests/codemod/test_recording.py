@@ -104,6 +104,13 @@ describe('<List>', () => {
     expect(wrapper.find(Item).at(0).prop('selected')).toBe(false);
   });
 
+  it('lists one item per label', () => {
+    const wrapper = mount(<List labels={['a', 'b']} />);
+    const items = wrapper.find(Item);
+    expect(items).toHaveLength(2);
+    expect(items.at(1).prop('label')).toBe('b');
+  });
+
   it('reports a pick an item makes', () => {
     const onPick = jest.fn();
     const wrapper = mount(<List labels={['a', 'b']} onPick={onPick} />);
@@ -182,10 +189,16 @@ async def test_props_of_child_components_are_recorded_and_keep_the_tests_intent(
     assert "expect(recordedProps(Item)[1].selected).toBe(true);" in content
     assert "recordedProps(Item).slice(-1)[0].label" in content
     assert "const second = recordedProps(Item)[1];" in content
+    # `items` is also counted in the DOM; its props come from the recording.
+    assert "expect(recordedProps(Item)[1].label).toBe('b');" in content
     assert "act(() => {\n      recordedProps(Item)[1].onPick();\n    });" in content
     assert "// testmend: Enzyme read the props that Item received" in content
     for correct, broken, tests in [
-        ("label={label}", "label={label.toUpperCase()}", ["gives each item its label"]),
+        (
+            "label={label}",
+            "label={label.toUpperCase()}",
+            ["gives each item its label", "lists one item per label"],
+        ),
         (
             "selected={i === selected}",
             "selected={false}",

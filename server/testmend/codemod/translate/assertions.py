@@ -346,6 +346,16 @@ class Assertions(Interactions):
         # A shallow root's props are those of the element the component rendered: its
         # attributes, read on the root DOM node (props that are no attribute stay untranslated).
         self._dom_only(target, f"{op}()")
+        style = self.style_read([(op, args), *((o, a) for o, a, _n in after)])
+        if style is not None and matcher in ("toBe", "toEqual", "toStrictEqual", "toMatch"):
+            if negated:
+                # The DOM normalises values ('#fff' reads 'rgb(255, 255, 255)'): a negated
+                # comparison could pass whatever the style is.
+                raise Untranslatable("compares a style value with .not; use toHaveStyle")
+            self._dom_style(target)
+            element = self.element_code(target, "get", non_null=True)
+            tail = "".join(self._raw_op(o, a) for o, a, _n in after[style[1] - 1 :])
+            return f"expect({element}.style{style[0]}{tail}).{matcher}({margs_code});"
         if op == "prop" and args and not after:
             key = string_value(args[0])
             if key is None:

@@ -57,6 +57,11 @@ class Interactions(Rerenders):
             if target.multi and target.index is None:
                 return self.list_code(target, "getAll")
             return self.element_code(target, "get")
+        style = self.style_read([(o, a) for o, a, _n in rest])
+        if style is not None:
+            self._dom_style(target)
+            tail = "".join(self._raw_op(o, a) for o, a, _ in rest[style[1] :])
+            return f"{self.element_code(target, 'get', non_null=True)}.style{style[0]}{tail}"
         op, args, _n = rest[0]
         tail = "".join(self._raw_op(o, a) for o, a, _ in rest[1:])
         if op == "text":
@@ -79,6 +84,38 @@ class Interactions(Rerenders):
         if op in UNTRANSLATABLE:
             raise Untranslatable(UNTRANSLATABLE[op])
         raise Untranslatable(f"reads {op.lstrip('.')} of the Enzyme wrapper")
+
+    def style_read(self, ops: list[tuple[str, list[Node]]]) -> tuple[str, int] | None:
+        """``prop('style').maxHeight``, ``prop('style')[k]``, ``props().style.maxHeight`` at
+        the start of ``ops`` → (the read after ``.style``, how many ops that is), or None.
+        Read on the element's own ``style``: React wrote each key there (a whole style object
+        has no such equivalent)."""
+        if (
+            len(ops) >= 2
+            and ops[0][0] == "prop"
+            and len(ops[0][1]) == 1
+            and string_value(ops[0][1][0]) == "style"
+            and self._key_op(ops[1])
+        ):
+            return self._raw_op(ops[1][0], ops[1][1]), 2
+        if (
+            len(ops) >= 3
+            and ops[0][0] == "props"
+            and ops[1][0] == ".style"
+            and self._key_op(ops[2])
+        ):
+            return self._raw_op(ops[2][0], ops[2][1]), 3
+        return None
+
+    @staticmethod
+    def _key_op(op: tuple[str, list[Node]]) -> bool:
+        return (op[0].startswith(".") and op[0] != ".length") or (op[0] == "[]" and bool(op[1]))
+
+    def _dom_style(self, target: Target) -> None:
+        if target.component or (
+            target.kind == "root" and target.render.shallow and target.render.component_root
+        ):
+            raise Untranslatable("reads the style prop of a component; use toHaveStyle")
 
     def _compound_value(self, node: Node, ctx: Ctx) -> str:
         """An expression built from reads of wrappers (``a.hasClass(x) && b.length === 1``,

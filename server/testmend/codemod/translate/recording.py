@@ -252,6 +252,15 @@ class Recordings(Targets):
         binding = self.binding_named(text(base), base) if base.type == "identifier" else None
         if binding is not None and binding.props_of is not None:
             code, i = binding.name, 0
+        elif binding is not None and binding.selection is not None:
+            # `items.at(1).prop('k')` on `const items = wrapper.find(Item)`
+            ops = [*binding.selection, *ops]
+            if not self._reads_props(ops):
+                return None
+            selection = self.recorded_selection(ops)
+            if selection is None or selection[1] < len(binding.selection):
+                return None
+            code, i = selection
         elif binding is not None and binding.kind == "derived":
             return None  # instances inside an element, not all of them
         else:

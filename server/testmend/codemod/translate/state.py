@@ -70,6 +70,9 @@ class Binding:
     props_of: str | None = None
     """For a derived binding of a child component (``const axis = wrapper.find(Axis)``) that
     the test only reads props of: the component's name (its props are recorded)."""
+    selection: list[tuple[str, list[Node], Node]] | None = None
+    """For a derived binding of a child component that the test also uses as elements: the
+    selection (``find(Axis)``, ``.at(1)``) its props are read through, from the recording."""
 
 
 @dataclass

@@ -410,6 +410,10 @@ class Statements(Assertions):
                 target.kind, multi=False, component=target.component, checkbox=target.checkbox
             )
         derived = Binding(name, "derived", declarator, target=kept)
+        if self.selection_length(ops) == len(ops) and (
+            base_binding is None or base_binding.kind != "derived"
+        ):
+            derived.selection = ops  # its props, where the test reads them: the recording's
         self.bindings.setdefault(name, []).append(derived)
         self.fallback_note(target, ctx)
         kind = text(stmt.children[0])
