@@ -45,7 +45,7 @@ class Interactions(Rerenders):
         internal = self.class_internal(base, ops, ctx)
         if internal is not None:
             return internal
-        recorded = self.recorded_read(base, ops, ctx)
+        recorded = self.recorded_read(base, ops)
         if recorded is not None and recorded[2] != "invoke":
             props, after, _op = recorded
             return props + "".join(self._raw_op(o, a) for o, a, _n in after)
@@ -223,7 +223,7 @@ class Interactions(Rerenders):
         chain = self.chain(fn) if fn is not None and fn.type == "call_expression" else None
         if chain is not None:
             # `…prop('onX')(v)` / `…invoke('onX')(v)`
-            read = self.recorded_read(chain[0], chain[1], ctx)
+            read = self.recorded_read(chain[0], chain[1])
             if read is None or read[1] or read[2] == "props":
                 return None
             callee = read[0]
@@ -232,12 +232,13 @@ class Interactions(Rerenders):
             chain = self.chain(expr)
             if chain is None:
                 return None
-            read = self.recorded_read(chain[0], chain[1], ctx)
+            read = self.recorded_read(chain[0], chain[1])
             if read is None or read[2] != "props" or len(read[1]) != 1:
                 return None
+            # chain() reads `.props().onX(v)` as a call op named `onX` (`.onX` is a read)
             member, margs, _node = read[1][0]
             if member.startswith("."):
-                return None  # chain() reads `.props().onX(v)` as a call op named onX
+                return None
             callee = f"{read[0]}.{member}"
             call_args = ", ".join(self.value(a, ctx) for a in margs)
         return f"{self.need('act')}(() => {{\x00  {callee}({call_args});\x00}});"

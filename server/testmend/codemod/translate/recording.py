@@ -20,7 +20,7 @@ import re
 
 from ..models import CodemodOptions, DomCapture
 from ..syntax import Edit, Node, args_of, js_string, string_value, text, unwrap, walk
-from .state import Ctx, Target, Untranslatable
+from .state import Target, Untranslatable
 from .targets import Targets
 
 RECORDING_NOTE = (
@@ -244,7 +244,7 @@ class Recordings(Targets):
         return f"recordedProps({name}){index}", length
 
     def recorded_read(
-        self, base: Node, ops: list[tuple[str, list[Node], Node]], ctx: Ctx
+        self, base: Node, ops: list[tuple[str, list[Node], Node]]
     ) -> tuple[str, list[tuple[str, list[Node], Node]], str] | None:
         """``find(C)[.first()|.last()|.at(i)].prop('k')|.props()|.invoke('k')`` at the start
         of ``ops`` (or ``prop('k')``… on a binding of such a selection) → (the props code, the
