@@ -51,19 +51,14 @@ MUTATIONS = {
         ".map((part) => part[0].toUpperCase())",
         ".map((part) => (part[1] ?? '').toUpperCase())",
     ),
-}
-
-# Counter: almost every test reads state() or calls instance(), so its migrated tests are
-# left for the agent and fail on purpose; an off-by-one is still caught (by those failures).
-PARTIAL_ONLY = {
-    # The toggle test also reads a TodoItem prop, so it is left for the agent; its converted
-    # DOM assertions catch the bug as well.
+    # The toggle test reads a TodoItem prop (recorded) beside its DOM assertions.
     "todo-wrong-item-toggled": (
         "src/components/TodoList/TodoList.test.tsx",
         "src/components/TodoList/todoReducer.ts",
         "todo.id === action.id ? { ...todo, completed: !todo.completed }",
         "todo.id === action.id + 1 ? { ...todo, completed: !todo.completed }",
     ),
+    # Counter's tests read state() and call instance(), through a ref to the instance.
     "counter-off-by-one": (
         "src/components/Counter/Counter.test.tsx",
         "src/components/Counter/Counter.tsx",
@@ -71,7 +66,6 @@ PARTIAL_ONLY = {
         "this.setCount(this.state.count + this.step + 1)",
     ),
 }
-MUTATIONS.update(PARTIAL_ONLY)
 
 
 def failing(result: TestRunResult) -> set[str]:
@@ -112,8 +106,6 @@ async def test_migrated_test_catches_the_bug(example_copy: Path, case: str) -> N
     assert caught_before, "the original test suite should catch this bug"
     missed = caught_before - failing(after)
     assert not missed, f"migrated tests miss the bug: {missed}"
-    if case in PARTIAL_ONLY:
-        return
     # The check is not only carried by tests that fail anyway (left for the agent).
     assert caught_before - partial, "pick a bug that a fully converted test catches"
     assert (caught_before - partial) <= failing(after)
@@ -129,8 +121,7 @@ async def test_the_products_intent_check_finds_the_hand_made_bugs(example_copy: 
     runners = ProjectRunners(load_config(app_copy, environ={}), cwd=app_copy)
     by_test: dict[str, list[str]] = {}
     for case in sorted(MUTATIONS):
-        if case not in PARTIAL_ONLY:
-            by_test.setdefault(MUTATIONS[case][0], []).append(case)
+        by_test.setdefault(MUTATIONS[case][0], []).append(case)
     for test_file, cases in sorted(by_test.items()):
         original = (app_copy / test_file).read_text()
         capture = await capture_dom(runners, test_file, workspace_root=app_copy)
