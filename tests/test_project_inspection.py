@@ -47,6 +47,7 @@ from testmend.project import (
 )
 from testmend.project._config import join_rel, parse_jsonc
 from testmend.project._syntax import module_info
+from testmend.project.children import children_of_the_tested_component, component_children
 from testmend.workspace.paths import PathEscapeError
 
 from .conftest import EXAMPLE_APP
@@ -204,6 +205,35 @@ def test_tests_of_dependencies_and_component_under_test_in_the_example_app() -> 
     )
     counter = "src/components/Counter/Counter.test.tsx"
     assert component_under_test(EXAMPLE_APP, counter, []) == "src/components/Counter/Counter.tsx"
+
+
+def test_children_of_the_component_under_test_as_a_test_reaches_them(tmp_path: Path) -> None:
+    """What the component imports under capitalised names, with the specifier a jest.mock in
+    the test reaches each module by (visx's style: packages, a sibling module, an index)."""
+    (tmp_path / "src/chart/__tests__").mkdir(parents=True)
+    (tmp_path / "src/chart/Axis.tsx").write_text("export default function Axis() { return null; }")
+    (tmp_path / "src/chart/types.ts").write_text("export type Scale = number;")
+    (tmp_path / "src/chart/util.ts").write_text("export const tick = 1;")
+    (tmp_path / "src/chart/AxisBottom.tsx").write_text(
+        "import React from 'react';\n"
+        "import { Group as G } from '@visx/group';\n"
+        "import Axis from './Axis';\n"
+        "import type { Scale } from './types';\n"
+        "import { tick } from './util';\n"
+        "export default function AxisBottom() { return <G><Axis /></G>; }\n"
+    )
+    (tmp_path / "src/chart/index.ts").write_text(
+        "export { default as AxisBottom } from './AxisBottom';\n"
+    )
+    test = "src/chart/__tests__/AxisBottom.test.tsx"
+    (tmp_path / test).write_text("import { AxisBottom } from '..';\n")
+    expected = {"React": ["react", "default"], "G": ["@visx/group", "Group"]}
+    expected["Axis"] = ["../Axis", "default"]
+    assert component_children(tmp_path, test, "src/chart/AxisBottom.tsx") == expected
+    # The component under test found from the test's name, through the index it imports.
+    assert children_of_the_tested_component(tmp_path, test) == expected
+    assert component_children(tmp_path, test, None) == {}
+    assert component_children(tmp_path, test, "src/chart/Missing.tsx") == {}
 
 
 def test_file_tools_on_the_example_app() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from ..config import Config
-from ..project.children import test_component_children
+from ..project.children import children_of_the_tested_component
 from ..runners import LintResult, ProjectRunners, RunnerError, TestRunResult, TypecheckResult
 from .capture import capture_dom
 from .convert import convert_enzyme_test
@@ -90,7 +90,7 @@ async def migrate_offline(
             errors.append(f"capture: {dom.error}")
     target = root / test_file
     source = target.read_text(encoding="utf-8")
-    children = await asyncio.to_thread(test_component_children, root, test_file)
+    children = await asyncio.to_thread(children_of_the_tested_component, root, test_file)
     options = options.model_copy(update={"component_children": children})
     result = convert_enzyme_test(source, path=test_file, options=options, dom=dom)
     if result.error:

@@ -18,7 +18,7 @@ from testmend.project.errors import ProjectToolError
 from testmend.project.resolver import ModuleResolver
 from testmend.workspace.paths import PathEscapeError
 
-__all__ = ["component_children", "test_component_children"]
+__all__ = ["children_of_the_tested_component", "component_children"]
 
 
 def _strip_extension(path: str) -> str:
@@ -65,7 +65,7 @@ def component_children(root: Path, test_file: str, component: str | None) -> dic
     return found
 
 
-def test_component_children(root: Path, test_file: str) -> dict[str, list[str]]:
+def children_of_the_tested_component(root: Path, test_file: str) -> dict[str, list[str]]:
     """:func:`component_children` of the component ``test_file`` is most likely about."""
     from testmend.project.dependencies import component_under_test, dependency_tree
 
