@@ -359,7 +359,10 @@ class Recordings(Targets):
                 f"[{exports}]));"
             )
         helpers = _HELPERS_TS if self.ts else _HELPERS_JS
-        block = "\n".join(lines) + "\n\n" + helpers
+        # The helpers first: jest hoists the mocks above everything anyway, and a linter's
+        # no-use-before-define sees the helpers defined where the mocks name them.
+        block = helpers + "\n" + "\n".join(lines)
+        note_at = len(helpers) + 1  # a character offset into the edit's text
         last_import = None
         for stmt in self.tree.root_node.named_children:
             if stmt.start_byte >= self.virtual_from:
@@ -367,9 +370,9 @@ class Recordings(Targets):
             if stmt.type == "import_statement":
                 last_import = stmt
         if last_import is not None:
-            edit = Edit(last_import.end_byte, last_import.end_byte, "\n\n" + block.rstrip("\n"))
-            edit.notes.append((2, "review", note))
+            edit = Edit(last_import.end_byte, last_import.end_byte, "\n\n" + block)
+            edit.notes.append((2 + note_at, "review", note))
         else:
-            edit = Edit(0, 0, block + "\n")
-            edit.notes.append((0, "review", note))
+            edit = Edit(0, 0, block + "\n\n")
+            edit.notes.append((note_at, "review", note))
         self.edits.append(edit)
