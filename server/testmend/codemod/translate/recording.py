@@ -29,29 +29,30 @@ RECORDING_NOTE = (
     "what {they} render{s} would survive a refactor of those props"
 )
 
+# `react`, not `React`: the test's own `React` is in scope (no-shadow).
 _HELPERS_TS = """\
 /** `actual` (a module) with its components `names` wrapped: each still renders, and records
  * the props it last rendered with while it is mounted (read them with recordedProps). */
 function mockRecordingProps(actual: any, names: string[]): any {
-  const React = jest.requireActual('react');
+  const react = jest.requireActual('react');
   const wrapped = { ...actual, __esModule: true };
   for (const name of names) {
     const Component = actual[name];
     const mounted: { props: any; committed: boolean }[] = [];
-    const Recording: any = React.forwardRef((props: any, ref: any) => {
-      const self = React.useRef(null);
+    const Recording: any = react.forwardRef((props: any, ref: any) => {
+      const self = react.useRef(null);
       if (self.current === null) {
         self.current = { props, committed: false };
         mounted.push(self.current);
       }
       self.current.props = props;
-      React.useLayoutEffect(() => {
+      react.useLayoutEffect(() => {
         self.current.committed = true;
         return () => {
           mounted.splice(mounted.indexOf(self.current), 1);
         };
       }, []);
-      return React.createElement(Component, ref ? { ...props, ref } : props);
+      return react.createElement(Component, ref ? { ...props, ref } : props);
     });
     Recording.defaultProps = Component.defaultProps;
     Recording.displayName = Component.displayName || Component.name;
@@ -75,25 +76,25 @@ _HELPERS_JS = """\
 /** `actual` (a module) with its components `names` wrapped: each still renders, and records
  * the props it last rendered with while it is mounted (read them with recordedProps). */
 function mockRecordingProps(actual, names) {
-  const React = jest.requireActual('react');
+  const react = jest.requireActual('react');
   const wrapped = { ...actual, __esModule: true };
   for (const name of names) {
     const Component = actual[name];
     const mounted = [];
-    const Recording = React.forwardRef((props, ref) => {
-      const self = React.useRef(null);
+    const Recording = react.forwardRef((props, ref) => {
+      const self = react.useRef(null);
       if (self.current === null) {
         self.current = { props, committed: false };
         mounted.push(self.current);
       }
       self.current.props = props;
-      React.useLayoutEffect(() => {
+      react.useLayoutEffect(() => {
         self.current.committed = true;
         return () => {
           mounted.splice(mounted.indexOf(self.current), 1);
         };
       }, []);
-      return React.createElement(Component, ref ? { ...props, ref } : props);
+      return react.createElement(Component, ref ? { ...props, ref } : props);
     });
     Recording.defaultProps = Component.defaultProps;
     Recording.displayName = Component.displayName || Component.name;
