@@ -9,27 +9,15 @@ would miss the component's own reference when the two differ (an index re-export
 
 from __future__ import annotations
 
-import posixpath
 from pathlib import Path
 
 from testmend.project._syntax import module_info
 from testmend.project._walk import read_text_file
 from testmend.project.errors import ProjectToolError
-from testmend.project.resolver import ModuleResolver
+from testmend.project.resolver import ModuleResolver, specifier_for
 from testmend.workspace.paths import PathEscapeError
 
 __all__ = ["children_of_the_tested_component", "component_children"]
-
-
-def _strip_extension(path: str) -> str:
-    stem, ext = posixpath.splitext(path)
-    return stem if ext in (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs") else path
-
-
-def _specifier_from(test_file: str, target: str) -> str:
-    """A relative specifier from ``test_file`` to the project file ``target``."""
-    rel = posixpath.relpath(_strip_extension(target), posixpath.dirname(test_file) or ".")
-    return rel if rel.startswith(".") else "./" + rel
 
 
 def component_children(root: Path, test_file: str, component: str | None) -> dict[str, list[str]]:
@@ -52,7 +40,7 @@ def component_children(root: Path, test_file: str, component: str | None) -> dic
         if resolution.kind == "package":
             specifier = raw.specifier
         elif resolution.resolved is not None and resolution.follow:
-            specifier = _specifier_from(test_file, resolution.resolved)
+            specifier = specifier_for(test_file, resolution.resolved)
         else:
             continue
         for name in raw.names:

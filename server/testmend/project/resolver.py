@@ -33,7 +33,7 @@ from testmend.project._config import (
 from testmend.project._walk import DEFAULT_IGNORED_DIRS, INTERNAL_DIRS
 from testmend.workspace.paths import PathEscapeError, resolve_in_root, split_relative
 
-__all__ = ["ImportKind", "ModuleResolver", "Resolution"]
+__all__ = ["ImportKind", "ModuleResolver", "Resolution", "specifier_for"]
 
 ImportKind = Literal["relative", "alias", "package", "unresolved"]
 
@@ -296,3 +296,13 @@ def _group(match: re.Match[str], index: int) -> str:
         return match.group(index) or ""
     except IndexError:
         return ""
+
+
+def specifier_for(importer: str, target: str) -> str:
+    """The relative specifier by which the project file ``importer`` imports the project file
+    ``target`` (both project-relative): no extension, a folder's ``index`` as the folder."""
+    rel = posixpath.relpath(
+        re.sub(r"\.[cm]?[jt]sx?$", "", target), posixpath.dirname(importer) or "."
+    )
+    rel = re.sub(r"/index$", "", rel)
+    return rel if rel.startswith(".") else "./" + rel

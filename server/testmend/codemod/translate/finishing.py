@@ -13,7 +13,6 @@ from ..syntax import (
     line_indent,
     line_start,
     parse,
-    string_value,
     text,
     walk,
 )
@@ -243,14 +242,7 @@ class Finishing(Statements):
         """Modules the file imports outside Enzyme: the local names it binds from each, and
         its ``{ … }`` clause when it has one."""
         found: dict[str, tuple[set[str], Node | None]] = {}
-        for stmt in self.tree.root_node.named_children:
-            if stmt.type != "import_statement" or stmt in self.enzyme_import_nodes:
-                continue
-            if stmt.start_byte >= self.virtual_from:
-                continue
-            module = string_value(stmt.child_by_field_name("source"))
-            if module is None:
-                continue
+        for stmt, module in self.own_imports():
             names: set[str] = set()
             named: Node | None = None
             for n in walk(stmt):

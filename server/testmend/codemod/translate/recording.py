@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from ...project._syntax import mock_calls
 from ..models import CodemodOptions, DomCapture
 from ..syntax import Edit, Node, args_of, js_string, string_value, text, unwrap, walk
 from .state import Target, Untranslatable
@@ -126,7 +127,8 @@ class Recordings(Targets):
         self.recorded: dict[str, dict[str, str]] = {}
         """Module specifier → {exported name: local name} of the components recorded."""
         self._imported: dict[str, tuple[str, str]] | None = None
-        self._refused: tuple[set[str], set[str]] | None = None
+        self._rendered: set[str] | None = None
+        self._mocked: set[str] | None = None
 
     # -- which components can be recorded ----------------------------------------------------
 
@@ -135,13 +137,8 @@ class Recordings(Targets):
         (``default`` for a default import)."""
         if self._imported is None:
             self._imported = {}
-            for stmt in self.tree.root_node.named_children:
-                if stmt.type != "import_statement" or stmt in self.enzyme_import_nodes:
-                    continue
-                if stmt.start_byte >= self.virtual_from:
-                    continue
-                module = string_value(stmt.child_by_field_name("source"))
-                if module is None or text(stmt).startswith("import type"):
+            for stmt, module in self.own_imports():
+                if text(stmt).startswith("import type"):
                     continue
                 for imported, local in self._import_names(stmt):
                     if imported != "*":
@@ -149,31 +146,22 @@ class Recordings(Targets):
         return self._imported
 
     def _rendered_modules(self) -> set[str]:
-        return self._unrecordable_modules()[0]
-
-    def _mocked_modules(self) -> set[str]:
-        return self._unrecordable_modules()[1]
-
-    def _unrecordable_modules(self) -> tuple[set[str], set[str]]:
-        """Modules of the components the file renders (the JSX at the root of its renders),
-        and the modules it mocks itself."""
-        if self._refused is None:
-            rendered: set[str] = set()
-            mocked: set[str] = set()
+        """Modules of the components the file renders (the JSX at the root of its renders)."""
+        if self._rendered is None:
+            self._rendered = set()
             for node in walk(self.tree.root_node):
-                if node.type != "call_expression":
-                    continue
-                if text(node.child_by_field_name("function")) in ("jest.mock", "jest.doMock"):
-                    args = args_of(node)
-                    spec = string_value(args[0]) if args else None
-                    if spec is not None:
-                        mocked.add(spec)
-                elif self.is_render_call(node):
+                if node.type == "call_expression" and self.is_render_call(node):
                     module = self._rendered_module(node)
                     if module is not None:
-                        rendered.add(module)
-            self._refused = rendered, mocked
-        return self._refused
+                        self._rendered.add(module)
+        return self._rendered
+
+    def _mocked_modules(self) -> set[str]:
+        """The modules the file mocks itself (``jest.mock``, ``jest.doMock``)."""
+        if self._mocked is None:
+            source = self.src[: self.virtual_from].decode("utf-8", "replace")
+            self._mocked = {m.module for m in mock_calls(source, self.path) if m.kind == "module"}
+        return self._mocked
 
     def _rendered_module(self, call: Node) -> str | None:
         """The module of the component at the root of the JSX the render ``call`` renders."""

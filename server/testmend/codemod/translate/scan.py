@@ -4,6 +4,7 @@ rendered wrappers, and the code of the replacing ``render`` calls."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from ..models import HelperMapping, RenderRecord
 from ..syntax import (
@@ -100,6 +101,18 @@ class Scanner(ConverterState):
                         elif module.startswith("enzyme-to-json"):
                             self.to_json.add(text(pattern))
                     self.enzyme_import_nodes.append(stmt)
+
+    def own_imports(self) -> Iterator[tuple[Node, str]]:
+        """The file's import statements other than Enzyme's, with their module (not those of
+        the imported helpers' source appended after the file)."""
+        for stmt in self.tree.root_node.named_children:
+            if stmt.type != "import_statement" or stmt in self.enzyme_import_nodes:
+                continue
+            if stmt.start_byte >= self.virtual_from:
+                continue
+            module = string_value(stmt.child_by_field_name("source"))
+            if module is not None:
+                yield stmt, module
 
     @staticmethod
     def _import_names(stmt: Node) -> list[tuple[str, str]]:

@@ -3,13 +3,12 @@ found, and the primitives every part uses to edit and note."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from posixpath import dirname, relpath
 from typing import Literal
 
 from ...js_syntax import grammar_for
+from ...project.resolver import specifier_for
 from ..models import CodemodOptions, DomCapture, FindRecord, NoteKind
 from ..syntax import Edit, Node, line_indent, line_start, parse, text, walk
 from .tables import THROW
@@ -126,9 +125,7 @@ def one_line(message: str) -> str:
 def relative_specifier(module: str, module_path: str | None, test_path: str) -> str:
     if not module.startswith("./") or module_path is None:
         return module
-    rel = relpath(re.sub(r"\.[cm]?[jt]sx?$", "", module_path), dirname(test_path) or ".")
-    rel = re.sub(r"/index$", "", rel)
-    return rel if rel.startswith(".") else "./" + rel
+    return specifier_for(test_path, module_path)
 
 
 class ConverterState:
