@@ -8,7 +8,7 @@ import json
 import os
 import signal
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -122,6 +122,38 @@ async def test_a_hanging_test_is_killed_at_the_timeout(example_copy: Path) -> No
     assert not pgrep(str(SCRIPT))
 
 
+def node_spawner(cwd: Path) -> Callable[[Sequence[str]], Awaitable[asyncio.subprocess.Process]]:
+    async def spawn(args: Sequence[str]) -> asyncio.subprocess.Process:
+        return await asyncio.create_subprocess_exec(
+            "node",
+            *args,
+            cwd=cwd,
+            env={**os.environ, "CI": "true", "COLORS": "false"},
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    return spawn
+
+
+async def test_a_worn_process_is_replaced_once_not_at_every_run(example_copy: Path) -> None:
+    worn = WarmJest(node_spawner(example_copy), max_runs=2)
+    argv = ["--ci", "--coverage=false", "--runTestsByPath", str(example_copy / PASSING_TEST)]
+    pids: list[int | None] = []
+    try:
+        for _ in range(4):
+            done = await worn.run(argv, {}, timeout=60)
+            assert done is not None and done.returncode == 0
+            pids.append(worn.pid)
+    finally:
+        await worn.aclose()
+    # Two runs per process: the first serves two and stops, a second serves the next two.
+    assert pids[0] is not None and pids[1] is None
+    assert pids[2] not in (None, pids[0]) and pids[3] is None
+
+
 def test_wrapped_or_turned_off_jest_runs_as_the_plain_command(example_copy: Path) -> None:
     wrapped = warm_runners(example_copy, commands={"test": "npx jest"})
     off = warm_runners(example_copy, workspace={"warmJest": False})
@@ -134,18 +166,7 @@ async def test_an_old_jest_says_why_and_is_not_driven(tmp_path: Path) -> None:
     cli.mkdir(parents=True)
     (cli / "package.json").write_text(json.dumps({"name": "jest-cli", "version": "26.6.3"}))
 
-    async def spawn(args: Sequence[str]) -> asyncio.subprocess.Process:
-        return await asyncio.create_subprocess_exec(
-            "node",
-            *args,
-            cwd=tmp_path,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-            start_new_session=True,
-        )
-
-    warm = WarmJest(spawn)
+    warm = WarmJest(node_spawner(tmp_path))
     assert await warm.run(["--ci"], {}, timeout=30) is None
     assert warm.unusable == "jest 26.6.3 (the warm runner drives jest 27 and later)"
     assert await warm.run(["--ci"], {}, timeout=30) is None  # not started again

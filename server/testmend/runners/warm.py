@@ -52,12 +52,14 @@ class WarmJestGone(Exception):
 class WarmJest:
     """The warm jest of one workspace, started on its first request."""
 
-    def __init__(self, spawn: Spawn) -> None:
+    def __init__(self, spawn: Spawn, *, max_runs: int = MAX_RUNS) -> None:
         self._spawn = spawn
+        self._max_runs = max_runs
         self._proc: asyncio.subprocess.Process | None = None
         self._lock = asyncio.Lock()
         self._ids = itertools.count(1)
         self._runs = 0
+        """Requests served by the current process."""
         self.crashes = 0
         self.unusable: str | None = None
         """Why this jest cannot be driven (then every run takes the plain command)."""
@@ -103,7 +105,7 @@ class WarmJest:
                 self._crashed(str(exc))
                 return None
             self._runs += 1
-            if self._runs >= MAX_RUNS:
+            if self._runs >= self._max_runs:
                 await self._stop()
         text = output.decode("utf-8", "replace")
         if "error" in answer:  # jest itself threw (a broken configuration, …): as the CLI would
@@ -137,6 +139,7 @@ class WarmJest:
             self.unusable = f"node could not be started ({exc})"
             return None
         self._proc = proc
+        self._runs = 0
         try:
             output, hello = await asyncio.wait_for(self._answer(proc, None), START_TIMEOUT)
         except TimeoutError:
