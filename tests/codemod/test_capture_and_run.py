@@ -478,3 +478,113 @@ async def test_capture_finds_css_selectors_without_css_escape(app_copy: Path) ->
         "Row": "div.row",
         "Cell": "#cell\\:1",
     }
+
+
+PAGER = """
+import React from 'react';
+
+export const Theme = React.createContext('light');
+
+function Item({ children }) {
+  return <li className="page-item">{children}</li>;
+}
+
+export function Pager({ size, tag: Tag = 'nav', children }) {
+  const theme = React.useContext(Theme);
+  return (
+    <Tag aria-label="pages" className={`pager-${theme}`}>
+      <ul className={['pagination', size && `pagination-${size}`].filter(Boolean).join(' ')}>
+        {children}
+      </ul>
+    </Tag>
+  );
+}
+
+export function Pages() {
+  return (
+    <Pager>
+      <Item>1</Item>
+    </Pager>
+  );
+}
+"""
+
+PAGER_SUITE = """
+import React from 'react';
+import { mount } from 'enzyme';
+import { Pager, Pages, Theme } from './Pager';
+
+describe('Pager', () => {
+  it('renders its list inside the nav', () => {
+    const wrapper = mount(<Pager />);
+    expect(wrapper.children().find('ul').hostNodes().length).toBe(1);
+  });
+
+  it('renders a custom tag', () => {
+    const wrapper = mount(
+      <Theme.Provider value="dark">
+        <Pager tag="main" />
+      </Theme.Provider>,
+    );
+    expect(wrapper.childAt(0).type()).toBe('main');
+    expect(wrapper.childAt(0).hasClass('pager-dark')).toBe(true);
+  });
+
+  it('renders sizes', () => {
+    const small = mount(<Pager size="sm" />);
+    const large = mount(<Pager size="lg" />);
+    expect(small.find('ul').hasClass('pagination-sm')).toBe(true);
+    expect(large.find('ul').hasClass('pagination-lg')).toBe(true);
+  });
+
+  it('renders pages', () => {
+    const wrapper = mount(<Pages />);
+    expect(wrapper.childAt(0).childAt(0).hasClass('pager-light')).toBe(true);
+  });
+});
+"""
+
+
+async def test_children_of_a_component_root_and_two_renders_in_one_test(app_copy: Path) -> None:
+    """reactstrap's style. On ``mount(<Pager />)`` Enzyme's ``children()``/``childAt(0)`` are
+    what the component rendered (context providers left out), which is the root wrapper's own
+    DOM node, not its DOM children; one step further the DOM cannot tell a component from an
+    element, so it is left for a person. Two renders in one test (``small``, ``large``) stay
+    variables rather than both destructuring ``container``."""
+    folder = app_copy / "src/components/Pager"
+    folder.mkdir()
+    (folder / "Pager.js").write_text(PAGER.lstrip())
+    file = "src/components/Pager/Pager.test.js"
+    (app_copy / file).write_text(PAGER_SUITE.lstrip())
+    runners = runners_for(app_copy)
+    original = await runners.run_tests(file)
+    assert original.success and original.passed_count == 4
+    capture = await capture_dom(runners, file, workspace_root=app_copy)
+    assert capture.error is None, capture.error
+    result = convert_enzyme_test(
+        PAGER_SUITE.lstrip(), path=file, options=detect_conventions(app_copy), dom=capture
+    )
+    assert result.enzyme_free
+    assert [n.message for n in result.notes if n.kind == "untranslated"] == [
+        "childAt() of what a component rendered: whether that is another component (whose "
+        "children Enzyme would give) the DOM does not say"
+    ]
+    assert 'const small = render(<Pager size="sm" />);' in result.content
+    assert "expect(container.firstElementChild.localName).toBe('main');" in result.content
+    # Each render's list is searched in its own container: both are in the document.
+    assert "expect(within(small.container).getByRole('list'))" in result.content
+    (app_copy / file).write_text(result.content)
+    run = await runners.run_tests(file)
+    assert run.suite_error is None
+    assert [t.full_name for t in run.failing()] == ["Pager renders pages"]
+    assert run.passed_count == 3
+    # The tag, the theme's class and the size's class still matter.
+    for correct, broken, test in [
+        ("tag: Tag = 'nav'", "tag: _tag, Tag = 'nav'", "renders a custom tag"),
+        ("className={`pager-${theme}`}", 'className="pager"', "renders a custom tag"),
+        ("size && `pagination-${size}`", "size && 'pagination-sm'", "renders sizes"),
+    ]:
+        (folder / "Pager.js").write_text(PAGER.lstrip().replace(correct, broken))
+        run = await runners.run_tests(file)
+        failing = sorted(t.full_name for t in run.failing())
+        assert failing == sorted(["Pager renders pages", f"Pager {test}"]), (correct, failing)

@@ -960,13 +960,19 @@ def test_require_destructuring_namespace_and_expression_callbacks() -> None:
         options=options,
     )
     content = result.content
-    assert "const { fireEvent, render, screen } = require('@testing-library/react');" in content
+    assert "const { fireEvent, render, within } = require('@testing-library/react');" in content
     assert "const { renderIt } = require('./utils');" in content
     assert "enzyme" not in content.split("it('works'")[0]
-    assert "[1, 2].forEach(() => { fireEvent.click(screen.getByRole('button')); });" in content
-    assert "const { asFragment } = renderIt(<A />);" in content
+    # Three renders in one test: each one's finds are searched in its own container.
+    assert (
+        "[1, 2].forEach(() => { fireEvent.click(within(wrapper.container).getByRole('button')); });"
+        in content
+    )
+    assert "const other = renderIt(<A />);" in content
+    assert "expect(other.asFragment()).toMatchSnapshot();" in content
+    assert "expect(third.container.querySelector('p')).toBeInTheDocument();" in content
     assert "const { createRef } = require('react');" in content
-    assert "render(<A ref={wrapperRef} />);" in content
+    assert "const wrapper = render(<A ref={wrapperRef} />);" in content
     assert "expect(wrapperRef.current.state.x).toBe(1);" in content
     assert result.enzyme_free
     assert "require('./enzyme-utils')" not in content
@@ -1007,11 +1013,12 @@ def test_misc_untranslatable_shapes() -> None:
         "find() inside a list of elements",
     ]:
         assert message in content, message
-    assert "fireEvent.click(document.querySelector('.a')!);" in content
+    # Two renders in the test (wrapper, child): the wrapper's finds stay in its container.
+    assert "fireEvent.click(wrapper.container.querySelector('.a')!);" in content
     # Translated since: dive() (the full render renders the child), text children.
     assert "render(<A />);" in content and ".dive()" not in content
-    assert "expect(document.querySelector('.a')!.textContent).toBe('x');" in content
-    assert "rerender(<A {...nextProps} />);" in content
+    assert "expect(wrapper.container.querySelector('.a')!.textContent).toBe('x');" in content
+    assert "wrapper.rerender(<A {...nextProps} />);" in content
     assert result.tests[0].status == "partial"
 
 
@@ -1801,3 +1808,21 @@ def test_a_note_quoting_source_over_several_lines_stays_one_comment_line() -> No
     assert "context:" not in result.content.replace(note_line, "")
     assert not parse(result.content, "a.js").root_node.has_error
     assert all("\n" not in note.message for note in result.notes)
+
+
+def test_an_indexed_div_of_a_full_render_is_searched_inside_its_container() -> None:
+    """typeahead's style: ``wrapper.find('div').first()`` is the component's own root, not
+    RTL's container (itself a div) that a document-wide search would find first."""
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { Typeahead } from './Typeahead';
+
+        it('applies custom styles to the top-level container', () => {
+          const typeahead = mount(<Typeahead style={{ display: 'inline-flex' }} />);
+          expect(typeahead.find('div').first().prop('style').display).toEqual('inline-flex');
+        });
+        """,
+        path="src/Typeahead.test.js",
+    )
+    assert "expect(container.querySelectorAll('div')[0].style.display)" in body(result)

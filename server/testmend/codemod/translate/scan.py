@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Literal
 
 from ..models import HelperMapping, RenderRecord
 from ..syntax import (
@@ -292,7 +293,28 @@ class Scanner(ConverterState):
             svg=self.renders_svg(call),
             component_root=self.renders_component_root(call),
             root=self.root_component(call),
+            element=self.passed_element(call),
         )
+
+    def passed_element(self, call: Node) -> Literal["component", "host"] | None:
+        """Whether the render at ``call`` was given a component's element or a host element
+        (inside context providers, which Enzyme's tree leaves out); None when it is not JSX."""
+        element = self._element_of(call)
+        while element is not None and self._tag_of(element).endswith(".Provider"):
+            children = [
+                c
+                for c in element.named_children
+                if c.type in ("jsx_element", "jsx_self_closing_element", "jsx_expression")
+                or (c.type == "jsx_text" and text(c).strip())
+            ]
+            only = children[0] if len(children) == 1 else None
+            element = only if only is not None and only.type != "jsx_expression" else None
+            if element is None or element.type == "jsx_text":
+                return None
+        if element is None:
+            return None
+        tag = self._tag_of(element)
+        return "component" if tag[:1].isupper() or "." in tag else "host" if tag else None
 
     def root_component(self, call: Node) -> str | None:
         """The component at the root of the shallow render at ``call``, when the capture saw
@@ -419,6 +441,7 @@ class Scanner(ConverterState):
                     if found.element is None:
                         found.element = self._element_of(call)
                     found.render = found.render | self.render_kind(call)
+        self._keep_shared_scope_renders_whole()
         # Untyped parameters of local helpers that receive a wrapper.
         for node in walk(root):
             if node.type != "call_expression":
@@ -442,6 +465,28 @@ class Scanner(ConverterState):
                     for b in self.bindings.get(text(param), [])
                 ):
                     self.add_binding(Binding(text(param), "param", param.parent))
+
+    def _keep_shared_scope_renders_whole(self) -> None:
+        """Two renders declared where one can see the other (``const small = shallow(…)``
+        beside ``const large = shallow(…)``) would both destructure ``container``: they stay
+        variables (``small.container``)."""
+        declared = [
+            (binding, scope)
+            for bindings in self.bindings.values()
+            for binding in bindings
+            if binding.kind == "decl" and (scope := self._scope_of(binding)) is not None
+        ]
+        for binding, scope in declared:
+            if any(
+                other is not binding
+                and (
+                    scope.start_byte <= theirs.start_byte < scope.end_byte
+                    or theirs.start_byte <= scope.start_byte < theirs.end_byte
+                )
+                for other, theirs in declared
+            ):
+                binding.kind = "var"
+                binding.beside_others = True
 
     def _param_of(self, function: str, index: int) -> Node | None:
         for node in walk(self.tree.root_node):

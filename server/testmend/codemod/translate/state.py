@@ -39,6 +39,12 @@ class RenderKind:
     its props are not the DOM element's."""
     root: str | None = None
     """That component's name, when every render agrees on it."""
+    element: Literal["component", "host", "mixed", "output"] | None = None
+    """What the test passed to a full render (``mount(<Pagination />)``: a component's
+    element; ``mount(<div>…</div>)``: a host element; context providers see through, as
+    Enzyme does): the root wrapper's children are then what the component rendered, or the
+    element's own children. ``output``: the root's child, what the component rendered (a
+    component or an element: the DOM does not say). None: not known from the syntax."""
 
     def __or__(self, other: RenderKind) -> RenderKind:
         return RenderKind(
@@ -48,6 +54,9 @@ class RenderKind:
             self.root
             if other.root in (None, self.root)
             else (other.root if not self.root else None),
+            self.element
+            if other.element in (None, self.element)
+            else (other.element if self.element is None else "mixed"),
         )
 
 
@@ -66,6 +75,9 @@ class Binding:
     """How the wrapper was rendered (every render assigned to it)."""
     ref: str | None = None
     """The ref to the rendered class instance, when the test reads its state or calls it."""
+    beside_others: bool = False
+    """Declared where another render is (``const small = …; const large = …``): both are in
+    the document at once, so what the test finds in this one is searched in its container."""
     props_of: str | None = None
     """For a derived binding of a child component (``const axis = wrapper.find(Axis)``) that
     the test only reads props of: the component's name (its props are recorded)."""
@@ -92,7 +104,10 @@ class Target:
     scope: str = "document"
     """Where a CSS target is searched: the document (portals included, as Enzyme's full
     renders see them), or a render's container when the selector could match the container
-    itself (``div``)."""
+    itself (``div``) or other renders are in the document too."""
+    within: str | None = None
+    """Where a query searches when other renders are in the document too (``within(
+    small.container)``); None: the screen."""
 
 
 @dataclass

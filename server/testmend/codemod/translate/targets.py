@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Literal
 
 from ..models import FindRecord
@@ -303,6 +304,8 @@ class Targets(Chains):
                     )
                 checkbox = source.checkbox or self._captured_checkbox(node, ctx)
                 if captured is not None:
+                    if root_level:
+                        self._scope_to_render(target, captured)
                     captured.checkbox = checkbox
                     captured.component = source.component
                     if index is not None and (captured.index is not None or not captured.multi):
@@ -337,6 +340,7 @@ class Targets(Chains):
                         or (target.binding is not None and self._matches_container(source.css))
                     ):
                         source.scope = self.member_of(target, "container")
+                    self._scope_to_render(target, source)
                     target = source
                 else:
                     raise Untranslatable("find() inside a list of elements")
@@ -373,6 +377,31 @@ class Targets(Chains):
                 target.index = "expr"
                 i += 1
                 continue
+            if (
+                op in ("children", "childAt")
+                and target.kind == "root"
+                and target.render.element == "output"
+            ):
+                raise Untranslatable(
+                    f"{op}() of what a component rendered: whether that is another "
+                    "component (whose children Enzyme would give) the DOM does not say"
+                )
+            if op in ("children", "childAt") and self._component_root(target):
+                # Enzyme's children of a component are what it rendered: one element, whose
+                # DOM node the root wrapper already stands for.
+                position = text(args[0]) if args else ""
+                if op == "childAt" and position != "0":
+                    raise Untranslatable(
+                        f"childAt({position}) of a component's root: it rendered one element"
+                    )
+                if target.render.element == "mixed":
+                    raise Untranslatable(
+                        f"{op}() of a root that is a component in one render and an element "
+                        "in another"
+                    )
+                target = replace(target, render=replace(target.render, element="output"))
+                i += 1
+                continue
             if op in ("children", "parent", "childAt"):
                 element = self.element_code(target, "get")
                 if op == "parent":
@@ -401,6 +430,17 @@ class Targets(Chains):
         if captured is None:
             raise Untranslatable("findWhere() with a predicate and no DOM capture")
         return captured
+
+    def _scope_to_render(self, root: Target, found: Target) -> None:
+        """What is found in a render that shares the document with others is searched in
+        that render's container, not in the whole document."""
+        if root.kind != "root" or root.binding is None or not root.binding.beside_others:
+            return
+        container = self.member_of(root, "container")
+        if found.kind == "query":
+            found.within = container
+        elif found.kind == "css" and found.scope == "document" and found.index != "expr":
+            found.scope = container
 
     @staticmethod
     def _index_after(ops: list[tuple[str, list[Node], Node]], j: int) -> tuple[int | None, int]:
@@ -440,17 +480,7 @@ class Targets(Chains):
             if idx in ("0",):
                 return target
             raise Untranslatable("indexes into a single element")
-        return Target(
-            target.kind,
-            method=target.method,
-            args=target.args,
-            multi=True,
-            index=idx,
-            css=target.css,
-            binding=target.binding,
-            component=target.component,
-            checkbox=target.checkbox,
-        )
+        return replace(target, multi=True, index=idx)
 
     def _filtered(self, target: Target, selector: str) -> Target:
         items = self.list_code(target, "getAll")
@@ -463,7 +493,9 @@ class Targets(Chains):
 
     # -- code for targets --------------------------------------------------------------------
 
-    def _screen(self, query: str) -> str:
+    def _screen(self, query: str, target: Target) -> str:
+        if target.within is not None:
+            return f"{self.need('within')}({target.within}).{query}"
         self.need("screen")
         return f"screen.{query}"
 
@@ -484,9 +516,9 @@ class Targets(Chains):
         if target.kind == "query":
             if target.multi:
                 query = "getAll" if variant == "get" else "queryAll"
-                base = self._screen(f"{query}By{target.method}({target.args})")
+                base = self._screen(f"{query}By{target.method}({target.args})", target)
                 return self._index_code(base, target.index, variant, bang)
-            return self._screen(f"{variant}By{target.method}({target.args})")
+            return self._screen(f"{variant}By{target.method}({target.args})", target)
         # css
         if target.index == "expr":
             return target.css + bang
@@ -505,7 +537,7 @@ class Targets(Chains):
         if index == "last":
             if re.fullmatch(r"[A-Za-z_$][\w$]*", base):
                 expr = f"{base}[{base}.length - 1]"
-            elif base.startswith("screen."):
+            elif base.startswith(("screen.", "within(")):
                 expr = f"{base}.slice(-1)[0]"
             else:
                 expr = f"Array.from({base}).slice(-1)[0]"
@@ -519,7 +551,7 @@ class Targets(Chains):
         if target.index not in (None, "list"):
             raise Untranslatable("counts the elements of a single element")
         if target.kind == "query":
-            return self._screen(f"{variant}By{target.method}({target.args})")
+            return self._screen(f"{variant}By{target.method}({target.args})", target)
         if target.kind == "var":
             if not target.multi:
                 raise Untranslatable("counts a single element")
@@ -538,6 +570,16 @@ class Targets(Chains):
         if target.render.svg:
             return container + (".firstChild!" if self.ts else ".firstChild") + ".childNodes"
         return container + ".childNodes"
+
+    @staticmethod
+    def _component_root(target: Target) -> bool:
+        """The root wrapper of a full render given a component's element (``mount(<Pagination
+        />)``), where Enzyme's children are the component's output, not the DOM's."""
+        return (
+            target.kind == "root"
+            and not target.render.shallow
+            and target.render.element in ("component", "mixed")
+        )
 
     @staticmethod
     def _shallow_root(target: Target) -> bool:
