@@ -1826,3 +1826,25 @@ def test_an_indexed_div_of_a_full_render_is_searched_inside_its_container() -> N
         path="src/Typeahead.test.js",
     )
     assert "expect(container.querySelectorAll('div')[0].style.display)" in body(result)
+
+
+def test_props_of_what_a_mounted_component_rendered_are_its_attributes() -> None:
+    """``mount(<Button />).childAt(0)`` is the element Button rendered: its props are what
+    the component does (the DOM's attributes), unlike the root's own props, which the test
+    passed itself."""
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { Button } from './Button';
+
+        it('renders a button', () => {
+          const wrapper = mount(<Button color="primary" />);
+          expect(wrapper.prop('color')).toBe('primary');
+          expect(wrapper.childAt(0).prop('type')).toBe('button');
+        });
+        """,
+        path="src/Button.test.js",
+    )
+    content = body(result)
+    assert "expect(container.firstElementChild).toHaveAttribute('type', 'button');" in content
+    assert "// expect(wrapper.prop('color')).toBe('primary');" in content
