@@ -291,6 +291,9 @@ class WorkspaceConfig(_Section):
     warm_jest: bool = True
     """A run's jest runs go through one long-lived jest process when the project's test
     command is jest itself (jest 27 and later); off: the plain command every time."""
+    warm_jest_idle_minutes: float = Field(10, ge=0, le=24 * 60)
+    """How long a warm slot's jest stays up after its run, for the next run in that slot
+    (within one testmend process: the editor's server, a batch); 0: stopped with its run."""
 
 
 class Config(_Section):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -284,3 +286,49 @@ async def test_offline_run_reports_what_is_left(project: Path, workspaces: Path)
     report = Path(result.report_path).read_text()
     assert "## Left to do" in report and "1 / 2" in report
     assert_untouched(project, workspaces)
+
+
+def warm_jests_in(workspaces: Path) -> set[int]:
+    """The warm jest processes (and their sandbox wrappers) working in ``workspaces``."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            args = (entry / "cmdline").read_bytes().split(b"\0")
+            cwd = Path(os.readlink(entry / "cwd"))
+        except OSError:
+            continue
+        if any(a.endswith(b"warm_jest.cjs") for a in args) and cwd.is_relative_to(workspaces):
+            found.add(int(entry.name))
+    return found
+
+
+async def test_a_slots_warm_jest_serves_the_next_run_of_the_same_engine(
+    project: Path, workspaces: Path
+) -> None:
+    """In one engine (the editor's server, a batch) the jest a run started in its warm slot
+    stays up for the next run there; the engine's end stops it."""
+    engine = Engine(make_config(project), offline=True, workspaces_dir=workspaces.resolve())
+    async with engine:
+        first = await (await engine.start(RunRequest(file=SIMPLE_TEST))).wait()
+        kept = warm_jests_in(workspaces.resolve())
+        second = await (await engine.start(RunRequest(file=SIMPLE_TEST))).wait()
+        assert warm_jests_in(workspaces.resolve()) == kept
+    assert first is not None and second is not None
+    assert second.summary.tests_passing == first.summary.tests_passing == 1
+    assert kept  # the first run's jest was still up between the runs
+    assert warm_jests_in(workspaces.resolve()) == set()
+    assert_untouched(project, workspaces)
+
+
+async def test_a_warm_jest_kept_for_no_time_ends_with_its_run(
+    project: Path, workspaces: Path
+) -> None:
+    config = make_config(project, workspace={"warmJestIdleMinutes": 0})
+    engine = Engine(config, offline=True, workspaces_dir=workspaces.resolve())
+    async with engine:
+        result = await (await engine.start(RunRequest(file=SIMPLE_TEST))).wait()
+        await asyncio.sleep(0.5)  # its stop is under way when the run ends
+        assert warm_jests_in(workspaces.resolve()) == set()
+    assert result is not None and result.summary.tests_passing == 1

@@ -36,6 +36,7 @@ from ..runners.detect import (
     needs_node_modules,
     node_modules_dir,
 )
+from ..runners.warm import KeptWarmJests
 from ..sandbox import Sandbox, SandboxChoice, choose_sandbox, sandbox_for
 from ..workflow.agents import AgentStalledError
 from ..workflow.context import RunDeps
@@ -169,6 +170,7 @@ class Engine:
         self.tracer = RunTracer(tracing, contents=config.tracing.contents) if tracing else None
         self.handles: dict[str, RunHandle] = {}
         self._semaphore = asyncio.Semaphore(config.max_concurrent_runs)
+        self._kept_jests = KeptWarmJests(config.workspace.warm_jest_idle_minutes * 60)
         self._saver_cm: Any = None
         self._saver: AsyncSqliteSaver | None = None
         self._graph: Any = None
@@ -208,6 +210,7 @@ class Engine:
                 handle.task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await handle.task
+        await self._kept_jests.aclose()
         if self._saver_cm is not None:
             await self._saver_cm.__aexit__(None, None, None)
         self._saver_cm = self._saver = self._graph = None
@@ -390,10 +393,15 @@ class Engine:
                 )
                 sandbox: Sandbox | None = None
                 runners: ProjectRunners | None = None
+                keep_key: tuple[object, ...] | None = None
                 try:
                     sandbox = self._sandbox(workspace)
                     handle.sandbox = sandbox.describe()
                     runners = self.runners_factory(self.config, workspace.root, sandbox)
+                    keep_key = runners.warm_key() if workspace.pooled else None
+                    kept = self._kept_jests.take(keep_key) if keep_key is not None else None
+                    if kept is not None:
+                        runners.adopt_warm(kept)
                     deps = RunDeps(
                         run_id=record.run_id,
                         config=self.config,
@@ -423,7 +431,11 @@ class Engine:
                             return None
                 finally:
                     if runners is not None:
+                        # A warm slot's jest stays up for the slot's next run.
+                        warm = runners.release_warm() if keep_key is not None else None
                         await runners.aclose()
+                        if warm is not None and keep_key is not None:
+                            self._kept_jests.give_back(keep_key, warm)
                     if sandbox is not None:
                         await sandbox.aclose()
                     await asyncio.to_thread(workspace.release)

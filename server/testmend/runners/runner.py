@@ -147,6 +147,33 @@ class ProjectRunners:
             limit=LINE_LIMIT,
         )
 
+    def warm_key(self) -> tuple[object, ...] | None:
+        """What a warm jest kept from an earlier run must match to serve this one: the same
+        workspace, sandbox policy, environment and test command (None: not to be kept; the
+        sandbox's network proxy lives with one run)."""
+        if self.warm is None or self.sandbox.policy.network:
+            return None
+        return (
+            self.cwd,
+            self.sandbox.kind,
+            self.sandbox.policy,
+            tuple(self.commands.test or ()),
+            tuple(sorted(self.env.items())),
+        )
+
+    def adopt_warm(self, warm: WarmJest) -> None:
+        """Use ``warm`` (kept from an earlier run with the same :meth:`warm_key`) as this
+        workspace's warm jest; a process it starts from now on starts in this sandbox."""
+        if self.warm is None:
+            raise ValueError("this project's jest is not run warm")
+        warm.rebind(self._spawn_node)
+        self.warm = warm
+
+    def release_warm(self) -> WarmJest | None:
+        """Hand the warm jest over (to keep it for a later run): :meth:`aclose` leaves it."""
+        warm, self.warm = self.warm, None
+        return warm
+
     async def aclose(self) -> None:
         """Stop what outlives one command (the warm jest, checks started early)."""
         await self._memo.aclose()

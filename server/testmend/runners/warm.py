@@ -21,7 +21,7 @@ import itertools
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +74,11 @@ class WarmJest:
         """The process (and process group) while it runs."""
         proc = self._proc
         return proc.pid if proc is not None and proc.returncode is None else None
+
+    def rebind(self, spawn: Spawn) -> None:
+        """Start the next process with ``spawn`` (a later run's sandbox); a running process
+        stays as it was started."""
+        self._spawn = spawn
 
     async def run(
         self, args: Sequence[str], env: Mapping[str, str], timeout: float
@@ -207,3 +212,67 @@ class WarmJest:
         """Stop the process (its whole group)."""
         async with self._lock:
             await self._stop()
+
+
+class KeptWarmJests:
+    """Warm jests kept between runs, one per warm slot (and sandbox policy, environment and
+    test command): in a long-lived process (the editor's language server, a batch) the next
+    run in the same slot finds its jest started, its modules and test environment loaded.
+
+    A kept jest's process keeps the sandbox it was started in, so it is only handed to a run
+    whose key (the same slot, policy, environment and command) says that sandbox is the one
+    that run would make. It is stopped after ``keep_s`` idle seconds, and all are stopped by
+    :meth:`aclose` (the engine's end).
+    """
+
+    def __init__(self, keep_s: float) -> None:
+        self.keep_s = keep_s
+        self._idle: dict[Hashable, tuple[WarmJest, asyncio.TimerHandle | None]] = {}
+        self._stopping: set[asyncio.Task[None]] = set()
+
+    def take(self, key: Hashable) -> WarmJest | None:
+        """The jest kept for ``key`` (now the caller's), or None."""
+        kept = self._idle.pop(key, None)
+        if kept is None:
+            return None
+        warm, timer = kept
+        if timer is not None:
+            timer.cancel()
+        return warm
+
+    def give_back(self, key: Hashable, warm: WarmJest) -> None:
+        """Keep ``warm`` for the next run with ``key`` (a jest already kept there is stopped)."""
+        if self.keep_s <= 0 or warm.unusable is not None:
+            self._stop(warm)
+            return
+        earlier = self.take(key)
+        if earlier is not None and earlier is not warm:
+            self._stop(earlier)
+        loop = asyncio.get_running_loop()
+        timer = loop.call_later(self.keep_s, self._expire, key, warm)
+        self._idle[key] = (warm, timer)
+
+    def _expire(self, key: Hashable, warm: WarmJest) -> None:
+        kept = self._idle.get(key)
+        if kept is not None and kept[0] is warm:
+            del self._idle[key]
+            self._stop(warm)
+
+    def _stop(self, warm: WarmJest) -> None:
+        task = asyncio.get_running_loop().create_task(warm.aclose())
+        self._stopping.add(task)
+        task.add_done_callback(self._stopping.discard)
+
+    @property
+    def pids(self) -> list[int]:
+        """The processes kept now."""
+        return [pid for warm, _ in self._idle.values() if (pid := warm.pid) is not None]
+
+    async def aclose(self) -> None:
+        """Stop every kept jest (and wait for those being stopped)."""
+        kept, self._idle = list(self._idle.values()), {}
+        for warm, timer in kept:
+            if timer is not None:
+                timer.cancel()
+            self._stop(warm)
+        await asyncio.gather(*self._stopping, return_exceptions=True)
