@@ -409,17 +409,23 @@ describe('<Shape />', () => {
 """
 
 
+def component_and_test(root: Path, name: str, component: str, suite: str) -> tuple[Path, str]:
+    """``src/components/<name>/<name>.js`` and its Enzyme test beside it: (folder, test)."""
+    folder = root / "src/components" / name
+    folder.mkdir()
+    (folder / f"{name}.js").write_text(component.lstrip())
+    file = f"src/components/{name}/{name}.test.js"
+    (root / file).write_text(suite.lstrip())
+    return folder, file
+
+
 async def test_components_rendering_svg_elements_render_inside_an_svg(app_copy: Path) -> None:
     """A shallow test of a component whose root is an SVG element (<g>, <line>) has no DOM;
     rendered for real outside an <svg>, React makes unknown HTML elements and warns. The
     capture sees the root's tag at each render call, and the migration renders inside one.
     A root that is another component's element (a <Group> adding its own class) gets the
     class it was given, among others."""
-    folder = app_copy / "src/components/Shape"
-    folder.mkdir()
-    (folder / "Shape.js").write_text(SVG_SHAPE.lstrip())
-    file = "src/components/Shape/Shape.test.js"
-    (app_copy / file).write_text(SVG_SUITE.lstrip())
+    folder, file = component_and_test(app_copy, "Shape", SVG_SHAPE, SVG_SUITE)
     runners = runners_for(app_copy)
     capture = await capture_dom(runners, file, workspace_root=app_copy)
     assert capture.error is None, capture.error
@@ -551,11 +557,7 @@ async def test_children_of_a_component_root_and_two_renders_in_one_test(app_copy
     DOM node, not its DOM children; one step further the DOM cannot tell a component from an
     element, so it is left for a person. Two renders in one test (``small``, ``large``) stay
     variables rather than both destructuring ``container``."""
-    folder = app_copy / "src/components/Pager"
-    folder.mkdir()
-    (folder / "Pager.js").write_text(PAGER.lstrip())
-    file = "src/components/Pager/Pager.test.js"
-    (app_copy / file).write_text(PAGER_SUITE.lstrip())
+    folder, file = component_and_test(app_copy, "Pager", PAGER, PAGER_SUITE)
     runners = runners_for(app_copy)
     original = await runners.run_tests(file)
     assert original.success and original.passed_count == 4
