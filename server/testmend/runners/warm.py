@@ -227,7 +227,7 @@ class KeptWarmJests:
 
     def __init__(self, keep_s: float) -> None:
         self.keep_s = keep_s
-        self._idle: dict[Hashable, tuple[WarmJest, asyncio.TimerHandle | None]] = {}
+        self._idle: dict[Hashable, tuple[WarmJest, asyncio.TimerHandle]] = {}
         self._stopping: set[asyncio.Task[None]] = set()
 
     def take(self, key: Hashable) -> WarmJest | None:
@@ -236,8 +236,7 @@ class KeptWarmJests:
         if kept is None:
             return None
         warm, timer = kept
-        if timer is not None:
-            timer.cancel()
+        timer.cancel()
         return warm
 
     def give_back(self, key: Hashable, warm: WarmJest) -> None:
@@ -263,16 +262,10 @@ class KeptWarmJests:
         self._stopping.add(task)
         task.add_done_callback(self._stopping.discard)
 
-    @property
-    def pids(self) -> list[int]:
-        """The processes kept now."""
-        return [pid for warm, _ in self._idle.values() if (pid := warm.pid) is not None]
-
     async def aclose(self) -> None:
         """Stop every kept jest (and wait for those being stopped)."""
         kept, self._idle = list(self._idle.values()), {}
         for warm, timer in kept:
-            if timer is not None:
-                timer.cancel()
+            timer.cancel()
             self._stop(warm)
         await asyncio.gather(*self._stopping, return_exceptions=True)
