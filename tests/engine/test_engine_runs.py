@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import subprocess
@@ -329,6 +328,5 @@ async def test_a_warm_jest_kept_for_no_time_ends_with_its_run(
     engine = Engine(config, offline=True, workspaces_dir=workspaces.resolve())
     async with engine:
         result = await (await engine.start(RunRequest(file=SIMPLE_TEST))).wait()
-        await asyncio.sleep(0.5)  # its stop is under way when the run ends
-        assert warm_jests_in(workspaces.resolve()) == set()
+        assert warm_jests_in(workspaces.resolve()) == set()  # stopped with its run
     assert result is not None and result.summary.tests_passing == 1

@@ -398,10 +398,12 @@ class Engine:
                     sandbox = self._sandbox(workspace)
                     handle.sandbox = sandbox.describe()
                     runners = self.runners_factory(self.config, workspace.root, sandbox)
-                    keep_key = runners.warm_key() if workspace.pooled else None
-                    kept = self._kept_jests.take(keep_key) if keep_key is not None else None
-                    if kept is not None:
-                        runners.adopt_warm(kept)
+                    if workspace.pooled and self._kept_jests.keeps:
+                        keep_key = runners.warm_key()
+                    if keep_key is not None:
+                        kept = self._kept_jests.take(keep_key)
+                        if kept is not None:
+                            runners.adopt_warm(kept)
                     deps = RunDeps(
                         run_id=record.run_id,
                         config=self.config,

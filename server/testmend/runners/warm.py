@@ -239,9 +239,15 @@ class KeptWarmJests:
         timer.cancel()
         return warm
 
+    @property
+    def keeps(self) -> bool:
+        """Whether jests are kept at all (``keep_s`` > 0)."""
+        return self.keep_s > 0
+
     def give_back(self, key: Hashable, warm: WarmJest) -> None:
-        """Keep ``warm`` for the next run with ``key`` (a jest already kept there is stopped)."""
-        if self.keep_s <= 0 or warm.unusable is not None:
+        """Keep ``warm`` for the next run with ``key`` (a jest already kept there is stopped);
+        one that cannot serve (this jest cannot be driven) is not kept."""
+        if not self.keeps or warm.unusable is not None:
             self._stop(warm)
             return
         earlier = self.take(key)

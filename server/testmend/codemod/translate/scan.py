@@ -307,10 +307,9 @@ class Scanner(ConverterState):
                 if c.type in ("jsx_element", "jsx_self_closing_element", "jsx_expression")
                 or (c.type == "jsx_text" and text(c).strip())
             ]
-            only = children[0] if len(children) == 1 else None
-            element = only if only is not None and only.type != "jsx_expression" else None
-            if element is None or element.type == "jsx_text":
-                return None
+            if len(children) != 1 or children[0].type in ("jsx_expression", "jsx_text"):
+                return None  # several children, text or an expression: not one element
+            element = children[0]
         if element is None:
             return None
         tag = self._tag_of(element)

@@ -304,8 +304,7 @@ class Targets(Chains):
                     )
                 checkbox = source.checkbox or self._captured_checkbox(node, ctx)
                 if captured is not None:
-                    if root_level:
-                        self._scope_to_render(target, captured)
+                    self._scope_to_render(target, captured)
                     captured.checkbox = checkbox
                     captured.component = source.component
                     if index is not None and (captured.index is not None or not captured.multi):
