@@ -6,11 +6,14 @@ In a git copy of the example app (node_modules linked), one process after the ot
 1. the raw tools on each file as the project would run them, each run twice and the second
    timed (a warm jest cache and a warm disk): ``jest FILE``, ``eslint FILE``,
    ``tsc --noEmit -p tsconfig.json``; their sum is the raw tool time;
-2. ``testmend migrate FILE --offline --json`` with warm slots (the default) in a new workspaces
-   directory: FILE (the slot is made), FILE again, then the other file (a warm slot);
-3. the same with ``workspace.warmSlots`` 0 (a new workspace per run, the behaviour before);
-   then the same three runs through one engine in this process, as the editor's language
-   server makes them (a slot's warm jest stays up between runs);
+2. ``testmend migrate FILE --offline --json`` with warm slots and kept original results (the
+   defaults) in a new workspaces directory: FILE (the slot is made), FILE again (the
+   original's capture and mutant runs are kept from the first), then the other file (a warm
+   slot);
+3. the same with ``workspace.keepOriginalResults`` off, and with ``workspace.warmSlots`` 0 too
+   (a new workspace per run, the behaviour before both); then the same three runs through one
+   engine in this process, as the editor's language server makes them (a slot's warm jest
+   stays up between runs). Each sequence starts with nothing kept;
 4. the agent loop's edit→test result: the file edited, then run through the runners (in the
    sandbox, as the agent's ``run_test_file`` does), ``--edits`` times, with the warm jest and
    with the plain command;
@@ -28,6 +31,7 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -62,11 +66,19 @@ def raw_tools(project: Path, file: str, cache: Path) -> dict[str, float]:
     return spent
 
 
-def migrate(project: Path, file: str, workspaces: Path, slots: int) -> tuple[float, str]:
+def forget_kept(project: Path) -> None:
+    """Empty the kept original results (each sequence's first run is a first run)."""
+    shutil.rmtree(project / ".testmend" / "cache" / "results", ignore_errors=True)
+
+
+def migrate(
+    project: Path, file: str, workspaces: Path, slots: int, keep: bool
+) -> tuple[float, str]:
     env = {
         **os.environ,
         "TESTMEND_WORKSPACES_DIR": str(workspaces),
         "TESTMEND_WORKSPACE__WARM_SLOTS": str(slots),
+        "TESTMEND_WORKSPACE__KEEP_ORIGINAL_RESULTS": json.dumps(keep),
     }
     env.pop("OPENAI_API_KEY", None)
     seconds, code, output = timed(
@@ -156,14 +168,21 @@ def main() -> int:
             print(f"  {file}: {raw[file]:.1f} s ({detail})")
         print(f"\n{'setting':<24}{'run':<38}{'wall s':>7}{'× raw':>8}   outcome")
         runs = (("1: first", args.file), ("2: again", args.file), ("3: another file", args.other))
-        for label, slots in (("warm slots (default)", 4), ("new workspace per run", 0)):
-            workspaces = base / f"workspaces-{slots}"
+        sequences = (
+            ("warm slots (default)", 4, True),
+            ("warm slots, nothing kept", 4, False),
+            ("new workspace per run", 0, False),
+        )
+        for label, slots, keep in sequences:
+            workspaces = base / f"workspaces-{slots}-{keep}"
+            forget_kept(project)
             for which, file in runs:
-                seconds, status = migrate(project, file, workspaces, slots)
+                seconds, status = migrate(project, file, workspaces, slots, keep)
                 name = f"{which} ({Path(file).name})"
                 ratio = seconds / raw[file]
                 print(f"{label:<24}{name:<38}{seconds:>7.1f}{ratio:>7.2f}×   {status}")
         label = "one engine (the editor)"
+        forget_kept(project)
         timings = asyncio.run(
             in_one_engine(project, [file for _, file in runs], base / "workspaces-engine")
         )
@@ -182,6 +201,7 @@ def main() -> int:
             print("\nbatch: testmend migrate src --offline")
             rates = {}
             for jobs in (1, 2):
+                forget_kept(project)
                 seconds, files, outcome = batch(project, base, jobs)
                 rates[jobs] = files / seconds * 60
                 print(

@@ -294,6 +294,11 @@ class WorkspaceConfig(_Section):
     warm_jest_idle_minutes: float = Field(10, ge=0, le=24 * 60)
     """How long a warm slot's jest stays up after its run, for the next run in that slot
     (within one testmend process: the editor's server, a batch); 0: stopped with its run."""
+    keep_original_results: bool = True
+    """The original test's runs (its DOM capture, its runs against the intent check's mutants)
+    are kept in ``.testmend/cache/results/`` and reused while nothing they depend on changed
+    (the project's files, installed packages, test command and environment); off: run again
+    every time."""
 
 
 class Config(_Section):

@@ -4,7 +4,10 @@ the app (after migrating against the correct component) and compares per-test fa
 
 from __future__ import annotations
 
+import subprocess
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -157,3 +160,73 @@ async def test_the_products_intent_check_finds_the_hand_made_bugs(example_copy: 
         assert not list(app_copy.rglob("*.testmend-m*"))
         for mutant in mutants:
             assert "__testmendMutant" not in (app_copy / mutant.file).read_text()
+
+
+class RecordingRunners(ProjectRunners):
+    """The project's real runners, noting which files each jest run was given."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.ran: list[list[str]] = []
+
+    async def run_test_files(self, files: Sequence[str], **kwargs: Any) -> dict[str, TestRunResult]:
+        self.ran.append(list(files))
+        return await super().run_test_files(files, **kwargs)
+
+
+async def test_the_originals_runs_are_kept_until_what_they_depend_on_changes(
+    example_copy: Path, tmp_path: Path
+) -> None:
+    """A second intent check (a new run: a new ``KeptResults`` over the same store) runs only
+    the candidate against the mutants and reaches the same outcomes; once a file the original
+    depends on changes, the original runs again (a kept result would give the old verdict)."""
+    from testmend.fidelity.intent import IntentInputs, check_intent, text_mutant
+    from testmend.fidelity.mutants import copy_name
+    from testmend.runners.kept import KeptResults, ResultCache
+
+    app = example_copy
+    test_file, component, good, bad = MUTATIONS["pagination-next-skips-a-page"]
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "app"]):
+        subprocess.run([*git, *args], cwd=app, check=True, capture_output=True)
+    runners = RecordingRunners(load_config(app, environ={}), cwd=app)
+    store = ResultCache(tmp_path / "results")
+    original = (app / test_file).read_text()
+    snapshot = app / Path(test_file).parent / "__snapshots__" / f"{Path(test_file).name}.snap"
+    # The file under migration holds the candidate, as in a run: it misses the bug.
+    candidate = "it('renders', () => {\n  expect(1).toBe(1);\n});\n"
+    (app / test_file).write_text(candidate)
+    mutant = text_mutant(1, component, (app / component).read_text(), good, bad)
+    inputs = IntentInputs(
+        test_file=test_file,
+        original=original,
+        candidate=candidate,
+        targets=[component],
+        mutants=[mutant],
+        original_snapshot=snapshot.read_text(),
+    )
+
+    def check() -> Any:
+        kept = KeptResults(store, workspace_root=app, tools=runners.identity())
+        return check_intent(runners, app, inputs, kept=kept)
+
+    first = await check()
+    assert first.skipped_reason is None and not first.original_reused
+    assert first.outcomes[0].killed_by_original and not first.outcomes[0].killed_by_candidate
+    originals = {copy_name(test_file, m, "o") for m in (0, 1)}
+    assert originals <= set(runners.ran[-1])
+
+    second = await check()
+    assert second.original_reused
+    assert not originals & set(runners.ran[-1])  # only the candidate ran
+    assert {copy_name(test_file, m, "c") for m in (0, 1)} == set(runners.ran[-1])
+    assert second.outcomes == first.outcomes
+
+    # The project's test setup changes (the component and the mutant stay the same): every
+    # test now fails, which the kept runs did not see.
+    setup = app / "src" / "setupTests.ts"
+    setup.write_text(setup.read_text() + "\nbeforeEach(() => {\n  throw new Error('x');\n});\n")
+    third = await check()
+    assert originals <= set(runners.ran[-1])
+    assert not third.original_reused
+    assert third.skipped_reason and "the original test does not pass" in third.skipped_reason

@@ -330,3 +330,48 @@ async def test_a_warm_jest_kept_for_no_time_ends_with_its_run(
         result = await (await engine.start(RunRequest(file=SIMPLE_TEST))).wait()
         assert warm_jests_in(workspaces.resolve()) == set()  # stopped with its run
     assert result is not None and result.summary.tests_passing == 1
+
+
+PAGINATION_TEST = "src/components/Pagination/Pagination.test.tsx"
+
+
+def step_details(history: list[RunEvent]) -> dict[str, str]:
+    return {e.step: e.detail for e in history if isinstance(e, StepFinished)}
+
+
+async def test_a_second_run_reuses_the_originals_runs_until_the_project_changes(
+    project: Path, workspaces: Path
+) -> None:
+    """The original test's capture and its runs against the mutants are kept from the first
+    run of a file; the second run (another engine: the command line run again) only runs the
+    candidate, with the same verdict; an edit of a file it depends on runs them again."""
+    results, details = [], []
+    for edit in (None, None, "src/components/Pagination/Pagination.css"):
+        if edit is not None:  # an uncommitted change of the user's
+            (project / edit).write_text((project / edit).read_text() + "\n/* edited */\n")
+        engine = Engine(make_config(project), offline=True, workspaces_dir=workspaces)
+        result, history = await run_with_events(engine, RunRequest(file=PAGINATION_TEST))
+        results.append(result)
+        details.append(step_details(history))
+    kept = "as in an earlier run"
+    assert kept not in details[0]["research"] and kept not in details[0]["review"]
+    assert kept in details[1]["research"] and kept in details[1]["review"]
+    assert kept not in details[2]["research"] and kept not in details[2]["review"]
+    assert [r.status for r in results] == ["succeeded"] * 3
+    assert results[1].content == results[0].content
+    assert "4/4 mutants caught" in details[1]["review"]
+    assert "those of an earlier check" in Path(results[1].report_path).read_text()
+    assert "those of an earlier check" not in Path(results[2].report_path).read_text()
+    git(project, "checkout", "--", ".")
+    assert_untouched(project, workspaces)
+
+
+async def test_with_keeping_off_the_original_runs_every_time(
+    project: Path, workspaces: Path
+) -> None:
+    config = make_config(project, workspace={"keepOriginalResults": False})
+    for _ in range(2):
+        engine = Engine(config, offline=True, workspaces_dir=workspaces)
+        _, history = await run_with_events(engine, RunRequest(file=PAGINATION_TEST))
+        assert "as in an earlier run" not in step_details(history)["research"]
+    assert not (project / ".testmend" / "cache" / "results").exists()

@@ -141,6 +141,8 @@ class DomCapture(_Model):
     """Why the run did not complete cleanly (suite error, timeout, tool problem)."""
     warnings: list[str] = []
     duration_s: float = 0.0
+    reused: bool = False
+    """Kept from an earlier run (``runners/kept.py``): nothing it depends on had changed."""
 
 
 # --- conversion result ------------------------------------------------------------------------

@@ -36,6 +36,7 @@ from ..runners.detect import (
     needs_node_modules,
     node_modules_dir,
 )
+from ..runners.kept import KeptResults, ResultCache
 from ..runners.warm import KeptWarmJests
 from ..sandbox import Sandbox, SandboxChoice, choose_sandbox, sandbox_for
 from ..workflow.agents import AgentStalledError
@@ -258,6 +259,20 @@ class Engine:
             choice=self.sandbox_choice,
         )
 
+    def _kept_results(
+        self, workspace: ShadowWorkspace, runners: ProjectRunners
+    ) -> KeptResults | None:
+        """Where the original test's runs are kept across runs (a git workspace only: its
+        state is known from git)."""
+        if not self.config.workspace.keep_original_results or workspace.kind != "git-worktree":
+            return None
+        return KeptResults(
+            ResultCache(self.store.results_cache),
+            workspace_root=workspace.root,
+            tools=runners.identity(),
+            linked=workspace.link_targets,
+        )
+
     def _read_source(self, relative: str, content: str | None) -> str:
         if content is not None:
             if len(content.encode("utf-8")) > _MAX_FILE_BYTES:
@@ -414,6 +429,7 @@ class Engine:
                         models=self.models,
                         emit=emit,
                         usage=usage,
+                        kept=self._kept_results(workspace, runners),
                     )
                     emit(
                         RunStarted(

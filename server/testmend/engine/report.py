@@ -61,6 +61,12 @@ def intent_lines(report: FidelityReport, sources: dict[str, str] | None = None) 
         f"in {intent.duration_s:.1f} s. The original test catches {intent.killed_by_original}, "
         f"the result {intent.killed_by_both} of those"
         + (f": **fidelity {score:.2f}**." if score is not None else ".")
+        + (
+            " The original's runs against these mutants are those of an earlier check (nothing"
+            " they depend on had changed): only the result ran."
+            if intent.original_reused
+            else ""
+        )
     )
     lines += [
         "",

@@ -55,6 +55,11 @@ class RunStore:
     def checkpoints(self) -> Path:
         return self.root / "checkpoints.sqlite"
 
+    @property
+    def results_cache(self) -> Path:
+        """The original tests' results kept across runs (``runners/kept.py``)."""
+        return self.root / "cache" / "results"
+
     def new_run_id(self) -> str:
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         return f"{stamp}-{uuid.uuid4().hex[:6]}"

@@ -12,6 +12,7 @@ when a test that passed in the baseline fails (or the file cannot run) with the 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import time
 from collections.abc import Sequence
@@ -21,8 +22,9 @@ from pathlib import Path
 from ..codemod.offline import snapshot_file
 from ..js_syntax import parse
 from ..runners import ProjectRunners, RunnerError, TestRunResult
+from ..runners.kept import KeptResults
 from ..workspace.paths import resolve_in_root
-from .models import IntentReport, Mutant, MutantOutcome
+from .models import IntentReport, Mutant, MutantOutcome, OriginalMutantRuns
 from .mutants import (
     asserted_classes,
     body_name,
@@ -137,10 +139,40 @@ class _Workspace:
         self.restore.clear()
 
 
+def _clean(baseline: TestRunResult) -> bool:
+    """An original run worth keeping: it ran, and every test of it passed."""
+    return baseline.success
+
+
+async def _original_key(
+    kept: KeptResults | None, inputs: IntentInputs, mutants: Sequence[Mutant]
+) -> str | None:
+    if kept is None:
+        return None
+    names = [body_name(inputs.test_file, "o")]
+    names += [copy_name(inputs.test_file, m, "o") for m in [0, *(m.id for m in mutants)]]
+    return await kept.key(
+        "intent-original",
+        inputs.test_file,
+        inputs.original,
+        inputs.original_snapshot or "",
+        json.dumps([m.model_dump(mode="json") for m in mutants]),
+        json.dumps(names),
+        exclude=[inputs.test_file, snapshot_file(inputs.test_file)],
+    )
+
+
 async def check_intent(
-    runners: ProjectRunners, workspace_root: Path, inputs: IntentInputs
+    runners: ProjectRunners,
+    workspace_root: Path,
+    inputs: IntentInputs,
+    *,
+    kept: KeptResults | None = None,
 ) -> IntentReport:
-    """Mutate ``inputs.targets`` and compare what the original and the candidate catch."""
+    """Mutate ``inputs.targets`` and compare what the original and the candidate catch.
+
+    ``kept``: where the original's runs are kept across checks; when they are there for the
+    workspace as it is and these mutants, only the candidate runs."""
     started = time.monotonic()
     report = IntentReport(
         targets=list(inputs.targets), candidate_hash=content_hash(inputs.candidate)
@@ -175,6 +207,12 @@ async def check_intent(
             return report.model_copy(
                 update={"skipped_reason": f"no mutation site in {', '.join(inputs.targets)}"}
             )
+        # The original's runs depend on the workspace as it is (before anything is written
+        # for the check) without the file under migration, which holds the candidate.
+        key = await _original_key(kept, inputs, mutants)
+        kept_runs = kept.get(key, OriginalMutantRuns) if kept is not None else None
+        if kept_runs is not None and set(kept_runs.results) != {0, *(m.id for m in mutants)}:
+            kept_runs = None
         for target, source in sources.items():
             mine = [m for m in mutants if m.file == target]
             if mine:
@@ -182,13 +220,12 @@ async def check_intent(
         # The original and the candidate are written once; each copy only imports one of
         # them, so jest transforms each test once, whatever the number of mutants.
         copies: dict[tuple[int, str], str] = {}
-        for which, content in (("o", inputs.original), ("c", inputs.candidate)):
+        sides = [("o", inputs.original, inputs.original_snapshot)] if kept_runs is None else []
+        sides.append(("c", inputs.candidate, inputs.candidate_snapshot))
+        for which, content, _ in sides:
             files.write(body_name(inputs.test_file, which), content)
         for mutant_id in [0, *(m.id for m in mutants)]:
-            for which, snapshot in (
-                ("o", inputs.original_snapshot),
-                ("c", inputs.candidate_snapshot),
-            ):
+            for which, _, snapshot in sides:
                 name = copy_name(inputs.test_file, mutant_id, which)
                 body = body_name(inputs.test_file, which).rsplit("/", 1)[-1]
                 files.write(name, f"import './{body.rsplit('.', 1)[0]}';\n")
@@ -210,6 +247,16 @@ async def check_intent(
             )
     finally:
         files.close()
+    if kept_runs is not None:
+        results.update({f"kept:{m}": r for m, r in kept_runs.results.items()})
+        copies.update({(m, "o"): f"kept:{m}" for m in kept_runs.results})
+    elif kept is not None and _clean(results[copies[(0, "o")]]):
+        kept.put(
+            key,
+            OriginalMutantRuns(
+                results={m: results[copies[(m, "o")]] for m in [0, *(m.id for m in mutants)]}
+            ),
+        )
     baseline = {which: results[copies[(0, which)]] for which in ("o", "c")}
     if baseline["o"].suite_error is not None or not _passed(baseline["o"]):
         error = baseline["o"].suite_error
@@ -229,5 +276,9 @@ async def check_intent(
         for mutant in mutants
     ]
     return report.model_copy(
-        update={"outcomes": outcomes, "duration_s": time.monotonic() - started}
+        update={
+            "outcomes": outcomes,
+            "duration_s": time.monotonic() - started,
+            "original_reused": kept_runs is not None,
+        }
     )

@@ -9,6 +9,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from ..runners.models import TestRunResult
+
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -102,6 +104,13 @@ class MutantOutcome(_Model):
         return bool(self.killed_by_original) and not self.killed_by_candidate
 
 
+class OriginalMutantRuns(BaseModel):
+    """The original test's runs in an intent check, by mutant id (0: the baseline), as kept
+    across runs (``runners/kept.py``)."""
+
+    results: dict[int, TestRunResult]
+
+
 class IntentReport(_Model):
     """The intent check: mutants the original test kills must be killed by the candidate."""
 
@@ -113,6 +122,9 @@ class IntentReport(_Model):
     duration_s: float = 0.0
     candidate_hash: str = ""
     """Of the candidate it checked, so a later step knows whether to check again."""
+    original_reused: bool = False
+    """The original's runs were kept from an earlier check (nothing they depend on changed):
+    only the candidate ran against the mutants."""
 
     @property
     def killed_by_original(self) -> int:

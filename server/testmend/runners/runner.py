@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import os
@@ -12,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from .. import __version__
 from ..config import Config
 from ..sandbox import Sandbox, sandbox_for, tool_env
 from ..workspace.paths import resolve_in_root, to_relative
@@ -160,6 +162,29 @@ class ProjectRunners:
             tuple(self.commands.test or ()),
             tuple(sorted(self.env.items())),
         )
+
+    def identity(self) -> str:
+        """What a test result depends on besides the project's files (the kept results' key,
+        see ``kept.py``): the test command, the environment, the sandbox's kind and network
+        rule, the node binary, testmend's version and the results processor it gives jest.
+        Not the workspace's path: a result is the same in every slot."""
+        env = self.env  # not the sandbox's: its temp dir is the slot's
+        node = shutil.which("node", path=env.get("PATH")) or "node"
+        try:
+            found = os.stat(node)
+            node_id = f"{os.path.realpath(node)}:{found.st_size}:{found.st_mtime_ns}"
+        except OSError:
+            node_id = node
+        parts = [
+            __version__,
+            json.dumps(self.commands.test or []),
+            json.dumps(sorted(env.items())),
+            self.sandbox.kind,
+            str(bool(self.sandbox.policy.network)),
+            node_id,
+            _RESULTS_PROCESSOR.read_text(encoding="utf-8"),
+        ]
+        return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
 
     def adopt_warm(self, warm: WarmJest) -> None:
         """Use ``warm`` (kept from an earlier run with the same :meth:`warm_key`) as this

@@ -11,6 +11,7 @@ from ..codemod import CodemodOptions, detect_conventions
 from ..config import Config
 from ..llm.factory import ModelFactory, UsageRecorder
 from ..runners import ProjectRunners, RunnerTimeoutError, TestRunResult
+from ..runners.kept import KeptResults
 from .events import RunEvent
 from .state import ErrorTracker, Step
 from .tracking import CheckVerdict, ObservedError, record_check
@@ -40,6 +41,8 @@ class RunDeps:
     user's ``node_modules`` (library sources and type definitions). Never writable."""
     jest_args: list[str] = field(default_factory=list)
     """Extra jest arguments for this run (``--ci=false`` while snapshots are re-recorded)."""
+    kept: KeptResults | None = None
+    """The original test's results kept across runs (None: always run again)."""
 
     async def run_tests(self, test_file: str) -> TestRunResult:
         """jest on the file. A run that times out is tried once more with twice the time: on

@@ -107,7 +107,7 @@ async def intent_check(deps: RunDeps, state: MigrationState, candidate: str) -> 
         max_mutants=settings.max_mutants,
         timeout=settings.timeout_seconds,
     )
-    return await check_intent(deps.runners, deps.workspace_root, inputs)
+    return await check_intent(deps.runners, deps.workspace_root, inputs, kept=deps.kept)
 
 
 def intent_is_current(report: FidelityReport | None, candidate: str) -> bool:
@@ -124,7 +124,8 @@ def intent_short(report: IntentReport | None) -> str:
     if fidelity is None:
         return f"the original test catches none of {len(report.outcomes)} mutants"
     caught = f"{report.killed_by_both}/{report.killed_by_original}"
-    return f"{caught} mutants caught (fidelity {fidelity:.2f})"
+    kept = "; the original's runs as in an earlier run" if report.original_reused else ""
+    return f"{caught} mutants caught (fidelity {fidelity:.2f}{kept})"
 
 
 # --- fix runs: the tests before and after -------------------------------------------------------

@@ -10,6 +10,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from ...codemod import DomCapture, capture_dom
+from ...codemod.capture import setup_script
 from ...project import ModuleResolver
 from ...project import dependencies as deps_mod
 from ..agents import run_agent
@@ -74,7 +75,14 @@ async def research(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
     async def original_run() -> DomCapture | None:
         if state.mode != "migrate":
             return None
-        return await capture_dom(deps.runners, state.test_file, workspace_root=root)
+        kept = deps.kept
+        key = await kept.key("capture", state.test_file, setup_script()) if kept else None
+        if kept is not None and (capture := kept.get(key, DomCapture)) is not None:
+            return capture.model_copy(update={"reused": True})
+        capture = await capture_dom(deps.runners, state.test_file, workspace_root=root)
+        if kept is not None and capture.error is None and not capture.tests_failed:
+            kept.put(key, capture)  # a clean run only: a flaky failure is tried again
+        return capture
 
     # The project is read off the event loop (the language server answers the editor
     # meanwhile) while jest runs the original test and captures its DOM.
@@ -92,6 +100,7 @@ async def research(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
     if capture is not None:
         detail += (
             f"; original test: {capture.tests_passed} passed, {capture.tests_failed} failed"
+            + (" (as in an earlier run: nothing it depends on changed)" if capture.reused else "")
             + (f" ({capture.error.splitlines()[0][:120]})" if capture.error else "")
         )
     if deps.models is not None:
