@@ -148,6 +148,19 @@ def test_a_slot_left_broken_is_made_again(repo: Path, base: Path) -> None:
     assert len(worktrees(repo)) == 2  # the user's and the slot's: no leftover registration
 
 
+def test_slots_deleted_from_under_git_are_made_again(repo: Path, base: Path) -> None:
+    """A temp cleaner (systemd-tmpfiles, a user's rm -rf) deletes the workspaces directory:
+    the slot's worktree is still registered in the user's repository, its directory gone."""
+    ws = acquire(repo, base, "run-1")
+    ws.release()
+    subprocess.run(["rm", "-rf", str(base)], check=True)
+    base.mkdir()
+    again = acquire(repo, base, "run-2")
+    assert again.read_text("src/App.test.tsx") == FILES["src/App.test.tsx"]
+    again.release()
+    assert len(worktrees(repo)) == 2  # the user's and the new slot's
+
+
 def test_a_subdirectory_project_stays_sparse(tmp_path: Path, base: Path) -> None:
     mono = make_repo(
         tmp_path / "mono",

@@ -127,8 +127,10 @@ def _tree_usable(git: GitProject, tree: Path, record: Mapping[str, Any]) -> bool
         return False
     if record.get("repo_toplevel") != str(git.toplevel) or record.get("subdir") != git.subdir:
         return False
-    if not (tree / ".git").is_file():
-        return False
+    return (tree / ".git").is_file() and _registered(git, tree)
+
+
+def _registered(git: GitProject, tree: Path) -> bool:
     try:
         return worktree_registered(git.toplevel, tree)
     except GitError:
@@ -136,8 +138,9 @@ def _tree_usable(git: GitProject, tree: Path, record: Mapping[str, Any]) -> bool
 
 
 def _fresh_tree(git: GitProject, tree: Path, cancel: Cancel) -> None:
-    """A new worktree of HEAD at ``tree`` (whatever was there before is removed)."""
-    if os.path.lexists(tree):
+    """A new worktree of HEAD at ``tree`` (whatever was there before is removed, also a
+    registration left in the user's repository after its directory was deleted)."""
+    if os.path.lexists(tree) or _registered(git, tree):
         with contextlib.suppress(GitError):
             unregister_worktree(git.toplevel, tree)
         rmtree(tree)
