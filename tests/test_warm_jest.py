@@ -67,6 +67,33 @@ async def test_an_edit_then_a_rerun_in_the_same_process(example_copy: Path) -> N
     assert pid_of(runners) is None and not pgrep(str(SCRIPT))
 
 
+async def test_several_files_run_in_the_warm_process_itself(example_copy: Path) -> None:
+    """The intent check's many files (``all_cores``) run in band in the warm jest, whose
+    modules are loaded, not in worker processes jest would start cold for the run: every file
+    sees the process that ran a single file."""
+    runners = warm_runners(example_copy)
+    body = """
+        it('notes its process', () => {
+          require('fs').writeFileSync(__filename + '.pid', String(process.pid));
+        });
+        """
+    single = write(example_copy, "src/Single.test.ts", body)
+    # Files jest has no timings of (with timings of fast files it would go in band itself).
+    files = [write(example_copy, f"src/InBand{n}.test.ts", body) for n in range(4)]
+
+    def pids(names: Sequence[str]) -> set[str]:
+        return {(example_copy / f"{name}.pid").read_text() for name in names}
+
+    try:
+        assert (await runners.run_tests(single)).success
+        alone = pids([single])
+        results = await runners.run_test_files(files, all_cores=True)
+        assert all(results[f].success for f in files), results
+        assert pids(files) == alone
+    finally:
+        await runners.aclose()
+
+
 async def test_the_environment_of_one_run_reaches_its_tests_only(example_copy: Path) -> None:
     runners = warm_runners(example_copy)
     test = write(

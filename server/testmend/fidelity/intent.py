@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -233,10 +232,9 @@ async def check_intent(
                     files.write(snapshot_file(name), snapshot)
                 copies[(mutant_id, which)] = name
         try:
-            # The only jest of the run at this point: let it use every core.
-            workers = f"--maxWorkers={max(1, os.cpu_count() or 1)}"
+            # The only jest of the run at this point.
             results = await runners.run_test_files(
-                list(copies.values()), extra_args=[workers], timeout=inputs.timeout
+                list(copies.values()), timeout=inputs.timeout, all_cores=True
             )
         except RunnerError as exc:
             return report.model_copy(

@@ -305,12 +305,19 @@ class ProjectRunners:
         *,
         extra_args: Sequence[str] = (),
         timeout: float | None = None,
+        all_cores: bool = False,
     ) -> dict[str, TestRunResult]:
         """jest on several files in one process: a result per file (a file jest did not run
-        gets a suite error saying so)."""
+        gets a suite error saying so).
+
+        ``all_cores``: this is the only jest of the moment. The plain command spreads the files
+        over every core; the warm jest runs them in band, in its own process, whose loaded
+        modules are what makes it fast (the workers jest would start are cold processes:
+        measured on the intent check's 14 files, 2.7–3.0 s in band against 3.6–4.1 s with two
+        workers)."""
         targets = [self._target(file) for file in files]
         report, output, done = await self._jest(
-            [path for path, _ in targets], extra_args, None, timeout
+            [path for path, _ in targets], extra_args, None, timeout, all_cores=all_cores
         )
         results: dict[str, TestRunResult] = {}
         for (abs_file, rel), file in zip(targets, files, strict=True):
@@ -327,6 +334,8 @@ class ProjectRunners:
         extra_args: Sequence[str],
         extra_env: Mapping[str, str] | None,
         timeout: float | None,
+        *,
+        all_cores: bool = False,
     ) -> tuple[dict[str, Any], str, Completed]:
         base = self._argv(self.commands.test, "jest", "test")
         with self.temp_dir("testmend-jest-") as tmp:
@@ -340,17 +349,18 @@ class ProjectRunners:
                 "--coverage=false",
                 f"--testResultsProcessor={_RESULTS_PROCESSOR}",
                 *extra_args,
-                "--runTestsByPath",
-                *(str(f) for f in files),
             ]
+            paths = ["--runTestsByPath", *(str(f) for f in files)]
             limit = timeout or self.config.timeouts.test
             done = None
             if self.warm is not None:
                 self._check_node_modules()
                 self.sandbox.forget_blocked()
-                done = await self.warm.run(argv[1:], extra_env or {}, limit)
+                in_band = ["--runInBand"] if all_cores else []
+                done = await self.warm.run([*argv[1:], *in_band, *paths], extra_env or {}, limit)
             if done is None:
-                done = await self._run(argv, "jest", limit, extra_env)
+                spread = [f"--maxWorkers={max(1, os.cpu_count() or 1)}"] if all_cores else []
+                done = await self._run([*argv, *spread, *paths], "jest", limit, extra_env)
             output = done.stdout + done.stderr
             report = read_jest_output_file(report_path, output, done.returncode)
         return report, output, done
