@@ -228,17 +228,21 @@ def unregister_worktree(repo: Path, tree: Path) -> None:
             raise first_error
 
 
+STATUS_ARGS = (
+    "--literal-pathspecs",
+    "status",
+    "--porcelain=v1",
+    "-z",
+    "--untracked-files=all",
+    "--ignore-submodules=all",
+    "--no-renames",  # a rename is a deletion plus an addition: both are mirrored
+)
+"""`git status` listing every path that differs from HEAD (see :func:`parse_status`)."""
+
+
 def start_git_status(git: GitProject) -> GitProcess:
     """`git status` of the project: what differs between HEAD and the working tree."""
-    args = [
-        "--literal-pathspecs",
-        "status",
-        "--porcelain=v1",
-        "-z",
-        "--untracked-files=all",
-        "--ignore-submodules=all",
-        "--no-renames",  # a rename is a deletion plus an addition: both are mirrored
-    ]
+    args = list(STATUS_ARGS)
     if git.subdir != ".":
         args += ["--", git.subdir]
     return GitProcess(args, cwd=git.toplevel)

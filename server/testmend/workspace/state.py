@@ -24,7 +24,7 @@ import os
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
-from .git import GitError, run_git
+from .git import STATUS_ARGS, GitError, parse_status, run_git
 
 INSTALL_MARKERS = (".package-lock.json", ".yarn-integrity", ".yarn-state.yml", ".modules.yaml")
 
@@ -74,27 +74,14 @@ def workspace_state(
     workspace, no git): then nothing is kept."""
     try:
         head, top = run_git(["rev-parse", "HEAD", "--show-toplevel"], cwd=root).split(b"\n")[:2]
-        status = run_git(
-            [
-                "--literal-pathspecs",
-                "status",
-                "--porcelain=v1",
-                "-z",
-                "--untracked-files=all",
-                "--ignore-submodules=all",
-                "--no-renames",
-            ],
-            cwd=root,
-        )
+        status = run_git(STATUS_ARGS, cwd=root)
     except (GitError, OSError, ValueError):
         return None
     toplevel = Path(os.fsdecode(top))
     below = Path(os.path.relpath(root, toplevel)).as_posix()
     skipped = {name if below == "." else f"{below}/{name}" for name in exclude}
     h = hashlib.sha256(b"workspace-state 1\n" + head + b"\n")
-    listed = sorted(
-        {os.fsdecode(entry[3:]) for entry in status.split(b"\0") if len(entry) >= 4} - skipped
-    )
+    listed = sorted(set(parse_status(status)) - skipped)
     for path in listed:
         h.update(os.fsencode(path) + b"\0" + _file_digest(toplevel / path) + b"\n")
     for directory in sorted(linked):
