@@ -452,7 +452,7 @@ class Engine:
                         # A warm slot's jest stays up for the slot's next run.
                         warm = runners.release_warm() if keep_key is not None else None
                         await runners.aclose()
-                        if warm is not None and keep_key is not None:
+                        if warm is not None:
                             self._kept_jests.give_back(keep_key, warm)
                     if sandbox is not None:
                         await sandbox.aclose()

@@ -138,11 +138,6 @@ class _Workspace:
         self.restore.clear()
 
 
-def _clean(baseline: TestRunResult) -> bool:
-    """An original run worth keeping: it ran, and every test of it passed."""
-    return baseline.success
-
-
 async def _original_key(
     kept: KeptResults | None, inputs: IntentInputs, mutants: Sequence[Mutant]
 ) -> str | None:
@@ -209,7 +204,7 @@ async def check_intent(
         # The original's runs depend on the workspace as it is (before anything is written
         # for the check) without the file under migration, which holds the candidate.
         key = await _original_key(kept, inputs, mutants)
-        kept_runs = kept.get(key, OriginalMutantRuns) if kept is not None else None
+        kept_runs = await kept.get(key, OriginalMutantRuns) if kept is not None else None
         if kept_runs is not None and set(kept_runs.results) != {0, *(m.id for m in mutants)}:
             kept_runs = None
         for target, source in sources.items():
@@ -248,8 +243,8 @@ async def check_intent(
     if kept_runs is not None:
         results.update({f"kept:{m}": r for m, r in kept_runs.results.items()})
         copies.update({(m, "o"): f"kept:{m}" for m in kept_runs.results})
-    elif kept is not None and _clean(results[copies[(0, "o")]]):
-        kept.put(
+    elif kept is not None and results[copies[(0, "o")]].success:  # a clean run only
+        await kept.put(
             key,
             OriginalMutantRuns(
                 results={m: results[copies[(m, "o")]] for m in [0, *(m.id for m in mutants)]}

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from ..workspace.files import atomic_write
 from ..workspace.state import workspace_state
@@ -68,7 +68,7 @@ class ResultCache:
             value = model.model_validate_json(path.read_bytes())
         except FileNotFoundError:
             return None
-        except (OSError, ValidationError, ValueError) as exc:
+        except (OSError, ValueError) as exc:  # a torn or older entry (ValidationError)
             logger.debug("a kept result could not be read (%s): %s", path.name, exc)
             return None
         with contextlib.suppress(OSError):
@@ -128,9 +128,10 @@ class KeptResults:
             return None
         return digest(purpose, state, self.tools, *parts)
 
-    def get(self, key: str | None, model: type[M]) -> M | None:
-        return None if key is None else self.cache.get(key, model)
+    async def get(self, key: str | None, model: type[M]) -> M | None:
+        """The kept result (read off the event loop: the language server answers meanwhile)."""
+        return None if key is None else await asyncio.to_thread(self.cache.get, key, model)
 
-    def put(self, key: str | None, value: BaseModel) -> None:
+    async def put(self, key: str | None, value: BaseModel) -> None:
         if key is not None:
-            self.cache.put(key, value)
+            await asyncio.to_thread(self.cache.put, key, value)

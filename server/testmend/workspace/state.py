@@ -71,7 +71,7 @@ def workspace_state(
     """A digest of what the git checkout holding ``root`` (a shadow workspace's project root)
     contains, leaving out the project-relative paths in ``exclude``; ``linked``: the real
     ``node_modules`` directories its links lead to. None when git cannot say (a copied
-    workspace, no git): then nothing is kept."""
+    workspace, no git) or a listed file cannot be read: then nothing is kept."""
     try:
         head, top = run_git(["rev-parse", "HEAD", "--show-toplevel"], cwd=root).split(b"\n")[:2]
         status = run_git(STATUS_ARGS, cwd=root)
@@ -82,8 +82,11 @@ def workspace_state(
     skipped = {name if below == "." else f"{below}/{name}" for name in exclude}
     h = hashlib.sha256(b"workspace-state 1\n" + head + b"\n")
     listed = sorted(set(parse_status(status)) - skipped)
-    for path in listed:
-        h.update(os.fsencode(path) + b"\0" + _file_digest(toplevel / path) + b"\n")
-    for directory in sorted(linked):
-        h.update(os.fsencode(str(directory)) + b"\0" + installed_packages(directory) + b"\n")
+    try:
+        for path in listed:
+            h.update(os.fsencode(path) + b"\0" + _file_digest(toplevel / path) + b"\n")
+        for directory in sorted(linked):
+            h.update(os.fsencode(str(directory)) + b"\0" + installed_packages(directory) + b"\n")
+    except OSError:  # a file that cannot be read: the state is unknown
+        return None
     return h.hexdigest()

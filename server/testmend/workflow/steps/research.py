@@ -77,11 +77,11 @@ async def research(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
             return None
         kept = deps.kept
         key = await kept.key("capture", state.test_file, setup_script()) if kept else None
-        if kept is not None and (capture := kept.get(key, DomCapture)) is not None:
+        if kept is not None and (capture := await kept.get(key, DomCapture)) is not None:
             return capture.model_copy(update={"reused": True})
         capture = await capture_dom(deps.runners, state.test_file, workspace_root=root)
-        if kept is not None and capture.error is None and not capture.tests_failed:
-            kept.put(key, capture)  # a clean run only: a flaky failure is tried again
+        if kept is not None and capture.error is None:  # clean only: a flaky failure is retried
+            await kept.put(key, capture)
         return capture
 
     # The project is read off the event loop (the language server answers the editor
