@@ -255,6 +255,129 @@ function hostElements(wrapper, isShallow) {
   return elements;
 }
 
+// A shallow render's whole tree (what Testing Library's render would render) may not render
+// at all: a child component needs what the shallow test never set up (a provider, a store, a
+// router). Those children are found by rendering each child element of the shallow output on
+// its own; the converter stubs them (they render only their children, as shallow left them),
+// and the HTML read here is the tree with the same stubs, so that the queries found fit it.
+const React = tryRequire('react');
+let server;
+function reactDomServer() {
+  if (server === undefined) server = tryRequire('react-dom/server');
+  return server;
+}
+
+function quietly(fn) {
+  // React's warnings about elements rendered here (keys of a list) are ours, not the test's:
+  // a project failing its tests on console.error must not see them.
+  const saved = console.error;
+  console.error = () => {};
+  try {
+    return fn();
+  } finally {
+    console.error = saved;
+  }
+}
+
+function isComponent(type) {
+  // Function and class components, forwardRef and memo; not context providers or consumers.
+  if (typeof type === 'function') return true;
+  return Boolean(type && typeof type === 'object' && !type._context && (type.render || type.type));
+}
+
+function typeName(type) {
+  if (typeof type === 'function') return type.displayName || type.name || null;
+  if (!type || typeof type !== 'object') return null;
+  return type.displayName || typeName(type.render) || typeName(type.type);
+}
+
+function firstLine(error) {
+  return String((error && error.message) || error).split('\n')[0].slice(0, 300);
+}
+
+// What only React's server renderer (which probes here) refuses; Testing Library's render,
+// in jsdom, renders it.
+const SERVER_ONLY = /server renderer|ReactDOMServer|getServerSnapshot/i;
+
+function throws(element) {
+  try {
+    quietly(() => reactDomServer().renderToStaticMarkup(element));
+    return null;
+  } catch (e) {
+    return e;
+  }
+}
+
+function unrenderedChildren(output) {
+  // The component types in `output` (a shallow render's output) that do not render on their
+  // own. A component whose element children throw is not itself blamed when it renders
+  // without them. Below a context provider a child may get what it needs: not looked at.
+  const found = new Map();
+  (function visit(node) {
+    if (Array.isArray(node)) {
+      node.forEach(visit);
+      return;
+    }
+    if (!node || typeof node !== 'object' || !node.props || node.type === undefined) return;
+    if (node.type && typeof node.type === 'object' && node.type._context) return;
+    if (!isComponent(node.type) || found.has(node.type)) {
+      visit(node.props.children);
+      return;
+    }
+    const error = throws(node);
+    if (!error) return;
+    if (SERVER_ONLY.test(firstLine(error))) {
+      // Only the server renderer refuses it (a portal, Suspense): render does not.
+      visit(node.props.children);
+      return;
+    }
+    const before = found.size;
+    visit(node.props.children);
+    const alone = found.size > before && !throws(React.cloneElement(node, { children: null }));
+    if (!alone) found.set(node.type, { type: node.type, name: typeName(node.type), error: firstLine(error) });
+  })(output);
+  return Array.from(found.values());
+}
+
+const unrenderedOf = new WeakMap();
+function unrendered(root) {
+  // The children of the shallow render `root` that do not render (none when its tree does).
+  if (unrenderedOf.has(root)) return unrenderedOf.get(root);
+  let found = [];
+  try {
+    root.html();
+  } catch (e) {
+    try {
+      found = React && reactDomServer() ? unrenderedChildren(root.getElement()) : [];
+    } catch (err) {
+      found = [];
+    }
+  }
+  unrenderedOf.set(root, found);
+  return found;
+}
+
+function Unrendered(props) {
+  return typeof props.children === 'function' ? null : props.children === undefined ? null : props.children;
+}
+
+function stubbed(node, types) {
+  // `node` with the elements of `types` replaced by Unrendered (their children stay).
+  if (Array.isArray(node)) return node.map((n) => stubbed(n, types));
+  if (!node || typeof node !== 'object' || !node.props || node.type === undefined) return node;
+  const children = stubbed(node.props.children, types);
+  if (types.has(node.type)) return React.createElement(Unrendered, { key: node.key }, children);
+  return children === node.props.children ? node : React.cloneElement(node, { children });
+}
+
+function markup(wrapper, root) {
+  // The HTML of `wrapper` (a node of the shallow render `root`) as render would give it.
+  const failing = unrendered(root);
+  if (!failing.length) return wrapper.html();
+  const types = new Set(failing.map((f) => f.type));
+  return quietly(() => reactDomServer().renderToStaticMarkup(stubbed(wrapper.getElement(), types)));
+}
+
 // Elements that only exist inside <svg> (the converter's SVG_ONLY_TAGS).
 const SVG_ONLY = /^(g|path|line|rect|circle|ellipse|polygon|polyline|text|tspan|textpath|defs|clippath|lineargradient|radialgradient|stop|pattern|mask|marker|symbol|use|image|foreignobject|filter|desc|animate|animatetransform|animatemotion|fe[a-z]+)$/i;
 
@@ -264,7 +387,7 @@ function shallowElements(wrapper, root) {
   if (typeof document === 'undefined') return [];
   let container;
   try {
-    const html = root.html();
+    const html = markup(root, root);
     if (!html) return [];
     // An SVG element at the root (<g>, <defs>) is parsed inside an <svg>, as it renders:
     // in HTML its attribute names would lose their case (markerWidth) and never match.
@@ -283,7 +406,7 @@ function shallowElements(wrapper, root) {
   for (let i = 0; i < wrapper.length; i += 1) {
     let html;
     try {
-      html = wrapper.at(i).html();
+      html = markup(wrapper.at(i), root);
     } catch (e) {
       return [];
     }
@@ -359,7 +482,7 @@ function record(self, selector, result, isShallow) {
     entry.element_queries = elements.slice(0, 20).map((el) => queriesFor([el]));
     if (root && test) {
       try {
-        const html = root.html();
+        const html = isShallow ? markup(root, root) : root.html();
         if (html !== null && html !== undefined) state.html[test] = String(html).slice(0, MAX_HTML);
       } catch (e) {
         // unmounted or empty render
@@ -395,6 +518,7 @@ if (enzyme) {
 // such as <g> or <line> needs an <svg> around it in a real DOM).
 const renderSeen = new Set();
 const pendingRenders = [];
+const shallowRenders = [];
 function recordRender(wrapper, kind) {
   if (state.renders.length >= MAX_RENDERS) return;
   const site = callSite();
@@ -408,6 +532,7 @@ function recordRender(wrapper, kind) {
   let component = null;
   try {
     if (kind === 'shallow') {
+      shallowRenders.push({ wrapper, index: state.renders.length });
       // The element's own type when it is a host element (no rendering); the HTML otherwise.
       const element = wrapper.getElement();
       host = Boolean(element && typeof element.type === 'string');
@@ -437,7 +562,7 @@ function rootTag(wrapper) {
   // The first tag of the whole tree's HTML; when that cannot render (a hook needing a real
   // DOM), the components at the root dived into one by one until a host element.
   try {
-    const m = /^\s*<([A-Za-z][\w:-]*)/.exec(String(wrapper.html() || ''));
+    const m = /^\s*<([A-Za-z][\w:-]*)/.exec(String(markup(wrapper, wrapper) || ''));
     return m ? m[1] : null;
   } catch (e) {
     // fall through
@@ -514,6 +639,9 @@ afterEach(() => {
 afterEach(() => {
   for (const { wrapper, index } of pendingRenders.splice(0)) {
     state.renders[index].tag = rootTag(wrapper);
+  }
+  for (const { wrapper, index } of shallowRenders.splice(0)) {
+    state.renders[index].unrendered = unrendered(wrapper).map(({ name, error }) => ({ name, error }));
   }
 });
 afterEach(() => flush());

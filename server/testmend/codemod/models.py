@@ -111,6 +111,16 @@ class FindRecord(_Model):
     """A CSS selector verified to match exactly the same elements (for component selectors)."""
 
 
+class UnrenderedChild(_Model):
+    """A child component of a shallow render's output that does not render on its own: it
+    needs what the shallow test never set up (a provider, a store, a router)."""
+
+    name: str | None = None
+    """Its display name (``Connect(Badge)`` for a wrapped one)."""
+    error: str = ""
+    """The first line of what rendering it threw."""
+
+
 class RenderRecord(_Model):
     """One render call (``shallow``/``mount``/``render``) made from the test file, and the tag
     of the (first) root element the component rendered (``None`` when unknown)."""
@@ -125,6 +135,8 @@ class RenderRecord(_Model):
     component: str | None = None
     """For a ``shallow`` render whose root is another component's element: that component's
     name (``Group``)."""
+    unrendered: list[UnrenderedChild] = []
+    """For a ``shallow`` render whose whole tree does not render: the children to blame."""
 
 
 class DomCapture(_Model):

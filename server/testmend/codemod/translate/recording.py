@@ -31,10 +31,11 @@ RECORDING_NOTE = (
 )
 
 # `react`, not `React`: the test's own `React` is in scope (no-shadow).
-_HELPERS_TS = """\
-/** `actual` (a module) with its components `names` wrapped: each still renders, and records
- * the props it last rendered with while it is mounted (read them with recordedProps). */
-function mockRecordingProps(actual: any, names: string[]): any {
+_MOCK_TS = """\
+/** `actual` (a module) with its components `names` wrapped: each records the props it last
+ * rendered with while it is mounted (read them with recordedProps), and renders as before, or
+ * only its children when it is one of `unrendered`. */
+function mockRecordingProps(actual: any, names: string[], unrendered: string[] = []): any {
   const react = jest.requireActual('react');
   const wrapped = { ...actual, __esModule: true };
   for (const name of names) {
@@ -53,6 +54,11 @@ function mockRecordingProps(actual: any, names: string[]): any {
           mounted.splice(mounted.indexOf(self.current), 1);
         };
       }, []);
+      if (unrendered.includes(name)) {
+        return typeof props.children === 'function' || props.children === undefined
+          ? null
+          : props.children;
+      }
       return react.createElement(Component, ref ? { ...props, ref } : props);
     });
     Recording.defaultProps = Component.defaultProps;
@@ -62,7 +68,9 @@ function mockRecordingProps(actual: any, names: string[]): any {
   }
   return wrapped;
 }
+"""
 
+_READ_TS = """\
 /** The props of each mounted instance of a component wrapped by mockRecordingProps, in the
  * order the instances mounted. */
 function recordedProps(component: unknown): any[] {
@@ -72,11 +80,11 @@ function recordedProps(component: unknown): any[] {
 }
 """
 
-
-_HELPERS_JS = """\
-/** `actual` (a module) with its components `names` wrapped: each still renders, and records
- * the props it last rendered with while it is mounted (read them with recordedProps). */
-function mockRecordingProps(actual, names) {
+_MOCK_JS = """\
+/** `actual` (a module) with its components `names` wrapped: each records the props it last
+ * rendered with while it is mounted (read them with recordedProps), and renders as before, or
+ * only its children when it is one of `unrendered`. */
+function mockRecordingProps(actual, names, unrendered = []) {
   const react = jest.requireActual('react');
   const wrapped = { ...actual, __esModule: true };
   for (const name of names) {
@@ -95,6 +103,11 @@ function mockRecordingProps(actual, names) {
           mounted.splice(mounted.indexOf(self.current), 1);
         };
       }, []);
+      if (unrendered.includes(name)) {
+        return typeof props.children === 'function' || props.children === undefined
+          ? null
+          : props.children;
+      }
       return react.createElement(Component, ref ? { ...props, ref } : props);
     });
     Recording.defaultProps = Component.defaultProps;
@@ -104,7 +117,9 @@ function mockRecordingProps(actual, names) {
   }
   return wrapped;
 }
+"""
 
+_READ_JS = """\
 /** The props of each mounted instance of a component wrapped by mockRecordingProps, in the
  * order the instances mounted. */
 function recordedProps(component) {
@@ -113,6 +128,23 @@ function recordedProps(component) {
     .map((instance) => instance.props);
 }
 """
+
+RECORDING_STUBBED_NOTE = (
+    "Enzyme read the props that {names} received; the jest.mock below wraps {them} so each "
+    "instance records its props. An assertion on what {they} render{s} would survive a "
+    "refactor of those props"
+)
+UNRENDERED_NOTE = (
+    "The shallow test never rendered {names}; rendered, {they} need{s} what the test never "
+    "set up ({error}). The jest.mock below stubs {them} to render only {their} children, as "
+    "shallow left {them}; rendering inside the providers {they} need{s} would test what "
+    "{they} render{s}"
+)
+UNSTUBBED_NOTE = (
+    "The shallow test never rendered {names}; rendered, {they} need{s} what the test never "
+    "set up ({error}). {They} cannot be stubbed ({why}): the tests rendering {them} fail "
+    "until {they} get{s} it"
+)
 
 _INDEX_OPS = ("first", "last", "at")
 
@@ -126,6 +158,11 @@ class Recordings(Targets):
         super().__init__(source, path, options, dom)
         self.recorded: dict[str, dict[str, str]] = {}
         """Module specifier → {exported name: local name} of the components recorded."""
+        self.unrendered: dict[str, dict[str, str]] = {}
+        """Module specifier → {exported name: the error it rendered with} of the components
+        stubbed."""
+        self._stubbed_names: dict[str, str] = {}
+        """Exported name → display name of the components stubbed."""
         self._imported: dict[str, tuple[str, str]] | None = None
         self._rendered: set[str] | None = None
         self._mocked: set[str] | None = None
@@ -324,34 +361,102 @@ class Recordings(Targets):
         self.recorded.setdefault(module, {})[export] = name
         return f"recordedProps({name})[0]"
 
+    # -- children a shallow test never rendered -----------------------------------------
+
+    def _stub_unrendered(self) -> list[tuple[str, str, str]]:
+        """Stub the children the capture saw not render in this file's shallow renders
+        (``unrendered``); → (name, error, why) of those that cannot be stubbed.
+
+        Stubbed even when the project's render helper renders them inside providers: the
+        original never rendered them, and the capture cannot tell what the helper provides.
+        A child is found under its name or, for a wrapper's display name (``Connect(Badge)``),
+        the name inside, among what the component under test imports."""
+        if self.dom is None:
+            return []
+        unstubbed: dict[str, tuple[str, str, str]] = {}
+        for record in self.dom.renders:
+            for child in record.unrendered:
+                name = child.name or "a child component"
+                inner = re.fullmatch(r"\w+\((\w+)\)", name)
+                names = [name, inner.group(1)] if inner else [name]
+                found = next(
+                    (
+                        self.options.component_children[n]
+                        for n in names
+                        if n in self.options.component_children
+                    ),
+                    None,
+                )
+                if found is None:
+                    why = "the component under test does not import it from a module of its own"
+                    unstubbed.setdefault(name, (name, child.error, why))
+                elif found[0] in self._mocked_modules():
+                    unstubbed.setdefault(name, (name, child.error, "the test mocks its module"))
+                else:
+                    self.unrendered.setdefault(found[0], {})[found[1]] = child.error
+                    self._stubbed_names[found[1]] = name
+        return list(unstubbed.values())
+
     # -- the stub ----------------------------------------------------------------------------
 
-    def finish_recordings(self) -> None:
-        """The ``jest.mock`` of each recorded module and the helpers, after the imports."""
-        if not self.recorded:
-            return
-        names = sorted(n for exports in self.recorded.values() for n in exports.values())
-        listed = ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
+    @staticmethod
+    def _listed(names: list[str]) -> dict[str, str]:
         many = len(names) > 1
-        note = RECORDING_NOTE.format(
-            names=listed,
-            them="them" if many else "it",
-            they="they" if many else "it",
-            s="" if many else "s",
-        )
-        lines = [f"// testmend: {note}"]
-        for module in sorted(self.recorded):
-            exports = ", ".join(js_string(e) for e in sorted(self.recorded[module]))
+        return {
+            "names": ", ".join(names[:-1]) + (" and " if many else "") + names[-1],
+            "them": "them" if many else "it",
+            "they": "they" if many else "it",
+            "They": "They" if many else "It",
+            "their": "their" if many else "its",
+            "s": "" if many else "s",
+        }
+
+    def finish_recordings(self) -> None:
+        """The ``jest.mock`` of each recorded or stubbed module and the helpers, after the
+        imports."""
+        unstubbed = self._stub_unrendered()
+        notes: list[str] = []
+        if self.recorded:
+            names = sorted(n for exports in self.recorded.values() for n in exports.values())
+            stubbed = any(
+                e in self.unrendered.get(m, {}) for m, ex in self.recorded.items() for e in ex
+            )
+            note = RECORDING_STUBBED_NOTE if stubbed else RECORDING_NOTE
+            notes.append(note.format(**self._listed(names)))
+        if self.unrendered:
+            names = sorted(self._stubbed_names.values())
+            errors = "; ".join(sorted({e for ex in self.unrendered.values() for e in ex.values()}))
+            notes.append(UNRENDERED_NOTE.format(error=errors, **self._listed(names)))
+        if unstubbed:
+            names = sorted(n for n, _, _ in unstubbed)
+            errors = "; ".join(sorted({e for _, e, _ in unstubbed}))
+            whys = "; ".join(sorted({w for _, _, w in unstubbed}))
+            notes.append(UNSTUBBED_NOTE.format(error=errors, why=whys, **self._listed(names)))
+        if not notes:
+            return
+        lines = [f"// testmend: {note}" for note in notes]
+        for module in sorted({*self.recorded, *self.unrendered}):
+            exports = sorted({*self.recorded.get(module, {}), *self.unrendered.get(module, {})})
             spec = js_string(module)
+            listed = ", ".join(js_string(e) for e in exports)
+            stubs = ", ".join(js_string(e) for e in sorted(self.unrendered.get(module, {})))
             lines.append(
                 f"jest.mock({spec}, () => mockRecordingProps(jest.requireActual({spec}), "
-                f"[{exports}]));"
+                f"[{listed}]{f', [{stubs}]' if stubs else ''}));"
             )
-        helpers = _HELPERS_TS if self.ts else _HELPERS_JS
+        helpers = ""
+        if self.recorded or self.unrendered:
+            helpers = _MOCK_TS if self.ts else _MOCK_JS
+        if self.recorded:
+            helpers += "\n" + (_READ_TS if self.ts else _READ_JS)
         # The helpers first: jest hoists the mocks above everything anyway, and a linter's
         # no-use-before-define sees the helpers defined where the mocks name them.
-        block = helpers + "\n" + "\n".join(lines)
-        note_at = len(helpers) + 1  # a character offset into the edit's text
+        block = (helpers + "\n" if helpers else "") + "\n".join(lines)
+        offsets = []
+        at = len(helpers) + 1 if helpers else 0  # character offsets into the edit's text
+        for line, note in zip(lines[: len(notes)], notes, strict=True):
+            offsets.append((at, note))
+            at += len(line) + 1
         last_import = None
         for stmt in self.tree.root_node.named_children:
             if stmt.start_byte >= self.virtual_from:
@@ -360,8 +465,8 @@ class Recordings(Targets):
                 last_import = stmt
         if last_import is not None:
             edit = Edit(last_import.end_byte, last_import.end_byte, "\n\n" + block)
-            edit.notes.append((2 + note_at, "review", note))
+            edit.notes.extend((2 + offset, "review", note) for offset, note in offsets)
         else:
             edit = Edit(0, 0, block + "\n\n")
-            edit.notes.append((note_at, "review", note))
+            edit.notes.extend((offset, "review", note) for offset, note in offsets)
         self.edits.append(edit)

@@ -1,0 +1,255 @@
+"""Children a shallow test never rendered: ``shallow(<Card />)`` leaves ``<Badge>`` and a
+connected ``<Counter>`` unrendered, and both throw once rendered without what the test never set
+up (a theme provider, a store), as react-redux's ``connect`` and hooks like ``useTheme`` do in
+real suites. The capture finds them; the migration stubs their modules (they render only their
+children, as shallow left them), passes under the example app's real jest, and still fails when
+the component under test is broken the ways the Enzyme test would notice."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from testmend.codemod import capture_dom, detect_conventions
+from testmend.codemod.offline import migrate_offline
+from testmend.config import load_config
+from testmend.runners import ProjectRunners
+
+pytestmark = pytest.mark.node
+
+SOURCES = {
+    "theme.js": """
+        import React, { useContext } from 'react';
+
+        const ThemeContext = React.createContext(null);
+
+        export function useTheme() {
+          const theme = useContext(ThemeContext);
+          if (theme === null) throw new Error('useTheme must be used within a ThemeProvider');
+          return theme;
+        }
+        """,
+    "store.js": """
+        import React, { useContext } from 'react';
+
+        const StoreContext = React.createContext(null);
+
+        export function connect(select) {
+          return (Component) => {
+            function Connected(props) {
+              const store = useContext(StoreContext);
+              if (!store) {
+                const name = `Connect(${Component.name})`;
+                throw new Error(`Could not find "store" in the context of "${name}"`);
+              }
+              return <Component {...props} {...select(store.getState())} />;
+            }
+            Connected.displayName = `Connect(${Component.name})`;
+            return Connected;
+          };
+        }
+        """,
+    "Badge.js": """
+        import React from 'react';
+        import { useTheme } from './theme';
+
+        export function Badge({ label, children }) {
+          const theme = useTheme();
+          return (
+            <span className={`badge badge-${theme}`}>
+              {label}
+              {children}
+            </span>
+          );
+        }
+        """,
+    "Counter.js": """
+        import React from 'react';
+        import { connect } from './store';
+
+        function Counter({ count }) {
+          return <output>{count}</output>;
+        }
+
+        export default connect((state) => ({ count: state.count }))(Counter);
+        """,
+    "Card.js": """
+        import React from 'react';
+        import { Badge } from './Badge';
+        import Counter from './Counter';
+        import { useTheme } from './theme';
+
+        function Themed() {
+          return <i>{useTheme()}</i>;
+        }
+
+        export function Card({ title, isNew, onOpen, themed = false }) {
+          return (
+            <div className="card">
+              <h2 className="card-title">{title}</h2>
+              {isNew && (
+                <Badge label="new">
+                  <em className="badge-hint">just in</em>
+                </Badge>
+              )}
+              <Counter />
+              {themed && <Themed />}
+              <button type="button" onClick={onOpen}>
+                Open
+              </button>
+            </div>
+          );
+        }
+        """,
+}
+
+CARD_SUITE = """
+import React from 'react';
+import { shallow } from 'enzyme';
+import { Card } from './Card';
+import { Badge } from './Badge';
+
+describe('<Card>', () => {
+  it('shows its title', () => {
+    const wrapper = shallow(<Card title="Hello" />);
+    expect(wrapper.find('.card-title').text()).toBe('Hello');
+  });
+
+  it('marks new cards with a badge', () => {
+    const wrapper = shallow(<Card title="Hello" isNew />);
+    expect(wrapper.find(Badge).prop('label')).toBe('new');
+    expect(wrapper.find('.badge-hint').text()).toBe('just in');
+  });
+
+  it('opens', () => {
+    const onOpen = jest.fn();
+    const wrapper = shallow(<Card title="Hello" onOpen={onOpen} />);
+    wrapper.find('button').simulate('click');
+    expect(onOpen).toHaveBeenCalled();
+  });
+});
+"""
+
+THEMED_SUITE = """
+import React from 'react';
+import { shallow } from 'enzyme';
+import { Card } from './Card';
+
+it('shows its title in a theme', () => {
+  const wrapper = shallow(<Card title="Hello" themed />);
+  expect(wrapper.find('.card-title').text()).toBe('Hello');
+});
+"""
+
+
+@pytest.fixture(scope="module")
+def cards(app_copy: Path) -> Path:
+    folder = app_copy / "src/components/Cards"
+    folder.mkdir()
+    for name, source in SOURCES.items():
+        (folder / name).write_text(textwrap.dedent(source).lstrip())
+    return folder
+
+
+def runners_for(root: Path) -> ProjectRunners:
+    return ProjectRunners(load_config(root, environ={}), cwd=root)
+
+
+async def test_the_capture_names_the_children_that_do_not_render(
+    app_copy: Path, cards: Path
+) -> None:
+    file = "src/components/Cards/Card.test.js"
+    (app_copy / file).write_text(CARD_SUITE.lstrip())
+    capture = await capture_dom(runners_for(app_copy), file, workspace_root=app_copy)
+    # What the capture does leaves the Enzyme test as it was: it passes, and nothing React
+    # warned about while the capture rendered the children alone reached the test.
+    assert (capture.tests_passed, capture.tests_failed) == (3, 0), capture.error
+    badge = {"name": "Badge", "error": "useTheme must be used within a ThemeProvider"}
+    counter = {
+        "name": "Connect(Counter)",
+        "error": 'Could not find "store" in the context of "Connect(Counter)"',
+    }
+    by_test = {r.test: [c.model_dump() for c in r.unrendered] for r in capture.renders}
+    assert by_test["<Card> shows its title"] == [counter]
+    assert by_test["<Card> marks new cards with a badge"] == [badge, counter]
+    # The queries fit the tree with those children stubbed: the hint Badge was given renders.
+    hint = next(r for r in capture.records if r.selector == ".badge-hint")
+    assert [(q.method, q.args) for q in hint.queries][:1] == [("Text", ["just in"])]
+
+
+async def test_children_a_shallow_test_never_rendered_are_stubbed_and_keep_its_intent(
+    app_copy: Path, cards: Path
+) -> None:
+    file = "src/components/Cards/Card.test.js"
+    (app_copy / file).write_text(CARD_SUITE.lstrip())
+    result = await migrate_offline(
+        load_config(app_copy, environ={}),
+        file,
+        workspace_root=app_copy,
+        options=detect_conventions(app_copy),
+    )
+    assert result.fully_passing, result.errors or [
+        t.failure_messages[:1] for t in result.tests.failing()
+    ]
+    assert result.codemod.untranslated_count == 0
+    content = result.final_content
+    assert (
+        "jest.mock('./Badge', () => mockRecordingProps(jest.requireActual('./Badge'), "
+        "['Badge'], ['Badge']));" in content
+    )
+    assert (
+        "jest.mock('./Counter', () => mockRecordingProps(jest.requireActual('./Counter'), "
+        "['default'], ['default']));" in content
+    )
+    assert "// testmend: The shallow test never rendered Badge and Connect(Counter)" in content
+    assert "still renders as before" not in content  # Badge is recorded, and stubbed
+    assert "expect(recordedProps(Badge)[0].label).toBe('new');" in content
+    for correct, broken, test in [
+        (
+            '<h2 className="card-title">{title}</h2>',
+            '<h2 className="card-title">x</h2>',
+            "shows its title",
+        ),
+        ('label="new"', 'label="old"', "marks new cards with a badge"),
+        ("just in", "just out", "marks new cards with a badge"),
+        ("onClick={onOpen}", "onClick={() => {}}", "opens"),
+    ]:
+        module = cards / "Card.js"
+        original = module.read_text()
+        assert correct in original
+        module.write_text(original.replace(correct, broken))
+        try:
+            run = await runners_for(app_copy).run_tests(file)
+        finally:
+            module.write_text(original)
+        assert run.suite_error is None, run.suite_error
+        assert [t.full_name for t in run.failing()] == [f"<Card> {test}"], correct
+
+
+async def test_a_child_that_cannot_be_stubbed_is_said_and_fails(
+    app_copy: Path, cards: Path
+) -> None:
+    """``Themed`` is defined in Card's own module: a mock of that module would not reach
+    Card's reference to it. The migration says so and its test fails; it never passes
+    without the check it had."""
+    file = "src/components/Cards/Themed.test.js"
+    (app_copy / file).write_text(THEMED_SUITE.lstrip())
+    result = await migrate_offline(
+        load_config(app_copy, environ={}),
+        file,
+        workspace_root=app_copy,
+        options=detect_conventions(app_copy),
+    )
+    assert not result.fully_passing
+    assert "useTheme must be used within a ThemeProvider" in str(
+        [t.failure_messages for t in result.tests.failing()]
+    )
+    assert (
+        "// testmend: The shallow test never rendered Themed; rendered, it needs what the test "
+        "never set up (useTheme must be used within a ThemeProvider). It cannot be stubbed (the "
+        "component under test does not import it from a module of its own)"
+    ) in result.final_content
+    # Counter, which can be, is stubbed as in the other suite.
+    assert "jest.mock('./Counter'" in result.final_content
