@@ -39,7 +39,7 @@ from ..runners.detect import (
 from ..runners.kept import KeptResults, ResultCache
 from ..runners.warm import KeptWarmJests
 from ..sandbox import Sandbox, SandboxChoice, choose_sandbox, sandbox_for
-from ..workflow.agents import AgentStalledError
+from ..workflow.agent_entry import AgentStalledError
 from ..workflow.context import RunDeps
 from ..workflow.events import NeedsInput, RunEvent, RunFinished, RunStarted
 from ..workflow.graph import build_graph, checkpoint_serializer

@@ -16,6 +16,7 @@ from langgraph.runtime import Runtime
 from ..config import AgentName
 from ..llm.factory import ModelUnavailableError
 from ..llm.faults import classify
+from .agent_entry import AgentStalledError
 from .agent_state import StepAgentState
 from .context import ESCALATION_UNLOCKS_AT, SCOPE_REDUCTION_UNLOCKS_AT, RunDeps
 from .events import TokensUsed
@@ -157,10 +158,6 @@ class StepGuard(AgentMiddleware[StepAgentState, RunDeps]):
                 cost=usage.run_cost if usage.priced else None,
             )
         )
-
-
-class AgentStalledError(RuntimeError):
-    """An agent went on calling tools (reads, mostly) past the step's recursion limit."""
 
 
 def recursion_limit(deps: RunDeps) -> int:

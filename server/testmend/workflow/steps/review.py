@@ -17,7 +17,7 @@ from langgraph.runtime import Runtime
 
 from ...fidelity import FidelityReport
 from ...project.dependencies import is_test_file
-from ..agents import run_agent
+from ..agent_entry import run_agent
 from ..candidate import sync_candidate
 from ..context import RunDeps
 from ..state import MigrationState, ReviewState, Verdict
