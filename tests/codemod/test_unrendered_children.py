@@ -12,7 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from testmend.codemod import capture_dom, detect_conventions
+from testmend.codemod import (
+    CodemodOptions,
+    DomCapture,
+    capture_dom,
+    convert_enzyme_test,
+    detect_conventions,
+)
+from testmend.codemod.models import RenderRecord, UnrenderedChild
 from testmend.codemod.offline import migrate_offline
 from testmend.config import load_config
 from testmend.runners import ProjectRunners
@@ -190,9 +197,8 @@ async def test_children_a_shallow_test_never_rendered_are_stubbed_and_keep_its_i
         workspace_root=app_copy,
         options=detect_conventions(app_copy),
     )
-    assert result.fully_passing, result.errors or [
-        t.failure_messages[:1] for t in result.tests.failing()
-    ]
+    assert result.tests is not None
+    assert result.fully_passing, [t.failure_messages[:1] for t in result.tests.failing()]
     assert result.codemod.untranslated_count == 0
     content = result.final_content
     assert (
@@ -242,7 +248,7 @@ async def test_a_child_that_cannot_be_stubbed_is_said_and_fails(
         workspace_root=app_copy,
         options=detect_conventions(app_copy),
     )
-    assert not result.fully_passing
+    assert result.tests is not None and not result.fully_passing
     assert "useTheme must be used within a ThemeProvider" in str(
         [t.failure_messages for t in result.tests.failing()]
     )
@@ -253,3 +259,56 @@ async def test_a_child_that_cannot_be_stubbed_is_said_and_fails(
     ) in result.final_content
     # Counter, which can be, is stubbed as in the other suite.
     assert "jest.mock('./Counter'" in result.final_content
+
+
+MIXED_SUITE = """
+import React from 'react';
+import { mount, shallow } from 'enzyme';
+import { Card } from './Card';
+import { ThemeProvider } from './theme';
+
+it('shows its title', () => {
+  const wrapper = shallow(<Card title="Hello" isNew />);
+  expect(wrapper.find('.card-title').text()).toBe('Hello');
+});
+
+it('shows its badge in a theme', () => {
+  const wrapper = mount(
+    <ThemeProvider theme="dark">
+      <Card title="Hello" isNew />
+    </ThemeProvider>,
+  );
+  expect(wrapper.find('.badge-dark').exists()).toBe(true);
+});
+"""
+
+
+def test_a_child_the_files_full_renders_render_is_not_stubbed() -> None:
+    """``jest.mock`` stands for the whole file: stubbing Badge for the shallow test would stub
+    it in the ``mount`` test too, which renders it inside its provider and checks it. The
+    note says why it is left; converter only (the capture is given)."""
+    badge = UnrenderedChild(name="Badge", error="useTheme must be used within a ThemeProvider")
+    dom = DomCapture(
+        file="src/components/Cards/Mixed.test.js",
+        renders=[RenderRecord(line=7, column=19, test="shows its title", unrendered=[badge])],
+    )
+    options = CodemodOptions(
+        jest_dom_global=True, component_children={"Badge": ["./Badge", "Badge"]}
+    )
+    result = convert_enzyme_test(
+        MIXED_SUITE.lstrip(), path="src/components/Cards/Mixed.test.js", options=options, dom=dom
+    )
+    assert "jest.mock('./Badge'" not in result.content
+    assert (
+        "It cannot be stubbed (the file's full renders render it, and a mock would stub it "
+        "there too)" in result.content
+    )
+    # Without the full render, it is.
+    shallow_only = MIXED_SUITE.split("it('shows its badge")[0]
+    result = convert_enzyme_test(
+        shallow_only.lstrip(), path="src/components/Cards/Mixed.test.js", options=options, dom=dom
+    )
+    assert (
+        "jest.mock('./Badge', () => mockRecordingProps(jest.requireActual('./Badge'), "
+        "['Badge'], ['Badge']));" in result.content
+    )

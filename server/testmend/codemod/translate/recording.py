@@ -373,6 +373,15 @@ class Recordings(Targets):
         the name inside, among what the component under test imports."""
         if self.dom is None:
             return []
+        # jest.mock replaces the module for the whole file: the file's full renders would get
+        # the stub too, where the original rendered the child (inside what they set up).
+        mounts = any(
+            node.type == "call_expression"
+            and node.start_byte < self.virtual_from
+            and self.is_render_call(node)
+            and not self.is_shallow(node)
+            for node in walk(self.tree.root_node)
+        )
         unstubbed: dict[str, tuple[str, str, str]] = {}
         for record in self.dom.renders:
             for child in record.unrendered:
@@ -389,6 +398,9 @@ class Recordings(Targets):
                 )
                 if found is None:
                     why = "the component under test does not import it from a module of its own"
+                    unstubbed.setdefault(name, (name, child.error, why))
+                elif mounts:
+                    why = "the file's full renders render it, and a mock would stub it there too"
                     unstubbed.setdefault(name, (name, child.error, why))
                 elif found[0] in self._mocked_modules():
                     unstubbed.setdefault(name, (name, child.error, "the test mocks its module"))
