@@ -312,3 +312,11 @@ def test_a_child_the_files_full_renders_render_is_not_stubbed() -> None:
         "jest.mock('./Badge', () => mockRecordingProps(jest.requireActual('./Badge'), "
         "['Badge'], ['Badge']));" in result.content
     )
+    # The component under test may name it otherwise (`import { Badge as Tag }`).
+    renamed = options.model_copy(update={"component_children": {"Tag": ["./Badge", "Badge"]}})
+    result = convert_enzyme_test(
+        shallow_only.lstrip(), path="src/components/Cards/Mixed.test.js", options=renamed, dom=dom
+    )
+    assert "mockRecordingProps(jest.requireActual('./Badge'), ['Badge'], ['Badge'])" in (
+        result.content
+    )

@@ -370,7 +370,8 @@ class Recordings(Targets):
         Stubbed even when the project's render helper renders them inside providers: the
         original never rendered them, and the capture cannot tell what the helper provides.
         A child is found under its name or, for a wrapper's display name (``Connect(Badge)``),
-        the name inside, among what the component under test imports."""
+        the name inside, among what the component under test imports (as it names it, or as
+        its module exports it)."""
         if self.dom is None:
             return []
         # jest.mock replaces the module for the whole file: the file's full renders would get
@@ -388,13 +389,10 @@ class Recordings(Targets):
                 name = child.name or "a child component"
                 inner = re.fullmatch(r"\w+\((\w+)\)", name)
                 names = [name, inner.group(1)] if inner else [name]
-                found = next(
-                    (
-                        self.options.component_children[n]
-                        for n in names
-                        if n in self.options.component_children
-                    ),
-                    None,
+                children = self.options.component_children
+                # By the local name, else by the exported one (`import { Label as VxLabel }`).
+                found = next((children[n] for n in names if n in children), None) or next(
+                    (child for n in names for child in children.values() if child[1] == n), None
                 )
                 if found is None:
                     why = "the component under test does not import it from a module of its own"
