@@ -22,7 +22,8 @@ from testmend.codemod import (
 from testmend.codemod.models import RenderRecord, UnrenderedChild
 from testmend.codemod.offline import migrate_offline
 from testmend.config import load_config
-from testmend.runners import ProjectRunners
+
+from .test_recording import broken_tests, runners_for
 
 pytestmark = pytest.mark.node
 
@@ -160,10 +161,6 @@ def cards(app_copy: Path) -> Path:
     return folder
 
 
-def runners_for(root: Path) -> ProjectRunners:
-    return ProjectRunners(load_config(root, environ={}), cwd=root)
-
-
 async def test_the_capture_names_the_children_that_do_not_render(
     app_copy: Path, cards: Path
 ) -> None:
@@ -222,16 +219,8 @@ async def test_children_a_shallow_test_never_rendered_are_stubbed_and_keep_its_i
         ("just in", "just out", "marks new cards with a badge"),
         ("onClick={onOpen}", "onClick={() => {}}", "opens"),
     ]:
-        module = cards / "Card.js"
-        original = module.read_text()
-        assert correct in original
-        module.write_text(original.replace(correct, broken))
-        try:
-            run = await runners_for(app_copy).run_tests(file)
-        finally:
-            module.write_text(original)
-        assert run.suite_error is None, run.suite_error
-        assert [t.full_name for t in run.failing()] == [f"<Card> {test}"], correct
+        failing = await broken_tests(app_copy, file, cards / "Card.js", correct, broken)
+        assert failing == [f"<Card> {test}"], correct
 
 
 async def test_a_child_that_cannot_be_stubbed_is_said_and_fails(
