@@ -146,13 +146,17 @@ def runners_for(root: Path) -> ProjectRunners:
     return ProjectRunners(load_config(root, environ={}), cwd=root)
 
 
-@pytest.fixture(scope="module")
-def widgets(app_copy: Path) -> Path:
-    folder = app_copy / "src/components/Widgets"
+def write_components(folder: Path, sources: dict[str, str]) -> Path:
+    """A new folder of the app with ``sources`` (file name → indented source) in it."""
     folder.mkdir()
-    for name, source in SOURCES.items():
+    for name, source in sources.items():
         (folder / name).write_text(textwrap.dedent(source).lstrip())
     return folder
+
+
+@pytest.fixture(scope="module")
+def widgets(app_copy: Path) -> Path:
+    return write_components(app_copy / "src/components/Widgets", SOURCES)
 
 
 async def migrate(app: Path, file: str, suite: str) -> str:

@@ -7,7 +7,6 @@ the component under test is broken the ways the Enzyme test would notice."""
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -23,7 +22,7 @@ from testmend.codemod.models import RenderRecord, UnrenderedChild
 from testmend.codemod.offline import migrate_offline
 from testmend.config import load_config
 
-from .test_recording import broken_tests, runners_for
+from .test_recording import broken_tests, migrate, runners_for, write_components
 
 pytestmark = pytest.mark.node
 
@@ -154,11 +153,7 @@ it('shows its title in a theme', () => {
 
 @pytest.fixture(scope="module")
 def cards(app_copy: Path) -> Path:
-    folder = app_copy / "src/components/Cards"
-    folder.mkdir()
-    for name, source in SOURCES.items():
-        (folder / name).write_text(textwrap.dedent(source).lstrip())
-    return folder
+    return write_components(app_copy / "src/components/Cards", SOURCES)
 
 
 async def test_the_capture_names_the_children_that_do_not_render(
@@ -187,17 +182,7 @@ async def test_children_a_shallow_test_never_rendered_are_stubbed_and_keep_its_i
     app_copy: Path, cards: Path
 ) -> None:
     file = "src/components/Cards/Card.test.js"
-    (app_copy / file).write_text(CARD_SUITE.lstrip())
-    result = await migrate_offline(
-        load_config(app_copy, environ={}),
-        file,
-        workspace_root=app_copy,
-        options=detect_conventions(app_copy),
-    )
-    assert result.tests is not None
-    assert result.fully_passing, [t.failure_messages[:1] for t in result.tests.failing()]
-    assert result.codemod.untranslated_count == 0
-    content = result.final_content
+    content = await migrate(app_copy, file, CARD_SUITE)  # fully passing, nothing untranslated
     assert (
         "jest.mock('./Badge', () => mockRecordingProps(jest.requireActual('./Badge'), "
         "['Badge'], ['Badge']));" in content

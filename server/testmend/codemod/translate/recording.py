@@ -165,6 +165,7 @@ class Recordings(Targets):
         """Exported name → display name of the components stubbed."""
         self._imported: dict[str, tuple[str, str]] | None = None
         self._rendered: set[str] | None = None
+        self._renders: list[Node] | None = None
         self._mocked: set[str] | None = None
 
     # -- which components can be recorded ----------------------------------------------------
@@ -185,13 +186,19 @@ class Recordings(Targets):
     def _rendered_modules(self) -> set[str]:
         """Modules of the components the file renders (the JSX at the root of its renders)."""
         if self._rendered is None:
-            self._rendered = set()
-            for node in walk(self.tree.root_node):
-                if node.type == "call_expression" and self.is_render_call(node):
-                    module = self._rendered_module(node)
-                    if module is not None:
-                        self._rendered.add(module)
+            modules = (self._rendered_module(call) for call in self._render_calls())
+            self._rendered = {module for module in modules if module is not None}
         return self._rendered
+
+    def _render_calls(self) -> list[Node]:
+        """The file's render calls (``mount``, ``shallow``, helpers returning renders)."""
+        if self._renders is None:
+            self._renders = [
+                node
+                for node in walk(self.tree.root_node)
+                if node.type == "call_expression" and self.is_render_call(node)
+            ]
+        return self._renders
 
     def _mocked_modules(self) -> set[str]:
         """The modules the file mocks itself (``jest.mock``, ``jest.doMock``)."""
@@ -372,16 +379,13 @@ class Recordings(Targets):
         A child is found under its name or, for a wrapper's display name (``Connect(Badge)``),
         the name inside, among what the component under test imports (as it names it, or as
         its module exports it)."""
-        if self.dom is None:
+        if self.dom is None or not any(record.unrendered for record in self.dom.renders):
             return []
         # jest.mock replaces the module for the whole file: the file's full renders would get
         # the stub too, where the original rendered the child (inside what they set up).
         mounts = any(
-            node.type == "call_expression"
-            and node.start_byte < self.virtual_from
-            and self.is_render_call(node)
-            and not self.is_shallow(node)
-            for node in walk(self.tree.root_node)
+            call.start_byte < self.virtual_from and not self.is_shallow(call)
+            for call in self._render_calls()
         )
         unstubbed: dict[str, tuple[str, str, str]] = {}
         for record in self.dom.renders:
