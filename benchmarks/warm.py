@@ -8,10 +8,10 @@ In a git copy of the example app (node_modules linked), one process after the ot
    ``tsc --noEmit -p tsconfig.json``; their sum is the raw tool time;
 2. ``testmend migrate FILE --offline --json`` with warm slots and kept original results (the
    defaults) in a new workspaces directory: FILE (the slot is made), FILE again (the
-   original's capture and mutant runs are kept from the first), then the other file (a warm
-   slot);
-3. the same with ``workspace.keepOriginalResults`` off, and with ``workspace.warmSlots`` 0 too
-   (a new workspace per run, the behaviour before both); then the same three runs through one
+   original's capture and mutant runs, and eslint's and tsc's results, are kept from the
+   first), then the other file (a warm slot);
+3. the same with ``workspace.keepOriginalResults`` and ``keepCheckResults`` off, and with
+   ``workspace.warmSlots`` 0 too (a new workspace per run, the behaviour before both); then the same three runs through one
    engine in this process, as the editor's language server makes them (a slot's warm jest
    stays up between runs). Each sequence starts with nothing kept;
 4. the agent loop's edit→test result: the file edited, then run through the runners (in the
@@ -79,6 +79,7 @@ def migrate(
         "TESTMEND_WORKSPACES_DIR": str(workspaces),
         "TESTMEND_WORKSPACE__WARM_SLOTS": str(slots),
         "TESTMEND_WORKSPACE__KEEP_ORIGINAL_RESULTS": json.dumps(keep),
+        "TESTMEND_WORKSPACE__KEEP_CHECK_RESULTS": json.dumps(keep),
     }
     env.pop("OPENAI_API_KEY", None)
     seconds, code, output = timed(

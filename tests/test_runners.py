@@ -336,6 +336,61 @@ async def test_ignored_file_is_reported_as_ignored(example_copy: Path) -> None:
     assert result.ignored and not result.clean and result.messages == []
 
 
+async def test_lint_and_type_results_are_kept_until_what_they_depend_on_changes(
+    example_copy: Path, tmp_path: Path
+) -> None:
+    """eslint's and tsc's results on a content of the file are kept across runs (new runners
+    over the same store: a next run's); once another file changes their verdict (eslint's
+    configuration, a module the test imports), they run again: a kept result would give the
+    old one."""
+    from testmend.runners.kept import KeptResults, ResultCache
+
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "app"]):
+        subprocess.run([*git, *args], cwd=example_copy, check=True, capture_output=True)
+    store = ResultCache(tmp_path / "results")
+
+    def runners() -> ProjectRunners:
+        made = runners_for(example_copy)
+        made.keep_checks_in(KeptResults(store, workspace_root=example_copy, tools=made.identity()))
+        return made
+
+    write(example_copy, "src/keptValue.ts", "export const value = 3;\n")
+    relative = write(
+        example_copy,
+        "src/kept.test.ts",
+        """
+        import { value } from './keptValue';
+
+        // TODO: more cases
+        it('counts', () => {
+          const count: number = value;
+          expect(count).toBe(3);
+        });
+        """,
+    )
+    lint, types = await runners().lint(relative), await runners().typecheck(relative)
+    assert lint.clean and types.clean
+    # The same content in the same workspace: the kept results, timings and all (a run of
+    # the tools would have taken another time).
+    for again, first in (
+        (await runners().lint(relative), lint),
+        (await runners().typecheck(relative), types),
+    ):
+        assert again.reused and not first.reused
+        assert again.model_copy(update={"reused": False}) == first
+
+    config = example_copy / "eslint.config.js"
+    config.write_text(
+        config.read_text()
+        + "\nmodule.exports.push({ rules: { 'no-warning-comments': 'error' } });\n"
+    )
+    assert [m.rule for m in (await runners().lint(relative)).messages] == ["no-warning-comments"]
+    write(example_copy, "src/keptValue.ts", "export const value = 'three';\n")
+    [diagnostic] = (await runners().typecheck(relative)).diagnostics
+    assert (diagnostic.code, diagnostic.line) == ("TS2322", 5)
+
+
 # --- tsc --------------------------------------------------------------------------------------
 
 

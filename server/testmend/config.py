@@ -299,6 +299,10 @@ class WorkspaceConfig(_Section):
     are kept in ``.testmend/cache/results/`` and reused while nothing they depend on changed
     (the project's files, installed packages, test command and environment); off: run again
     every time."""
+    keep_check_results: bool = True
+    """eslint's and tsc's results on the test file (the migration's content included: they run
+    no test code) are kept in ``.testmend/cache/results/`` and reused while the file and
+    everything else they depend on are unchanged; off: they run again every time."""
 
 
 class Config(_Section):

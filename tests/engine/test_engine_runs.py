@@ -339,12 +339,13 @@ def step_details(history: list[RunEvent]) -> dict[str, str]:
     return {e.step: e.detail for e in history if isinstance(e, StepFinished)}
 
 
-async def test_a_second_run_reuses_the_originals_runs_until_the_project_changes(
+async def test_a_second_run_reuses_the_originals_runs_and_the_checks_until_the_project_changes(
     project: Path, workspaces: Path
 ) -> None:
-    """The original test's capture and its runs against the mutants are kept from the first
-    run of a file; the second run (another engine: the command line run again) only runs the
-    candidate, with the same verdict; an edit of a file it depends on runs them again."""
+    """The original test's capture and its runs against the mutants, and eslint's and tsc's
+    results on the migration, are kept from the first run of a file; the second run (another
+    engine: the command line run again) only runs the candidate's tests, with the same
+    verdict; an edit of a file they depend on runs them all again."""
     results, details = [], []
     for edit in (None, None, "src/components/Pagination/Pagination.css"):
         if edit is not None:  # an uncommitted change of the user's
@@ -354,9 +355,11 @@ async def test_a_second_run_reuses_the_originals_runs_until_the_project_changes(
         results.append(result)
         details.append(step_details(history))
     kept = "as in an earlier run"
-    assert kept not in details[0]["research"] and kept not in details[0]["review"]
-    assert kept in details[1]["research"] and kept in details[1]["review"]
-    assert kept not in details[2]["research"] and kept not in details[2]["review"]
+    steps = ("research", "lint", "typescript", "review")
+    assert not any(kept in details[0][step] for step in steps)
+    assert all(kept in details[1][step] for step in steps)
+    # The stylesheet is not the test's content, but it is the workspace's: all run again.
+    assert not any(kept in details[2][step] for step in steps)
     assert [r.status for r in results] == ["succeeded"] * 3
     assert results[1].content == results[0].content
     assert "4/4 mutants caught" in details[1]["review"]
@@ -366,12 +369,18 @@ async def test_a_second_run_reuses_the_originals_runs_until_the_project_changes(
     assert_untouched(project, workspaces)
 
 
-async def test_with_keeping_off_the_original_runs_every_time(
+async def test_with_keeping_off_the_original_and_the_checks_run_every_time(
     project: Path, workspaces: Path
 ) -> None:
-    config = make_config(project, workspace={"keepOriginalResults": False})
+    config = make_config(
+        project, workspace={"keepOriginalResults": False, "keepCheckResults": False}
+    )
     for _ in range(2):
         engine = Engine(config, offline=True, workspaces_dir=workspaces)
         _, history = await run_with_events(engine, RunRequest(file=PAGINATION_TEST))
-        assert "as in an earlier run" not in step_details(history)["research"]
+        details = step_details(history)
+        assert not any(
+            "as in an earlier run" in details[step]
+            for step in ("research", "lint", "typescript", "review")
+        )
     assert not (project / ".testmend" / "cache" / "results").exists()

@@ -11,7 +11,14 @@ from pydantic import BaseModel, ConfigDict
 
 from ..config import Config
 from ..project.children import children_of_the_tested_component
-from ..runners import LintResult, ProjectRunners, RunnerError, TestRunResult, TypecheckResult
+from ..runners import (
+    LintResult,
+    ProjectRunners,
+    RunnerError,
+    TestRunResult,
+    TypecheckResult,
+    snapshot_file,
+)
 from .capture import capture_dom
 from .convert import convert_enzyme_test
 from .models import CodemodOptions, CodemodResult, DomCapture
@@ -55,11 +62,6 @@ class OfflineResult(BaseModel):
             and self.tests.success
             and self.tests.failed_count == 0
         )
-
-
-def snapshot_file(test_file: str) -> str:
-    path = Path(test_file)
-    return (path.parent / "__snapshots__" / f"{path.name}.snap").as_posix()
 
 
 async def migrate_offline(

@@ -260,11 +260,12 @@ class Engine:
         )
 
     def _kept_results(
-        self, workspace: ShadowWorkspace, runners: ProjectRunners
+        self, workspace: ShadowWorkspace, runners: ProjectRunners, enabled: bool
     ) -> KeptResults | None:
-        """Where the original test's runs are kept across runs (a git workspace only: its
-        state is known from git)."""
-        if not self.config.workspace.keep_original_results or workspace.kind != "git-worktree":
+        """Where results are kept across runs (a git workspace only: its state is known from
+        git): the original test's runs, and eslint's and tsc's results (``enabled``: the
+        setting of the one or the other)."""
+        if not enabled or workspace.kind != "git-worktree":
             return None
         return KeptResults(
             ResultCache(self.store.results_cache),
@@ -413,6 +414,11 @@ class Engine:
                     sandbox = self._sandbox(workspace)
                     handle.sandbox = sandbox.describe()
                     runners = self.runners_factory(self.config, workspace.root, sandbox)
+                    runners.keep_checks_in(
+                        self._kept_results(
+                            workspace, runners, self.config.workspace.keep_check_results
+                        )
+                    )
                     if workspace.pooled and self._kept_jests.keeps:
                         keep_key = runners.warm_key()
                     if keep_key is not None:
@@ -429,7 +435,9 @@ class Engine:
                         models=self.models,
                         emit=emit,
                         usage=usage,
-                        kept=self._kept_results(workspace, runners),
+                        kept=self._kept_results(
+                            workspace, runners, self.config.workspace.keep_original_results
+                        ),
                     )
                     emit(
                         RunStarted(

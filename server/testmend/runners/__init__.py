@@ -21,7 +21,7 @@ from .models import (
     TypecheckResult,
     TypeDiagnostic,
 )
-from .runner import ProjectRunners, tool_environment
+from .runner import ProjectRunners, snapshot_file, tool_environment
 
 __all__ = [
     "BrokenTsconfigError",
@@ -45,5 +45,6 @@ __all__ = [
     "detect_package_manager",
     "find_bin",
     "resolve_commands",
+    "snapshot_file",
     "tool_environment",
 ]

@@ -1,4 +1,4 @@
-"""Results of the original test's runs, kept on disk from one run to the next.
+"""Results of the original test's runs and of the checks, kept on disk from one run to the next.
 
 A migration runs the original test twice over: once to capture its DOM and baseline, once per
 mutant in the intent check. Neither depends on the candidate, so a second run of the same
@@ -14,9 +14,11 @@ are kept under a key made of everything they depend on:
 - what was run: the purpose and its inputs (the capture's setup file, the mutants).
 
 A result is only kept when it is a clean one (every test of the original passed): a flaky
-failure is tried again next time, never frozen. Only runs of the user's own code are kept,
-never the candidate's: that is what a run checks afresh. Entries live in ``.testmend/cache/
-results/`` of the project (out of the sandbox's reach), newest ``MAX_ENTRIES`` kept.
+failure is tried again next time, never frozen. Only test runs of the user's own code are
+kept, never the candidate's: that is what a run checks afresh. eslint's and tsc's results are
+kept for any content of the file (they run none of its code), its content part of the key
+(``ProjectRunners.keep_checks_in``). Entries live in ``.testmend/cache/results/`` of the
+project (out of the sandbox's reach), newest ``MAX_ENTRIES`` kept.
 """
 
 from __future__ import annotations

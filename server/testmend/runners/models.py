@@ -109,6 +109,9 @@ class LintResult(_Result):
     duration_s: float
     ignored: bool = False
     """eslint's configuration ignores this file: nothing was checked."""
+    reused: bool = False
+    """Kept from an earlier run's check of the same content, nothing it depends on changed
+    (``ProjectRunners.keep_checks_in``)."""
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -158,6 +161,9 @@ class TypecheckResult(_Result):
     other_files_error_count: int
     """Errors elsewhere in the project (often pre-existing; not the candidate's fault)."""
     duration_s: float
+    reused: bool = False
+    """Kept from an earlier run's check of the same content, nothing it depends on changed
+    (``ProjectRunners.keep_checks_in``)."""
 
     @computed_field  # type: ignore[prop-decorator]
     @property

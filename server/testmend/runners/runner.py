@@ -9,9 +9,11 @@ import logging
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from pydantic import BaseModel
 
 from .. import __version__
 from ..config import Config
@@ -50,7 +52,11 @@ from .parsing import (
 from .process import Completed, run_command
 from .warm import LINE_LIMIT, WarmJest
 
+if TYPE_CHECKING:
+    from .kept import KeptResults
+
 logger = logging.getLogger(__name__)
+_Result = TypeVar("_Result", bound=BaseModel)
 
 CACHE_DIR_NAME = "testmend-cache"
 """In the sandbox's temp dir: tool state worth keeping (``workspace/pool.py`` keeps it)."""
@@ -95,6 +101,12 @@ def _test_result(
     )
 
 
+def snapshot_file(test_file: str) -> str:
+    """Where jest keeps ``test_file``'s snapshots by default (project-relative)."""
+    path = Path(test_file)
+    return (path.parent / "__snapshots__" / f"{path.name}.snap").as_posix()
+
+
 class ProjectRunners:
     """The project's own tools, run in ``cwd`` (the project root or a shadow workspace of it).
 
@@ -123,6 +135,7 @@ class ProjectRunners:
         """The long-lived jest of this workspace (None: jest runs as the plain command). Its
         owner (``warm=True``) stops it with :meth:`aclose`."""
         self._memo = ContentMemo()
+        self._kept_checks: KeptResults | None = None
 
     def _warm_eligible(self) -> bool:
         """A warm jest drives jest itself, not a wrapper (react-scripts, craco, yarn …)."""
@@ -185,6 +198,49 @@ class ProjectRunners:
             _RESULTS_PROCESSOR.read_text(encoding="utf-8"),
         ]
         return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
+
+    def keep_checks_in(self, kept: KeptResults | None) -> None:
+        """Keep eslint's and tsc's results across runs in ``kept`` (None: run them every
+        time); see :meth:`_kept_check`."""
+        self._kept_checks = kept
+
+    async def _kept_check(
+        self,
+        tool: str,
+        command: Sequence[str] | None,
+        abs_file: Path,
+        rel: str,
+        model: type[_Result],
+        run: Callable[[], Awaitable[_Result]],
+    ) -> _Result:
+        """``run``'s result, or the one an earlier run of the same check kept for the same
+        content of the file in the same workspace state, tools and command. eslint and tsc
+        run no code of the file, so their result on a content is the same whoever wrote it
+        (the migration's included), unlike a test run's. The file's snapshot, which the
+        file's jest runs rewrite meanwhile, is left out of the state: neither tool reads it. A
+        result is kept only when the file and the workspace were the same when the check
+        ended as when it began."""
+        kept = self._kept_checks
+        try:
+            content = abs_file.read_bytes() if kept is not None else b""
+        except OSError:
+            kept = None
+        if kept is None:
+            return await run()
+        parts = (rel, hashlib.sha256(content).hexdigest(), json.dumps(list(command or ())))
+        exclude = [rel, snapshot_file(rel)]
+        key = await kept.key(f"check {tool}", *parts, exclude=exclude)
+        found = await kept.get(key, model)
+        if found is not None:
+            return found.model_copy(update={"reused": True})
+        result = await run()
+        try:
+            unchanged = abs_file.read_bytes() == content
+        except OSError:
+            unchanged = False
+        if unchanged and await kept.key(f"check {tool}", *parts, exclude=exclude) == key:
+            await kept.put(key, result)
+        return result
 
     def adopt_warm(self, warm: WarmJest) -> None:
         """Use ``warm`` (kept from an earlier run with the same :meth:`warm_key`) as this
@@ -396,8 +452,11 @@ class ProjectRunners:
         return await self._memo.get("lint", rel, abs_file, lambda: self._lint_now(abs_file, rel))
 
     async def _lint_now(self, abs_file: Path, rel: str) -> LintResult:
-        messages, ignored, duration = await self._eslint(self.commands.lint, "lint", abs_file)
-        return LintResult(file=rel, messages=messages, ignored=ignored, duration_s=duration)
+        async def run() -> LintResult:
+            messages, ignored, duration = await self._eslint(self.commands.lint, "lint", abs_file)
+            return LintResult(file=rel, messages=messages, ignored=ignored, duration_s=duration)
+
+        return await self._kept_check("eslint", self.commands.lint, abs_file, rel, LintResult, run)
 
     async def lint_fix(self, file: str) -> LintFixResult:
         """eslint --fix in place (in ``cwd``); the messages are those that remain."""
@@ -433,6 +492,16 @@ class ProjectRunners:
         )
 
     async def _typecheck_now(self, abs_file: Path, rel: str) -> TypecheckResult:
+        return await self._kept_check(
+            "tsc",
+            self.commands.typecheck,
+            abs_file,
+            rel,
+            TypecheckResult,
+            lambda: self._typecheck_run(abs_file, rel),
+        )
+
+    async def _typecheck_run(self, abs_file: Path, rel: str) -> TypecheckResult:
         base = self._argv(self.commands.typecheck, "tsc", "typecheck")
         argv = base if "--pretty" in base else [*base, "--pretty", "false"]
         argv += tsc_incremental_args(self.cwd, base, self._cache_dir() / "tsc.tsbuildinfo")

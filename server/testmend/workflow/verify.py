@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..codemod.offline import snapshot_file
 from ..fidelity import FidelityReport, Finding, IntentReport, InventoryRow, compare, read_inventory
 from ..fidelity.intent import IntentInputs, check_intent, content_hash
-from ..runners import RunnerError, TestRunResult
+from ..runners import RunnerError, TestRunResult, snapshot_file
 from ..workspace.paths import resolve_in_root
 from .context import RunDeps
 from .state import MigrationState

@@ -174,11 +174,14 @@ async def run_check(check: Check, state: MigrationState, deps: RunDeps) -> Updat
         sync_candidate(deps, state.test_file, candidate)
         result = await check.run(deps, state.test_file)
     count = check.count(result)
+    detail = check.left_detail(result) if count else check.clean_detail
+    if result.reused:
+        detail += " (as in an earlier run: nothing it depends on changed)"
     return done(
         deps,
         state,
         step,
-        check.left_detail(result) if count else check.clean_detail,
+        detail,
         candidate=candidate,
         error_tracker=tracker,
         **{check.summary_key: check.describe(result) if count else "", check.count_key: count},

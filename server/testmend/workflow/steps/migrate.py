@@ -20,10 +20,9 @@ from langgraph.runtime import Runtime
 
 from ...codemod import CodemodResult, DomCapture, convert_enzyme_test
 from ...codemod.convert import SNAPSHOT_NOTE
-from ...codemod.offline import snapshot_file
 from ...fidelity import FidelityReport, Finding
 from ...project.children import component_children
-from ...runners import RunnerError, TestRunResult
+from ...runners import RunnerError, TestRunResult, snapshot_file
 from ...workspace.paths import resolve_in_root
 from ..agent_entry import run_agent
 from ..candidate import describe_test_result, observed_test_errors, sync_candidate
