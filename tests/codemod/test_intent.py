@@ -177,9 +177,11 @@ class RecordingRunners(ProjectRunners):
 async def test_the_originals_runs_are_kept_until_what_they_depend_on_changes(
     example_copy: Path, tmp_path: Path
 ) -> None:
-    """A second intent check (a new run: a new ``KeptResults`` over the same store) runs only
-    the candidate against the mutants and reaches the same outcomes; once a file the original
-    depends on changes, the original runs again (a kept result would give the old verdict)."""
+    """The original runs first and the candidate only against the mutants it catches (one the
+    original lets through cannot be lost). A second intent check (a new run: a new
+    ``KeptResults`` over the same store) runs only the candidate and reaches the same outcomes;
+    once a file the original depends on changes, the original runs again (a kept result would
+    give the old verdict)."""
     from testmend.fidelity.intent import IntentInputs, check_intent, text_mutant
     from testmend.fidelity.mutants import copy_name
     from testmend.runners.kept import KeptResults, ResultCache
@@ -196,13 +198,18 @@ async def test_the_originals_runs_are_kept_until_what_they_depend_on_changes(
     # The file under migration holds the candidate, as in a run: it misses the bug.
     candidate = "it('renders', () => {\n  expect(1).toBe(1);\n});\n"
     (app / test_file).write_text(candidate)
-    mutant = text_mutant(1, component, (app / component).read_text(), good, bad)
+    source = (app / component).read_text()
+    mutants = [
+        text_mutant(1, component, source, good, bad),
+        # Seven pages shown at most instead of eight: no test of the original notices.
+        text_mutant(2, component, source, "siblingCount * 2 + 5", "siblingCount * 3 + 5"),
+    ]
     inputs = IntentInputs(
         test_file=test_file,
         original=original,
         candidate=candidate,
         targets=[component],
-        mutants=[mutant],
+        mutants=mutants,
         original_snapshot=snapshot.read_text(),
     )
 
@@ -212,9 +219,13 @@ async def test_the_originals_runs_are_kept_until_what_they_depend_on_changes(
 
     first = await check()
     assert first.skipped_reason is None and not first.original_reused
-    assert first.outcomes[0].killed_by_original and not first.outcomes[0].killed_by_candidate
-    originals = {copy_name(test_file, m, "o") for m in (0, 1)}
-    assert originals <= set(runners.ran[-1])
+    caught, let_through = first.outcomes
+    assert caught.killed_by_original and not caught.killed_by_candidate and caught.lost
+    assert not let_through.killed_by_original and not let_through.candidate_ran
+    assert first.fidelity == 0.0
+    originals = {copy_name(test_file, m, "o") for m in (0, 1, 2)}
+    assert set(runners.ran[-2]) == originals
+    assert runners.ran[-1] == [copy_name(test_file, m, "c") for m in (0, 1)]
 
     second = await check()
     assert second.original_reused
@@ -227,6 +238,6 @@ async def test_the_originals_runs_are_kept_until_what_they_depend_on_changes(
     setup = app / "src" / "setupTests.ts"
     setup.write_text(setup.read_text() + "\nbeforeEach(() => {\n  throw new Error('x');\n});\n")
     third = await check()
-    assert originals <= set(runners.ran[-1])
+    assert set(runners.ran[-1]) == originals  # and the candidate not at all: no basis
     assert not third.original_reused
     assert third.skipped_reason and "the original test does not pass" in third.skipped_reason

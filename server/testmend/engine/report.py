@@ -78,7 +78,11 @@ def intent_lines(report: FidelityReport, sources: dict[str, str] | None = None) 
         lines.append(
             f"| #{m.id} {m.operator} | {_cell(m.describe())} | "
             f"{len(outcome.killed_by_original)} test(s) | "
-            f"{len(outcome.killed_by_candidate)} test(s)"
+            + (
+                f"{len(outcome.killed_by_candidate)} test(s)"
+                if outcome.candidate_ran
+                else "not run (the original does not catch it)"
+            )
             + (" — **lost**" if outcome.lost else "")
             + " |"
         )

@@ -3,10 +3,12 @@ test, in one jest process, and see which mutants each of them catches.
 
 In the shadow workspace (never the user's tree): each target source file is replaced by its
 schemata (every mutant behind a switch, see ``mutants.py``); the original and the candidate are
-written once next to the test, and for every mutant (and for the baseline, mutant 0) a copy
-that imports one of them is written beside it, with the snapshot file; one jest run takes every
-copy; then everything is put back as it was, whatever happened. A mutant is *killed* by a file
-when a test that passed in the baseline fails (or the file cannot run) with the mutant active.
+written once next to the test, and for each mutant (and for the baseline, mutant 0) a copy
+that imports one of them is written beside it, with the snapshot file. One jest run takes the
+original's copies (every mutant), a second the candidate's (only the mutants the original
+catches: one it lets through cannot be lost); then everything is put back as it was, whatever
+happened. A mutant is *killed* by a file when a test that passed in the baseline fails (or the
+file cannot run) with the mutant active.
 """
 
 from __future__ import annotations
@@ -18,9 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..codemod.offline import snapshot_file
 from ..js_syntax import parse
-from ..runners import ProjectRunners, RunnerError, TestRunResult
+from ..runners import ProjectRunners, RunnerError, TestRunResult, snapshot_file
 from ..runners.kept import KeptResults
 from ..workspace.paths import resolve_in_root
 from .models import IntentReport, Mutant, MutantOutcome, OriginalMutantRuns
@@ -156,6 +157,36 @@ async def _original_key(
     )
 
 
+async def _run_side(
+    runners: ProjectRunners,
+    files: _Workspace,
+    inputs: IntentInputs,
+    which: str,
+    mutant_ids: Sequence[int],
+) -> dict[int, TestRunResult]:
+    """One side's test (``o``: the original, ``c``: the candidate) against each of
+    ``mutant_ids`` (0: none), in one jest run: its body once, a copy importing it per mutant."""
+    content, snapshot = (
+        (inputs.original, inputs.original_snapshot)
+        if which == "o"
+        else (inputs.candidate, inputs.candidate_snapshot)
+    )
+    body = body_name(inputs.test_file, which)
+    files.write(body, content)
+    copies: dict[int, str] = {}
+    for mutant_id in mutant_ids:
+        name = copy_name(inputs.test_file, mutant_id, which)
+        files.write(name, f"import './{body.rsplit('/', 1)[-1].rsplit('.', 1)[0]}';\n")
+        if snapshot is not None:
+            files.write(snapshot_file(name), snapshot)
+        copies[mutant_id] = name
+    # The only jest of the run at this point.
+    results = await runners.run_test_files(
+        list(copies.values()), timeout=inputs.timeout, all_cores=True
+    )
+    return {mutant_id: results[name] for mutant_id, name in copies.items()}
+
+
 async def check_intent(
     runners: ProjectRunners,
     workspace_root: Path,
@@ -165,6 +196,8 @@ async def check_intent(
 ) -> IntentReport:
     """Mutate ``inputs.targets`` and compare what the original and the candidate catch.
 
+    The original runs first (against no mutant and every mutant), then the candidate against
+    no mutant and the mutants the original catches, each side in one jest run.
     ``kept``: where the original's runs are kept across checks; when they are there for the
     workspace as it is and these mutants, only the candidate runs."""
     started = time.monotonic()
@@ -176,6 +209,7 @@ async def check_intent(
             update={"skipped_reason": "no component under test was found for this test"}
         )
     files = _Workspace(workspace_root)
+    reused = False
     try:
         mutants: list[Mutant] = []
         classes = asserted_classes(inputs.original)
@@ -204,33 +238,38 @@ async def check_intent(
         # The original's runs depend on the workspace as it is (before anything is written
         # for the check) without the file under migration, which holds the candidate.
         key = await _original_key(kept, inputs, mutants)
+        ids = [0, *(m.id for m in mutants)]
         kept_runs = await kept.get(key, OriginalMutantRuns) if kept is not None else None
-        if kept_runs is not None and set(kept_runs.results) != {0, *(m.id for m in mutants)}:
+        if kept_runs is not None and set(kept_runs.results) != set(ids):
             kept_runs = None
         for target, source in sources.items():
             mine = [m for m in mutants if m.file == target]
             if mine:
                 files.write(target, schemata_source(source, target, mine))
-        # The original and the candidate are written once; each copy only imports one of
-        # them, so jest transforms each test once, whatever the number of mutants.
-        copies: dict[tuple[int, str], str] = {}
-        sides = [("o", inputs.original, inputs.original_snapshot)] if kept_runs is None else []
-        sides.append(("c", inputs.candidate, inputs.candidate_snapshot))
-        for which, content, _ in sides:
-            files.write(body_name(inputs.test_file, which), content)
-        for mutant_id in [0, *(m.id for m in mutants)]:
-            for which, _, snapshot in sides:
-                name = copy_name(inputs.test_file, mutant_id, which)
-                body = body_name(inputs.test_file, which).rsplit("/", 1)[-1]
-                files.write(name, f"import './{body.rsplit('.', 1)[0]}';\n")
-                if snapshot is not None:
-                    files.write(snapshot_file(name), snapshot)
-                copies[(mutant_id, which)] = name
         try:
-            # The only jest of the run at this point.
-            results = await runners.run_test_files(
-                list(copies.values()), timeout=inputs.timeout, all_cores=True
-            )
+            # The original first: the candidate then runs only against the mutants it catches
+            # (a mutant the original lets through cannot be lost). Each side's copies only
+            # import its body, written once, so jest transforms each test once.
+            if kept_runs is None:
+                ran = await _run_side(runners, files, inputs, "o", ids)
+                kept_runs = OriginalMutantRuns(results=ran)
+                if kept is not None and ran[0].success:  # a clean run only
+                    await kept.put(key, kept_runs)
+            else:
+                reused = True
+            original = kept_runs.results
+            if original[0].suite_error is not None or not _passed(original[0]):
+                error = original[0].suite_error
+                why = error.headline if error else "no test of it passes"
+                return report.model_copy(
+                    update={
+                        "skipped_reason": "the original test does not pass beside the mutants: "
+                        + why,
+                        "duration_s": time.monotonic() - started,
+                    }
+                )
+            caught = [m.id for m in mutants if _killers(original[0], original[m.id])]
+            candidate = await _run_side(runners, files, inputs, "c", [0, *caught]) if caught else {}
         except RunnerError as exc:
             return report.model_copy(
                 update={
@@ -240,31 +279,14 @@ async def check_intent(
             )
     finally:
         files.close()
-    if kept_runs is not None:
-        results.update({f"kept:{m}": r for m, r in kept_runs.results.items()})
-        copies.update({(m, "o"): f"kept:{m}" for m in kept_runs.results})
-    elif kept is not None and results[copies[(0, "o")]].success:  # a clean run only
-        await kept.put(
-            key,
-            OriginalMutantRuns(
-                results={m: results[copies[(m, "o")]] for m in [0, *(m.id for m in mutants)]}
-            ),
-        )
-    baseline = {which: results[copies[(0, which)]] for which in ("o", "c")}
-    if baseline["o"].suite_error is not None or not _passed(baseline["o"]):
-        error = baseline["o"].suite_error
-        why = error.headline if error else "no test of it passes"
-        return report.model_copy(
-            update={
-                "skipped_reason": f"the original test does not pass beside the mutants: {why}",
-                "duration_s": time.monotonic() - started,
-            }
-        )
     outcomes = [
         MutantOutcome(
             mutant=mutant,
-            killed_by_original=_killers(baseline["o"], results[copies[(mutant.id, "o")]]),
-            killed_by_candidate=_killers(baseline["c"], results[copies[(mutant.id, "c")]]),
+            killed_by_original=_killers(original[0], original[mutant.id]),
+            killed_by_candidate=(
+                _killers(candidate[0], candidate[mutant.id]) if mutant.id in candidate else []
+            ),
+            candidate_ran=mutant.id in candidate,
         )
         for mutant in mutants
     ]
@@ -272,6 +294,6 @@ async def check_intent(
         update={
             "outcomes": outcomes,
             "duration_s": time.monotonic() - started,
-            "original_reused": kept_runs is not None,
+            "original_reused": reused,
         }
     )

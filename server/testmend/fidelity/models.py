@@ -98,6 +98,9 @@ class MutantOutcome(_Model):
     killed_by_original: list[str] = []
     """Tests of the original that pass on the real code and fail on this mutant."""
     killed_by_candidate: list[str] = []
+    candidate_ran: bool = True
+    """False: no test of the original catches this mutant, so the candidate was not run
+    against it (it cannot be lost)."""
 
     @property
     def lost(self) -> bool:
