@@ -11,9 +11,10 @@ In a git copy of the example app (node_modules linked), one process after the ot
    original's capture and mutant runs, and eslint's and tsc's results, are kept from the
    first), then the other file (a warm slot);
 3. the same with ``workspace.keepOriginalResults`` and ``keepCheckResults`` off, and with
-   ``workspace.warmSlots`` 0 too (a new workspace per run, the behaviour before both); then the same three runs through one
-   engine in this process, as the editor's language server makes them (a slot's warm jest
-   stays up between runs). Each sequence starts with nothing kept;
+   ``workspace.warmSlots`` 0 too (a new workspace per run, the behaviour before both); then
+   the same three runs through one engine in this process, as the editor's language server
+   makes them (a slot's warm jest stays up between runs). Each sequence starts with nothing
+   kept;
 4. the agent loop's edit→test result: the file edited, then run through the runners (in the
    sandbox, as the agent's ``run_test_file`` does), ``--edits`` times, with the warm jest and
    with the plain command;
