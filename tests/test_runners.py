@@ -28,6 +28,8 @@ from testmend.runners.process import run_command
 from testmend.workflow.context import RunDeps
 from testmend.workspace.paths import PathEscapeError
 
+from .test_kept_results import git
+
 PASSING_TEST = "src/components/Counter/Counter.test.tsx"
 
 
@@ -345,9 +347,8 @@ async def test_lint_and_type_results_are_kept_until_what_they_depend_on_changes(
     old one."""
     from testmend.runners.kept import KeptResults, ResultCache
 
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "app"]):
-        subprocess.run([*git, *args], cwd=example_copy, check=True, capture_output=True)
+        git(example_copy, *args)
     store = ResultCache(tmp_path / "results")
 
     def runners() -> ProjectRunners:
@@ -362,9 +363,9 @@ async def test_lint_and_type_results_are_kept_until_what_they_depend_on_changes(
         """
         import { value } from './keptValue';
 
-        // TODO: more cases
         it('counts', () => {
           const count: number = value;
+          console.info(count);
           expect(count).toBe(3);
         });
         """,
@@ -382,13 +383,12 @@ async def test_lint_and_type_results_are_kept_until_what_they_depend_on_changes(
 
     config = example_copy / "eslint.config.js"
     config.write_text(
-        config.read_text()
-        + "\nmodule.exports.push({ rules: { 'no-warning-comments': 'error' } });\n"
+        config.read_text() + "\nmodule.exports.push({ rules: { 'no-console': 'error' } });\n"
     )
-    assert [m.rule for m in (await runners().lint(relative)).messages] == ["no-warning-comments"]
+    assert [m.rule for m in (await runners().lint(relative)).messages] == ["no-console"]
     write(example_copy, "src/keptValue.ts", "export const value = 'three';\n")
     [diagnostic] = (await runners().typecheck(relative)).diagnostics
-    assert (diagnostic.code, diagnostic.line) == ("TS2322", 5)
+    assert (diagnostic.code, diagnostic.line) == ("TS2322", 4)
 
 
 # --- tsc --------------------------------------------------------------------------------------

@@ -452,11 +452,18 @@ class ProjectRunners:
         return await self._memo.get("lint", rel, abs_file, lambda: self._lint_now(abs_file, rel))
 
     async def _lint_now(self, abs_file: Path, rel: str) -> LintResult:
-        async def run() -> LintResult:
-            messages, ignored, duration = await self._eslint(self.commands.lint, "lint", abs_file)
-            return LintResult(file=rel, messages=messages, ignored=ignored, duration_s=duration)
+        return await self._kept_check(
+            "eslint",
+            self.commands.lint,
+            abs_file,
+            rel,
+            LintResult,
+            lambda: self._lint_run(abs_file, rel),
+        )
 
-        return await self._kept_check("eslint", self.commands.lint, abs_file, rel, LintResult, run)
+    async def _lint_run(self, abs_file: Path, rel: str) -> LintResult:
+        messages, ignored, duration = await self._eslint(self.commands.lint, "lint", abs_file)
+        return LintResult(file=rel, messages=messages, ignored=ignored, duration_s=duration)
 
     async def lint_fix(self, file: str) -> LintFixResult:
         """eslint --fix in place (in ``cwd``); the messages are those that remain."""
