@@ -177,11 +177,12 @@ class RecordingRunners(ProjectRunners):
 async def test_the_originals_runs_are_kept_until_what_they_depend_on_changes(
     example_copy: Path, tmp_path: Path
 ) -> None:
-    """The original runs first and the candidate only against the mutants it catches (one the
-    original lets through cannot be lost). A second intent check (a new run: a new
-    ``KeptResults`` over the same store) runs only the candidate and reaches the same outcomes;
-    once a file the original depends on changes, the original runs again (a kept result would
-    give the old verdict)."""
+    """In the warm jest, the original runs first and the candidate only against the mutants it
+    catches (one the original lets through cannot be lost); with jest as the plain command
+    (each run a new jest), both run in one jest against every mutant. A second intent check
+    (a new run: a new ``KeptResults`` over the same store) runs only the candidate and reaches
+    the same outcomes; once a file the original depends on changes, the original runs again (a
+    kept result would give the old verdict)."""
     from testmend.fidelity.intent import IntentInputs, check_intent, text_mutant
     from testmend.fidelity.mutants import copy_name
     from testmend.runners.kept import KeptResults, ResultCache
@@ -191,7 +192,7 @@ async def test_the_originals_runs_are_kept_until_what_they_depend_on_changes(
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "app"]):
         subprocess.run([*git, *args], cwd=app, check=True, capture_output=True)
-    runners = RecordingRunners(load_config(app, environ={}), cwd=app)
+    runners = RecordingRunners(load_config(app, environ={}), cwd=app, warm=True)
     store = ResultCache(tmp_path / "results")
     original = (app / test_file).read_text()
     snapshot = app / Path(test_file).parent / "__snapshots__" / f"{Path(test_file).name}.snap"
@@ -217,27 +218,40 @@ async def test_the_originals_runs_are_kept_until_what_they_depend_on_changes(
         kept = KeptResults(store, workspace_root=app, tools=runners.identity())
         return check_intent(runners, app, inputs, kept=kept)
 
-    first = await check()
-    assert first.skipped_reason is None and not first.original_reused
-    caught, let_through = first.outcomes
-    assert caught.killed_by_original and not caught.killed_by_candidate and caught.lost
-    assert not let_through.killed_by_original and not let_through.candidate_ran
-    assert first.fidelity == 0.0
-    originals = {copy_name(test_file, m, "o") for m in (0, 1, 2)}
-    assert set(runners.ran[-2]) == originals
-    assert runners.ran[-1] == [copy_name(test_file, m, "c") for m in (0, 1)]
+    plain = RecordingRunners(load_config(app, environ={}), cwd=app)
+    together = await check_intent(plain, app, inputs)
+    copies = [copy_name(test_file, m, side) for side in "oc" for m in (0, 1, 2)]
+    assert [sorted(files) for files in plain.ran] == [sorted(copies)]
+    assert [o.candidate_ran for o in together.outcomes] == [True, True]
+    assert together.fidelity == 0.0
 
-    second = await check()
-    assert second.original_reused
-    assert not originals & set(runners.ran[-1])  # only the candidate ran
-    assert {copy_name(test_file, m, "c") for m in (0, 1)} == set(runners.ran[-1])
-    assert second.outcomes == first.outcomes
+    try:
+        first = await check()
+        assert first.skipped_reason is None and not first.original_reused
+        caught, let_through = first.outcomes
+        assert caught.killed_by_original and not caught.killed_by_candidate and caught.lost
+        assert not let_through.killed_by_original and not let_through.candidate_ran
+        assert first.fidelity == 0.0
+        assert [o.killed_by_original for o in first.outcomes] == [
+            o.killed_by_original for o in together.outcomes
+        ]
+        originals = {copy_name(test_file, m, "o") for m in (0, 1, 2)}
+        assert set(runners.ran[-2]) == originals
+        assert runners.ran[-1] == [copy_name(test_file, m, "c") for m in (0, 1)]
 
-    # The project's test setup changes (the component and the mutant stay the same): every
-    # test now fails, which the kept runs did not see.
-    setup = app / "src" / "setupTests.ts"
-    setup.write_text(setup.read_text() + "\nbeforeEach(() => {\n  throw new Error('x');\n});\n")
-    third = await check()
-    assert set(runners.ran[-1]) == originals  # and the candidate not at all: no basis
-    assert not third.original_reused
-    assert third.skipped_reason and "the original test does not pass" in third.skipped_reason
+        second = await check()
+        assert second.original_reused
+        assert not originals & set(runners.ran[-1])  # only the candidate ran
+        assert {copy_name(test_file, m, "c") for m in (0, 1)} == set(runners.ran[-1])
+        assert second.outcomes == first.outcomes
+
+        # The project's test setup changes (the component and the mutant stay the same): every
+        # test now fails, which the kept runs did not see.
+        setup = app / "src" / "setupTests.ts"
+        setup.write_text(setup.read_text() + "\nbeforeEach(() => {\n  throw new Error('x');\n});\n")
+        third = await check()
+        assert set(runners.ran[-1]) == originals  # and the candidate not at all: no basis
+        assert not third.original_reused
+        assert third.skipped_reason and "the original test does not pass" in third.skipped_reason
+    finally:
+        await runners.aclose()  # the warm jest

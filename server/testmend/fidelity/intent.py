@@ -6,9 +6,10 @@ schemata (every mutant behind a switch, see ``mutants.py``); the original and th
 written once next to the test, and for each mutant (and for the baseline, mutant 0) a copy
 that imports one of them is written beside it, with the snapshot file. One jest run takes the
 original's copies (every mutant), a second the candidate's (only the mutants the original
-catches: one it lets through cannot be lost); then everything is put back as it was, whatever
-happened. A mutant is *killed* by a file when a test that passed in the baseline fails (or the
-file cannot run) with the mutant active.
+catches: one it lets through cannot be lost), or one run takes both when jest is the plain
+command (a second run would start jest again); then everything is put back as it was,
+whatever happened. A mutant is *killed* by a file when a test that passed in the baseline
+fails (or the file cannot run) with the mutant active.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -157,34 +158,37 @@ async def _original_key(
     )
 
 
-async def _run_side(
+async def _run_copies(
     runners: ProjectRunners,
     files: _Workspace,
     inputs: IntentInputs,
-    which: str,
-    mutant_ids: Sequence[int],
-) -> dict[int, TestRunResult]:
-    """One side's test (``o``: the original, ``c``: the candidate) against each of
-    ``mutant_ids`` (0: none), in one jest run: its body once, a copy importing it per mutant."""
-    content, snapshot = (
-        (inputs.original, inputs.original_snapshot)
-        if which == "o"
-        else (inputs.candidate, inputs.candidate_snapshot)
-    )
-    body = body_name(inputs.test_file, which)
-    files.write(body, content)
-    copies: dict[int, str] = {}
-    for mutant_id in mutant_ids:
-        name = copy_name(inputs.test_file, mutant_id, which)
-        files.write(name, f"import './{body.rsplit('/', 1)[-1].rsplit('.', 1)[0]}';\n")
-        if snapshot is not None:
-            files.write(snapshot_file(name), snapshot)
-        copies[mutant_id] = name
+    sides: Mapping[str, Sequence[int]],
+) -> dict[str, dict[int, TestRunResult]]:
+    """Each side's test (``o``: the original, ``c``: the candidate) against each of its mutant
+    ids (0: none), all in one jest run: a side's body once, a copy importing it per mutant."""
+    copies: dict[tuple[str, int], str] = {}
+    for which, mutant_ids in sides.items():
+        content, snapshot = (
+            (inputs.original, inputs.original_snapshot)
+            if which == "o"
+            else (inputs.candidate, inputs.candidate_snapshot)
+        )
+        body = body_name(inputs.test_file, which)
+        files.write(body, content)
+        for mutant_id in mutant_ids:
+            name = copy_name(inputs.test_file, mutant_id, which)
+            files.write(name, f"import './{body.rsplit('/', 1)[-1].rsplit('.', 1)[0]}';\n")
+            if snapshot is not None:
+                files.write(snapshot_file(name), snapshot)
+            copies[(which, mutant_id)] = name
     # The only jest of the run at this point.
     results = await runners.run_test_files(
         list(copies.values()), timeout=inputs.timeout, all_cores=True
     )
-    return {mutant_id: results[name] for mutant_id, name in copies.items()}
+    ran: dict[str, dict[int, TestRunResult]] = {which: {} for which in sides}
+    for (which, mutant_id), name in copies.items():
+        ran[which][mutant_id] = results[name]
+    return ran
 
 
 async def check_intent(
@@ -197,7 +201,8 @@ async def check_intent(
     """Mutate ``inputs.targets`` and compare what the original and the candidate catch.
 
     The original runs first (against no mutant and every mutant), then the candidate against
-    no mutant and the mutants the original catches, each side in one jest run.
+    no mutant and the mutants the original catches, each side in one jest run; when jest runs
+    as the plain command (each run a new jest), both sides run in one, against every mutant.
     ``kept``: where the original's runs are kept across checks; when they are there for the
     workspace as it is and these mutants, only the candidate runs."""
     started = time.monotonic()
@@ -247,13 +252,16 @@ async def check_intent(
             if mine:
                 files.write(target, schemata_source(source, target, mine))
         try:
-            # The original first: the candidate then runs only against the mutants it catches
-            # (a mutant the original lets through cannot be lost). Each side's copies only
-            # import its body, written once, so jest transforms each test once.
+            # The original first, then the candidate only against the mutants it catches (one
+            # it lets through cannot be lost), when a second jest run costs only its tests (the
+            # warm jest); a plain jest would start again, so both sides go in one run.
+            candidate: dict[int, TestRunResult] | None = None
             if kept_runs is None:
-                ran = await _run_side(runners, files, inputs, "o", ids)
-                kept_runs = OriginalMutantRuns(results=ran)
-                if kept is not None and ran[0].success:  # a clean run only
+                sides = {"o": ids} if runners.jest_runs_warm else {"o": ids, "c": ids}
+                ran = await _run_copies(runners, files, inputs, sides)
+                kept_runs = OriginalMutantRuns(results=ran["o"])
+                candidate = ran.get("c")
+                if kept is not None and ran["o"][0].success:  # a clean run only
                     await kept.put(key, kept_runs)
             else:
                 reused = True
@@ -268,8 +276,13 @@ async def check_intent(
                         "duration_s": time.monotonic() - started,
                     }
                 )
-            caught = [m.id for m in mutants if _killers(original[0], original[m.id])]
-            candidate = await _run_side(runners, files, inputs, "c", [0, *caught]) if caught else {}
+            if candidate is None:
+                caught = [m.id for m in mutants if _killers(original[0], original[m.id])]
+                candidate = (
+                    (await _run_copies(runners, files, inputs, {"c": [0, *caught]}))["c"]
+                    if caught
+                    else {}
+                )
         except RunnerError as exc:
             return report.model_copy(
                 update={

@@ -137,6 +137,12 @@ class ProjectRunners:
         self._memo = ContentMemo()
         self._kept_checks: KeptResults | None = None
 
+    @property
+    def jest_runs_warm(self) -> bool:
+        """Whether jest runs go to the warm jest, where a second run costs its tests and not a
+        start-up (False: the plain command, a new jest each time)."""
+        return self.warm is not None and self.warm.usable
+
     def _warm_eligible(self) -> bool:
         """A warm jest drives jest itself, not a wrapper (react-scripts, craco, yarn …)."""
         test = self.commands.test
