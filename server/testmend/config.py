@@ -303,6 +303,11 @@ class WorkspaceConfig(_Section):
     """eslint's and tsc's results on the test file (the migration's content included: they run
     no test code) are kept in ``.testmend/cache/results/`` and reused while the file and
     everything else they depend on are unchanged; off: they run again every time."""
+    narrow_type_check: bool = True
+    """tsc checks the files the test file needs (it, what it imports, the project's
+    declarations and files that add globals) instead of the whole project, when the project's
+    type check is ``tsc --noEmit -p``; any error is confirmed by the project's whole tsc
+    (``runners/tsc_scope.py``). Off: the project's tsc every time."""
 
 
 class Config(_Section):

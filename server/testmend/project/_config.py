@@ -92,6 +92,16 @@ class TsConfig:
     """``files``/``include``/``exclude`` as (the folder of the config that set them, the
     patterns): the nearest config in the ``extends`` chain that sets one wins, as in tsc."""
     out_dir: tuple[str, ...] | None = None
+    allow_js: bool = False
+    composite: bool = False
+    references: bool = False
+    """The config names ``references`` (project references; not inherited, as in tsc)."""
+    config_dir_template: bool = False
+    """A config read uses ``${configDir}`` (TS 5.5: the folder of the config tsc was given)."""
+    unread_bases: bool = False
+    """An ``extends`` names a package: its settings are not known here."""
+    own_inputs: bool = False
+    """The config itself sets ``files`` or ``include`` (what a base sets is then overridden)."""
 
     def covers(self, file: str) -> bool:
         """Whether ``file`` (project-relative) is one of the program's root files: listed in
@@ -183,6 +193,7 @@ def load_tsconfig(root: Path, rel: str) -> TsConfig:
         for parent in reversed([p for p in parents if isinstance(p, str)]):
             if not parent.startswith((".", "/")):
                 config.problems.append(f"{current}: extends {parent!r} (a package) is not read")
+                config.unread_bases = True
                 continue
             target = join_rel(folder, parent)
             if target is None:
@@ -192,8 +203,13 @@ def load_tsconfig(root: Path, rel: str) -> TsConfig:
             if not name.endswith(".json") and not (root / name).is_file():
                 name += ".json"
             queue.append(name)
+    if chain:
+        top, data = chain[0]
+        config.references = top == rel and bool(data.get("references"))
+        config.own_inputs = top == rel and ("files" in data or "include" in data)
     # Apply from the furthest ancestor to the child.
     for source, data in reversed(chain):
+        config.config_dir_template |= "${configDir}" in json.dumps(data)
         folder = tuple(posixpath.dirname(source).split("/")) if "/" in source else ()
         for key in ("files", "include", "exclude"):
             patterns = data.get(key)
@@ -204,6 +220,9 @@ def load_tsconfig(root: Path, rel: str) -> TsConfig:
             continue
         if isinstance(options.get("checkJs"), bool):
             config.check_js = options["checkJs"]
+        for key, attribute in (("allowJs", "allow_js"), ("composite", "composite")):
+            if isinstance(options.get(key), bool):
+                setattr(config, attribute, options[key])
         if isinstance(options.get("outDir"), str):
             config.out_dir = join_rel(folder, options["outDir"])
         base_url = options.get("baseUrl")

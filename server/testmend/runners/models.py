@@ -159,8 +159,11 @@ class TypecheckResult(_Result):
     diagnostics: list[TypeDiagnostic]
     """Diagnostics in the file of interest."""
     other_files_error_count: int
-    """Errors elsewhere in the project (often pre-existing; not the candidate's fault)."""
+    """Errors elsewhere in the program tsc checked (often pre-existing; not the candidate's
+    fault)."""
     duration_s: float
+    scoped: bool = False
+    """tsc checked the files the test needs, not the whole project (``tsc_scope.py``)."""
     reused: bool = False
     """Kept from an earlier run's check of the same content, nothing it depends on changed
     (``ProjectRunners.keep_checks_in``)."""

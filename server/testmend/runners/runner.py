@@ -29,7 +29,13 @@ from .detect import (
     tsc_checks_file,
     tsc_incremental_args,
 )
-from .errors import MissingBinaryError, MissingNodeModulesError, RunnerError, ToolCrashedError
+from .errors import (
+    BrokenTsconfigError,
+    MissingBinaryError,
+    MissingNodeModulesError,
+    RunnerError,
+    ToolCrashedError,
+)
 from .memo import ContentMemo
 from .models import (
     LintFixResult,
@@ -50,6 +56,7 @@ from .parsing import (
     tail,
 )
 from .process import Completed, run_command
+from .tsc_scope import scope_typecheck
 from .warm import LINE_LIMIT, WarmJest
 
 if TYPE_CHECKING:
@@ -136,6 +143,7 @@ class ProjectRunners:
         owner (``warm=True``) stops it with :meth:`aclose`."""
         self._memo = ContentMemo()
         self._kept_checks: KeptResults | None = None
+        self._narrow_tsc = config.workspace.narrow_type_check
 
     @property
     def jest_runs_warm(self) -> bool:
@@ -515,9 +523,36 @@ class ProjectRunners:
         )
 
     async def _typecheck_run(self, abs_file: Path, rel: str) -> TypecheckResult:
+        """tsc on the program narrowed to the file (``tsc_scope.py``) when the project allows
+        it and that program has no error at all; otherwise the project's tsc. When both ran
+        and disagree about the file, the narrowing does not fit this project: the project's
+        tsc checks every later content too."""
         base = self._argv(self.commands.typecheck, "tsc", "typecheck")
-        argv = base if "--pretty" in base else [*base, "--pretty", "false"]
-        argv += tsc_incremental_args(self.cwd, base, self._cache_dir() / "tsc.tsbuildinfo")
+        narrowed: TypecheckResult | None = None
+        if self._narrow_tsc:
+            try:
+                scope = await asyncio.to_thread(scope_typecheck, self.cwd, base, rel)
+                if scope is not None:
+                    narrowed = await self._tsc(scope.argv, base, abs_file, rel, "tsc-scoped")
+            except (BrokenTsconfigError, ToolCrashedError, OSError) as exc:
+                logger.info("tsc on the files %s needs failed (%s): the project's tsc", rel, exc)
+                self._narrow_tsc = False
+            if narrowed is not None and narrowed.exit_code == 0:
+                return narrowed.model_copy(update={"scoped": True})
+        result = await self._tsc(base, base, abs_file, rel, "tsc")
+        if narrowed is not None and narrowed.diagnostics != result.diagnostics:
+            logger.info("tsc on the files %s needs differs from the project's: not narrowed", rel)
+            self._narrow_tsc = False
+        return result
+
+    async def _tsc(
+        self, argv: list[str], base: list[str], abs_file: Path, rel: str, state: str
+    ) -> TypecheckResult:
+        """``argv`` (the type check command ``base``, or its narrowed form), incremental with
+        its state in the cache's ``state``.tsbuildinfo."""
+        if "--pretty" not in argv:
+            argv = [*argv, "--pretty", "false"]
+        argv += tsc_incremental_args(self.cwd, base, self._cache_dir() / f"{state}.tsbuildinfo")
         done = await self._run(argv, "tsc", self.config.timeouts.typecheck)
         output = done.stdout + done.stderr
         diagnostics = parse_tsc_output(output, self.cwd)

@@ -1,0 +1,226 @@
+"""The type check narrowed to what one test file needs.
+
+tsc cannot check one file with a project's settings; it checks a program. The project's
+program is every file its tsconfig includes, most of which a test never reaches. This writes a
+tsconfig that ``extends`` the project's and lists as the program's root files only:
+
+- the test file (tsc brings in everything it imports, as in the project's program);
+- the project's declaration files (``*.d.ts``: ambient modules such as ``declare module
+  '*.css'``, global types);
+- every source file of the project's program that may add to the global scope: scripts (no
+  ``import``/``export``: their declarations are global), ``declare global``, ``declare
+  module``, ``/// <reference``, and side-effect imports of code (``import
+  '@testing-library/jest-dom'`` in a jest setup file adds its matchers to every test's types).
+
+Each of those is a root file of the project's program, so the narrowed program is part of the
+project's: it can lack a declaration the project's program has, never hold one it lacks. A
+missing declaration shows as an error (a name or module not found, a property missing), so a
+narrowed program without any error says what the project's would say about the test; when it
+reports any error, the runner asks the project's tsc instead (``ProjectRunners.typecheck``).
+
+The tsconfig is written in ``.testmend/`` beside the project's (ignored by git, like testmend's
+own folder in the project), so what tsc derives from the config's folder (the default
+``typeRoots``: ``node_modules/@types`` up the tree) is the same. Not narrowed: a command other
+than ``tsc … --noEmit``, ``tsc --build``, files on the command line, a config with project
+references, ``composite`` or ``${configDir}``, a base config from a package when the config
+does not set its own ``files``/``include`` (the program's files are then unknown here), or a
+config that cannot be read.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import posixpath
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..project._config import TsConfig, load_tsconfig
+
+SCOPE_DIR = ".testmend"
+"""Beside the project's tsconfig, in the workspace (never the user's tree)."""
+SCOPE_CONFIG = "tsconfig.scoped.json"
+TSC_NAMES = ("tsc", "tsc.js", "tsc.cmd")
+OWN_FILES = ".testmend-"
+"""In the name of files testmend writes into the workspace for a while (``fidelity/``)."""
+_PROJECT_FLAGS = ("-p", "--project")
+_NOT_NARROWED = (
+    "--build",
+    "-b",
+    "--watch",
+    "-w",
+    "--listFilesOnly",
+    "--showConfig",
+    "--init",
+    "--version",
+    "-v",
+    "--all",
+    "--help",
+    "-h",
+)
+_SOURCE = re.compile(r"\.(?:[cm]?tsx?)$")
+_JAVASCRIPT = re.compile(r"\.(?:[cm]?jsx?)$")
+_DECLARATION = re.compile(r"\.d\.(?:[cm]?ts|[^.]+\.ts)$")
+_PRUNED = frozenset({"node_modules", "bower_components", "jspm_packages"})
+MAX_PROGRAM_FILES = 20_000
+"""A larger program is not walked: the project's tsc checks it."""
+
+_MODULE = re.compile(r"^[ \t]*(?:import\b(?![ \t]*[(.])|export\b)", re.M)
+_GLOBALS = re.compile(
+    r"\bdeclare[ \t]+(?:global\b|module[ \t]+['\"])|^[ \t]*///[ \t]*<reference\b", re.M
+)
+_SIDE_EFFECT = re.compile(r"^[ \t]*(?:import|require\()[ \t]*['\"]([^'\"]+)['\"]", re.M)
+_ASSET = re.compile(
+    r"\.(?:css|scss|sass|less|styl|stylus|pcss|svg|png|jpe?g|gif|webp|avif|ico|bmp|"
+    r"woff2?|ttf|otf|eot|mp3|mp4|webm|wav|json|html?|md|mdx|txt|ya?ml|graphql|gql)(?:\?.*)?$",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class TscScope:
+    argv: list[str]
+    """The type check command with ``-p`` naming the narrowed tsconfig."""
+    config: Path
+    """The narrowed tsconfig (written)."""
+    root_files: int
+    """Root files it lists (the test included)."""
+
+
+def _project_arg(typecheck: list[str]) -> tuple[int | None, str] | None:
+    """The index of the ``-p`` value in ``typecheck`` and the tsconfig it names (None, and
+    ``tsconfig.json``, when the command has none); None when the command is not one this
+    narrows."""
+    if not typecheck or os.path.basename(typecheck[0]) not in TSC_NAMES:
+        return None
+    args = typecheck[1:]
+    if "--noEmit" not in args or any(a.split("=")[0] in _NOT_NARROWED for a in args):
+        return None
+    index: int | None = None
+    for i, arg in enumerate(args):
+        if arg in _PROJECT_FLAGS:
+            if i + 1 >= len(args):
+                return None
+            index = i + 2
+        elif (i == 0 or args[i - 1] not in _PROJECT_FLAGS) and (
+            _SOURCE.search(arg) or _JAVASCRIPT.search(arg)
+        ):
+            return None  # files on the command line: tsc ignores the tsconfig
+    return (index, typecheck[index]) if index is not None else (None, "tsconfig.json")
+
+
+def _may_add_globals(text: str) -> bool:
+    """Whether a source file may declare something in the global scope (see the module)."""
+    if not _MODULE.search(text) or _GLOBALS.search(text):
+        return True
+    return any(not _ASSET.search(m.group(1)) for m in _SIDE_EFFECT.finditer(text))
+
+
+def _program_files(root: Path, config: TsConfig) -> list[str] | None:
+    """The project-relative root files of ``config``'s program that are TypeScript (and
+    JavaScript under ``allowJs``), as tsc's wildcards find them: hidden files and folders and
+    the package folders left out. None when there are more than :data:`MAX_PROGRAM_FILES`."""
+    found: list[str] = []
+    listed: set[str] = set()
+    if config.files is not None:
+        folder, names = config.files
+        listed = {posixpath.normpath("/".join((*folder, n))) for n in names}
+    for directory, folders, names in os.walk(root):
+        folders[:] = sorted(f for f in folders if f not in _PRUNED and not f.startswith("."))
+        base = Path(os.path.relpath(directory, root)).as_posix()
+        for name in sorted(names):
+            rel = name if base == "." else f"{base}/{name}"
+            if not _SOURCE.search(name) and not (config.allow_js and _JAVASCRIPT.search(name)):
+                continue
+            if (name.startswith(".") or name.endswith(".min.js")) and rel not in listed:
+                continue
+            if OWN_FILES in name:
+                continue  # the intent check's copies, there only while it runs
+            if config.covers(rel):
+                found.append(rel)
+                if len(found) > MAX_PROGRAM_FILES:
+                    return None
+    return found
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def scope_typecheck(root: Path, typecheck: list[str], file: str) -> TscScope | None:
+    """Write the tsconfig narrowed to ``file`` (project-relative, in ``root``'s program) and
+    return the command that checks it; None when this project's type check is not narrowed
+    (see the module)."""
+    found = _project_arg(typecheck)
+    if found is None:
+        return None
+    index, project = found
+    if os.path.isabs(project):
+        if not Path(project).resolve().is_relative_to(root.resolve()):
+            return None
+        project = os.path.relpath(Path(project).resolve(), root.resolve())
+    project = posixpath.normpath(Path(project).as_posix())
+    if (root / project).is_dir():
+        project = posixpath.normpath(f"{project}/tsconfig.json")
+    if not (root / project).is_file():
+        return None
+    config = load_tsconfig(root, project)
+    if config.unread_bases and not config.own_inputs:
+        return None
+    if (
+        (config.problems and not config.unread_bases)
+        or config.references
+        or config.composite
+        or config.config_dir_template
+    ):
+        return None
+    if not config.covers(file):
+        return None
+    program = _program_files(root, config)
+    if program is None:
+        return None
+    roots = [file]
+    for rel in program:
+        if rel == file:
+            continue
+        if _DECLARATION.search(rel):
+            roots.append(rel)
+            continue
+        text = _read(root / rel)
+        if text is None or _may_add_globals(text):
+            roots.append(rel)
+    folder = root / posixpath.dirname(project) / SCOPE_DIR
+    target = folder / SCOPE_CONFIG
+    content = json.dumps(
+        {
+            "extends": f"../{posixpath.basename(project)}",
+            "files": [os.path.relpath(root / rel, folder) for rel in roots],
+            "include": [],
+        },
+        indent=1,
+    )
+    _write(folder, target, content)
+    argv = list(typecheck)
+    if index is None:
+        argv += ["-p", str(target)]
+    else:
+        argv[index] = str(target)
+    return TscScope(argv=argv, config=target, root_files=len(roots))
+
+
+def _write(folder: Path, target: Path, content: str) -> None:
+    """Write ``content`` to ``target`` unless it holds it already (concurrent checks of one
+    workspace write the same), by rename: tsc never reads half a file."""
+    folder.mkdir(parents=True, exist_ok=True)
+    ignore = folder / ".gitignore"
+    if not ignore.exists():
+        ignore.write_text("*\n", encoding="utf-8")
+    if _read(target) == content:
+        return
+    temporary = folder / f".{SCOPE_CONFIG}.{os.getpid()}.{id(content)}"
+    temporary.write_text(content, encoding="utf-8")
+    os.replace(temporary, target)

@@ -1,0 +1,133 @@
+"""The type check narrowed to the files a test needs, against the example app's real tsc."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from testmend.runners.tsc_scope import scope_typecheck
+
+from .test_runners import PASSING_TEST, runners_for, write
+
+TSC = ["node_modules/.bin/tsc", "--noEmit", "-p", "tsconfig.json"]
+
+MATCHERS_TEST = """
+import { render, screen } from '@testing-library/react';
+
+it('shows the version', () => {
+  render(<p>{APP_VERSION}</p>);
+  expect(screen.getByText(APP_VERSION)).toBeInTheDocument();
+});
+"""
+
+
+def listed(root: Path, file: str) -> list[str]:
+    scope = scope_typecheck(root, TSC, file)
+    assert scope is not None
+    config = json.loads(scope.config.read_text())
+    assert config["extends"] == "../tsconfig.json" and config["include"] == []
+    return sorted(
+        str((scope.config.parent / f).resolve().relative_to(root)) for f in config["files"]
+    )
+
+
+async def test_tsc_checks_the_test_with_the_declarations_and_globals_it_needs(
+    example_copy: Path,
+) -> None:
+    """The jest setup file brings jest-dom's matchers into every test's types by a
+    side-effect import; a script declares a global; a stylesheet import adds nothing."""
+    write(example_copy, "src/globals.ts", "declare const APP_VERSION: string;\n")
+    write(example_copy, "src/styles.ts", "import './App.css';\nexport const themed = true;\n")
+    test = write(example_copy, "src/Version.test.tsx", MATCHERS_TEST)
+    # An intent check's copy, there only while the check runs (never beside tsc).
+    write(example_copy, "src/Version.testmend-m1-o.test.tsx", "import './Version.test';\n")
+    assert listed(example_copy, test) == [
+        "src/Version.test.tsx",
+        "src/globals.ts",
+        "src/setupTests.ts",
+        "src/types/css.d.ts",
+    ]
+    runners = runners_for(example_copy)
+    result = await runners.typecheck(test)
+    assert result.clean and result.scoped
+    # What the project's tsc says about the same file.
+    whole = await runners_for(example_copy, workspace={"narrowTypeCheck": False}).typecheck(test)
+    assert whole.clean and not whole.scoped
+    # The scoped config stays out of git's view of the workspace.
+    assert (example_copy / ".testmend" / ".gitignore").read_text() == "*\n"
+
+
+async def test_an_error_in_the_narrowed_program_is_confirmed_by_the_projects_tsc(
+    example_copy: Path,
+) -> None:
+    """A global the narrowing cannot see (declared by a file outside ``include`` that a
+    module imports by name): the narrowed program says the name is missing, the project's
+    tsc does not, and the user gets the project's verdict; the rest of the run uses it."""
+    write(
+        example_copy,
+        "typings/version.ts",
+        "declare global {\n  const APP_VERSION: string;\n}\nexport const loaded = true;\n",
+    )
+    write(
+        example_copy,
+        "src/version.ts",
+        "import { loaded } from '../typings/version';\nexport const ready = loaded;\n",
+    )
+    test = write(example_copy, "src/Version.test.tsx", MATCHERS_TEST)
+    assert "src/version.ts" not in listed(example_copy, test)
+    runners = runners_for(example_copy)
+    result = await runners.typecheck(test)
+    assert result.clean and not result.scoped
+    assert not (await runners.typecheck(PASSING_TEST)).scoped  # narrowing is off for the run
+    # A real error is the project's tsc's, whichever program found it first.
+    broken = write(example_copy, "src/Broken.test.tsx", "export const n: number = 'one';\n")
+    fresh = runners_for(example_copy)
+    [diagnostic] = (await fresh.typecheck(broken)).diagnostics
+    assert diagnostic.code == "TS2322"
+    assert (await fresh.typecheck(PASSING_TEST)).scoped  # they agreed: narrowing stays on
+
+
+@pytest.mark.parametrize(
+    ("tsconfig", "command"),
+    [
+        ({"compilerOptions": {"composite": True}}, TSC),
+        ({"references": [{"path": "./packages/ui"}]}, TSC),
+        ({"compilerOptions": {"typeRoots": ["${configDir}/types"]}}, TSC),
+        ({"extends": "@tsconfig/recommended/tsconfig.json", "include": None}, TSC),
+        ({}, ["node_modules/.bin/tsc", "--build", "--noEmit"]),
+        ({}, ["node_modules/.bin/tsc", "--noEmit", "src/index.tsx"]),
+        ({}, ["node_modules/.bin/tsc", "-p", "tsconfig.json"]),  # emits
+        ({}, ["npx", "tsc", "--noEmit"]),
+    ],
+)
+def test_what_is_not_narrowed(
+    example_copy: Path, tsconfig: dict[str, object], command: list[str]
+) -> None:
+    """The program's files or the config's meaning are not known here, or the command is not
+    tsc checking the project's tsconfig without emitting."""
+    config = json.loads((example_copy / "tsconfig.json").read_text())
+    for key, value in tsconfig.items():
+        if value is None:
+            config.pop(key)
+        elif isinstance(value, dict):
+            config[key] = {**config.get(key, {}), **value}
+        else:
+            config[key] = value
+    (example_copy / "tsconfig.json").write_text(json.dumps(config))
+    assert scope_typecheck(example_copy, command, PASSING_TEST) is None
+
+
+def test_a_package_base_config_is_fine_when_the_config_sets_its_own_files(
+    example_copy: Path,
+) -> None:
+    """With ``include`` in the project's own config, what the package's base includes does not
+    matter; the command without ``-p`` means ``tsconfig.json``."""
+    config = json.loads((example_copy / "tsconfig.json").read_text())
+    config["extends"] = "@tsconfig/recommended/tsconfig.json"
+    (example_copy / "tsconfig.json").write_text(json.dumps(config))
+    scope = scope_typecheck(example_copy, ["node_modules/.bin/tsc", "--noEmit"], PASSING_TEST)
+    assert scope is not None
+    assert scope.argv[-2:] == ["-p", str(example_copy / ".testmend" / "tsconfig.scoped.json")]
+    assert scope.root_files == 3
