@@ -96,6 +96,7 @@ async def test_an_error_in_the_narrowed_program_is_confirmed_by_the_projects_tsc
         ({"references": [{"path": "./packages/ui"}]}, TSC),
         ({"compilerOptions": {"typeRoots": ["${configDir}/types"]}}, TSC),
         ({"extends": "@tsconfig/recommended/tsconfig.json", "include": None}, TSC),
+        ({"extends": ["@tsconfig/recommended/tsconfig.json", "./missing.json"]}, TSC),
         ({}, ["node_modules/.bin/tsc", "--build", "--noEmit"]),
         ({}, ["node_modules/.bin/tsc", "--noEmit", "src/index.tsx"]),
         ({}, ["node_modules/.bin/tsc", "-p", "tsconfig.json"]),  # emits

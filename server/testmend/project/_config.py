@@ -98,8 +98,8 @@ class TsConfig:
     """The config names ``references`` (project references; not inherited, as in tsc)."""
     config_dir_template: bool = False
     """A config read uses ``${configDir}`` (TS 5.5: the folder of the config tsc was given)."""
-    unread_bases: bool = False
-    """An ``extends`` names a package: its settings are not known here."""
+    unread_bases: int = 0
+    """``extends`` that name a package (each also a problem): their settings are not known."""
     own_inputs: bool = False
     """The config itself sets ``files`` or ``include`` (what a base sets is then overridden)."""
 
@@ -193,7 +193,7 @@ def load_tsconfig(root: Path, rel: str) -> TsConfig:
         for parent in reversed([p for p in parents if isinstance(p, str)]):
             if not parent.startswith((".", "/")):
                 config.problems.append(f"{current}: extends {parent!r} (a package) is not read")
-                config.unread_bases = True
+                config.unread_bases += 1
                 continue
             target = join_rel(folder, parent)
             if target is None:

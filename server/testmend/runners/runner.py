@@ -550,9 +550,9 @@ class ProjectRunners:
     ) -> TypecheckResult:
         """``argv`` (the type check command ``base``, or its narrowed form), incremental with
         its state in the cache's ``state``.tsbuildinfo."""
-        if "--pretty" not in argv:
-            argv = [*argv, "--pretty", "false"]
-        argv += tsc_incremental_args(self.cwd, base, self._cache_dir() / f"{state}.tsbuildinfo")
+        pretty = [] if "--pretty" in argv else ["--pretty", "false"]
+        build_info = self._cache_dir() / f"{state}.tsbuildinfo"
+        argv = [*argv, *pretty, *tsc_incremental_args(self.cwd, base, build_info)]
         done = await self._run(argv, "tsc", self.config.timeouts.typecheck)
         output = done.stdout + done.stderr
         diagnostics = parse_tsc_output(output, self.cwd)

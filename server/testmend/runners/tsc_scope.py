@@ -172,7 +172,7 @@ def scope_typecheck(root: Path, typecheck: list[str], file: str) -> TscScope | N
     if config.unread_bases and not config.own_inputs:
         return None
     if (
-        (config.problems and not config.unread_bases)
+        len(config.problems) > config.unread_bases  # a config that cannot be read
         or config.references
         or config.composite
         or config.config_dir_template
