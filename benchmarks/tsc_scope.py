@@ -1,13 +1,14 @@
 """The type check narrowed to a test's files against the project's whole tsc, file by file.
 
-    .venv/bin/python benchmarks/tsc_scope.py [--app DIR] [--limit N]
+    .venv/bin/python benchmarks/tsc_scope.py [--app DIR] [--tsconfig FILE] [--tsc BIN] [--limit N]
 
 For each test file the project's tsc checks (in a git copy of the example app, or in ``--app``):
-the project's type check command (``tsc --noEmit -p tsconfig.json`` as testmend detects it) and
-its narrowed form (``runners/tsc_scope.py``), each run twice and the second timed, not
-incremental; then both again on the file with two errors appended (a wrong assignment and an
-unknown jest-dom matcher). Prints per file the narrowed program's root files, both times, and
-whether the two agree on the file's diagnostics, clean and broken; then the median ratio.
+the project's type check command (``tsc --noEmit -p tsconfig.json`` as testmend detects it;
+``--tsconfig``: another config, ``--tsc``: another compiler) and its narrowed form
+(``runners/tsc_scope.py``), each run twice and the second timed, not incremental; then both
+again on the file with two errors appended (a wrong assignment and an unknown jest-dom
+matcher). Prints per file the narrowed program's root files, both times, and whether the two
+agree on the file's diagnostics, clean and broken; then the median ratio.
 
 A disagreement on the clean file is what the narrowing must never do when the narrowed program
 is clean (the runner trusts it then); on the broken file the runner asks the whole tsc anyway.
@@ -54,12 +55,19 @@ def check(root: Path, argv: list[str], file: str) -> tuple[float, list[tuple[str
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--app", type=Path, help="a TypeScript project (default: the example app)")
+    parser.add_argument("--tsconfig", help="the project's tsconfig to check with (relative)")
+    parser.add_argument("--tsc", type=Path, help="another tsc (a newer TypeScript)")
     parser.add_argument("--limit", type=int, default=0, help="at most this many test files")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="testmend-tsc-scope-") as tmp:
         root = args.app.resolve() if args.app else make_project(Path(tmp))
         created = not (root / SCOPE_DIR).exists()
-        runners = ProjectRunners(load_config(root, environ={}))
+        settings = {}
+        if args.tsconfig or args.tsc:
+            tsc = str(args.tsc.resolve() if args.tsc else root / "node_modules" / ".bin" / "tsc")
+            project = args.tsconfig or "tsconfig.json"
+            settings = {"commands": {"typecheck": [tsc, "--noEmit", "-p", project]}}
+        runners = ProjectRunners(load_config(root, environ={}, editor_settings=settings))
         command = runners.commands.typecheck
         if command is None:
             print(f"{root}: no type check ({runners.commands.origin.get('typecheck')})")

@@ -37,18 +37,25 @@ async def test_tsc_checks_the_test_with_the_declarations_and_globals_it_needs(
     example_copy: Path,
 ) -> None:
     """The jest setup file brings jest-dom's matchers into every test's types by a
-    side-effect import; a script declares a global; a stylesheet import adds nothing."""
+    side-effect import (the package is imported, not the setup file); a script declares a
+    global; a stylesheet import adds nothing."""
     write(example_copy, "src/globals.ts", "declare const APP_VERSION: string;\n")
     write(example_copy, "src/styles.ts", "import './App.css';\nexport const themed = true;\n")
     test = write(example_copy, "src/Version.test.tsx", MATCHERS_TEST)
     # An intent check's copy, there only while the check runs (never beside tsc).
     write(example_copy, "src/Version.testmend-m1-o.test.tsx", "import './Version.test';\n")
+    # A file whose package resolves to another copy from its folder than from the root's.
+    write(example_copy, "src/legacy/node_modules/@testing-library/jest-dom/package.json", "{}")
+    write(example_copy, "src/legacy/setup.ts", "import '@testing-library/jest-dom';\nexport {};\n")
     assert listed(example_copy, test) == [
+        ".testmend/side-effect-imports.d.ts",
         "src/Version.test.tsx",
         "src/globals.ts",
-        "src/setupTests.ts",
+        "src/legacy/setup.ts",
         "src/types/css.d.ts",
     ]
+    imports = example_copy / ".testmend" / "side-effect-imports.d.ts"
+    assert imports.read_text() == 'import "@testing-library/jest-dom";\nexport {};\n'
     runners = runners_for(example_copy)
     result = await runners.typecheck(test)
     assert result.clean and result.scoped

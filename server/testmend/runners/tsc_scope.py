@@ -7,13 +7,17 @@ tsconfig that ``extends`` the project's and lists as the program's root files on
 - the test file (tsc brings in everything it imports, as in the project's program);
 - the project's declaration files (``*.d.ts``: ambient modules such as ``declare module
   '*.css'``, global types);
-- every source file of the project's program that may add to the global scope: scripts (no
-  ``import``/``export``: their declarations are global), ``declare global``, ``declare
-  module``, ``/// <reference``, and side-effect imports of code (``import
-  '@testing-library/jest-dom'`` in a jest setup file adds its matchers to every test's types).
+- every source file of the project's program that may add to the global scope itself:
+  scripts (no ``import``/``export``: their declarations are global), ``declare global``,
+  ``declare module``, ``/// <reference``, side-effect imports of project files;
+- one import of each package the program's files import for its side effects
+  (``import '@testing-library/jest-dom'`` in a jest setup file, or in every test, adds its
+  matchers to every test's types), in ``.testmend/side-effect-imports.d.ts``, rather than the
+  files importing them; a file whose package resolves elsewhere from ``.testmend/`` (another
+  copy in a nested ``node_modules``) is listed itself instead.
 
-Each of those is a root file of the project's program, so the narrowed program is part of the
-project's: it can lack a declaration the project's program has, never hold one it lacks. A
+Each of those is in the project's program, so the narrowed program is part of the project's:
+it can lack a declaration the project's program has, never hold one it lacks. A
 missing declaration shows as an error (a name or module not found, a property missing), so a
 narrowed program without any error says what the project's would say about the test; when it
 reports any error, the runner asks the project's tsc instead (``ProjectRunners.typecheck``).
@@ -41,6 +45,7 @@ from ..project._config import TsConfig, load_tsconfig
 SCOPE_DIR = ".testmend"
 """Beside the project's tsconfig, in the workspace (never the user's tree)."""
 SCOPE_CONFIG = "tsconfig.scoped.json"
+SCOPE_IMPORTS = "side-effect-imports.d.ts"
 TSC_NAMES = ("tsc", "tsc.js", "tsc.cmd")
 OWN_FILES = ".testmend-"
 """In the name of files testmend writes into the workspace for a while (``fidelity/``)."""
@@ -110,11 +115,20 @@ def _project_arg(typecheck: list[str]) -> tuple[int | None, str] | None:
     return (index, typecheck[index]) if index is not None else (None, "tsconfig.json")
 
 
-def _may_add_globals(text: str) -> bool:
-    """Whether a source file may declare something in the global scope (see the module)."""
-    if not _MODULE.search(text) or _GLOBALS.search(text):
-        return True
-    return any(not _ASSET.search(m.group(1)) for m in _SIDE_EFFECT.finditer(text))
+def _global_effects(text: str) -> tuple[bool, set[str]]:
+    """Whether a source file may declare something in the global scope itself (see the
+    module), and the packages it imports for their side effects (their globals)."""
+    packages: set[str] = set()
+    own = not _MODULE.search(text) or _GLOBALS.search(text) is not None
+    for match in _SIDE_EFFECT.finditer(text):
+        specifier = match.group(1)
+        if _ASSET.search(specifier):
+            continue
+        if specifier.startswith((".", "/")):
+            own = True  # a project file (maybe outside the program) for its effects
+        else:
+            packages.add(specifier)
+    return own, packages
 
 
 def _program_files(root: Path, config: TsConfig) -> list[str] | None:
@@ -142,6 +156,18 @@ def _program_files(root: Path, config: TsConfig) -> list[str] | None:
                 if len(found) > MAX_PROGRAM_FILES:
                     return None
     return found
+
+
+def _package(start: Path, specifier: str) -> str | None:
+    """The real folder of the package ``specifier`` names, found as node finds it from
+    ``start`` (``node_modules`` up the tree)."""
+    parts = specifier.split("/")
+    name = "/".join(parts[:2] if specifier.startswith("@") else parts[:1])
+    for folder in (start, *start.parents):
+        candidate = folder / "node_modules" / name
+        if candidate.is_dir():
+            return os.path.realpath(candidate)
+    return None
 
 
 def _read(path: Path) -> str | None:
@@ -183,7 +209,9 @@ def scope_typecheck(root: Path, typecheck: list[str], file: str) -> TscScope | N
     program = _program_files(root, config)
     if program is None:
         return None
+    folder = root / posixpath.dirname(project) / SCOPE_DIR
     roots = [file]
+    packages: set[str] = set()
     for rel in program:
         if rel == file:
             continue
@@ -191,16 +219,22 @@ def scope_typecheck(root: Path, typecheck: list[str], file: str) -> TscScope | N
             roots.append(rel)
             continue
         text = _read(root / rel)
-        if text is None or _may_add_globals(text):
-            roots.append(rel)
-    folder = root / posixpath.dirname(project) / SCOPE_DIR
+        own, imported = _global_effects(text) if text is not None else (True, set())
+        importer = (root / rel).parent
+        if own or any(_package(importer, p) != _package(folder, p) for p in imported):
+            roots.append(rel)  # or a package that resolves elsewhere from .testmend/
+        else:
+            packages |= imported
+    files = [os.path.relpath(root / rel, folder) for rel in roots]
+    if packages:
+        # One import of each package other files import for their side effects (a test's own
+        # `import '@testing-library/jest-dom'`) brings its globals without those files.
+        lines = "".join(f"import {json.dumps(p)};\n" for p in sorted(packages))
+        _write(folder, folder / SCOPE_IMPORTS, f"{lines}export {{}};\n")
+        files.append(SCOPE_IMPORTS)
     target = folder / SCOPE_CONFIG
     content = json.dumps(
-        {
-            "extends": f"../{posixpath.basename(project)}",
-            "files": [os.path.relpath(root / rel, folder) for rel in roots],
-            "include": [],
-        },
+        {"extends": f"../{posixpath.basename(project)}", "files": files, "include": []},
         indent=1,
     )
     _write(folder, target, content)
@@ -209,18 +243,18 @@ def scope_typecheck(root: Path, typecheck: list[str], file: str) -> TscScope | N
         argv += ["-p", str(target)]
     else:
         argv[index] = str(target)
-    return TscScope(argv=argv, config=target, root_files=len(roots))
+    return TscScope(argv=argv, config=target, root_files=len(files))
 
 
 def _write(folder: Path, target: Path, content: str) -> None:
-    """Write ``content`` to ``target`` unless it holds it already (concurrent checks of one
-    workspace write the same), by rename: tsc never reads half a file."""
+    """Write ``content`` to ``target`` in ``folder`` unless it holds it already (concurrent
+    checks of one workspace write the same), by rename: tsc never reads half a file."""
     folder.mkdir(parents=True, exist_ok=True)
     ignore = folder / ".gitignore"
     if not ignore.exists():
         ignore.write_text("*\n", encoding="utf-8")
     if _read(target) == content:
         return
-    temporary = folder / f".{SCOPE_CONFIG}.{os.getpid()}.{id(content)}"
+    temporary = folder / f".{target.name}.{os.getpid()}.{id(content)}"
     temporary.write_text(content, encoding="utf-8")
     os.replace(temporary, target)
