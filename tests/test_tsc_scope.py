@@ -139,3 +139,36 @@ def test_a_package_base_config_is_fine_when_the_config_sets_its_own_files(
     assert scope is not None
     assert scope.argv[-2:] == ["-p", str(example_copy / ".testmend" / "tsconfig.scoped.json")]
     assert scope.root_files == 3
+
+
+async def test_errors_the_projects_tsc_reports_too_do_not_stop_the_narrowing(
+    example_copy: Path,
+) -> None:
+    """A module the tests import has a type error of its own (pre-existing, not the test's):
+    the first check asks the project's tsc, which reports it too; later checks trust the
+    narrowed program while it reports nothing else."""
+    write(example_copy, "src/legacy.ts", "export const count: number = 'three';\n")
+    first = write(
+        example_copy,
+        "src/First.test.ts",
+        "import { count } from './legacy';\nit('a', () => expect(count).toBe(3));\n",
+    )
+    second = write(
+        example_copy,
+        "src/Second.test.ts",
+        "import { count } from './legacy';\nit('b', () => expect(count).toBe(3));\n",
+    )
+    runners = runners_for(example_copy)
+    checked = await runners.typecheck(first)
+    assert checked.clean and not checked.scoped and checked.other_files_error_count == 1
+    trusted = await runners.typecheck(second)
+    assert trusted.clean and trusted.scoped and trusted.other_files_error_count == 1
+    # An error elsewhere the project's tsc did not report: asked again.
+    write(
+        example_copy,
+        "src/legacy.ts",
+        "export const count: number = 'three';\nexport const flag: boolean = 1;\n",
+    )
+    (example_copy / first).write_text((example_copy / first).read_text() + "// edited\n")
+    again = await runners.typecheck(first)
+    assert again.clean and not again.scoped and again.other_files_error_count == 2

@@ -306,8 +306,8 @@ class WorkspaceConfig(_Section):
     narrow_type_check: bool = True
     """tsc checks the files the test file needs (it, what it imports, the project's
     declarations and files that add globals) instead of the whole project, when the project's
-    type check is ``tsc --noEmit -p``; any error is confirmed by the project's whole tsc
-    (``runners/tsc_scope.py``). Off: the project's tsc every time."""
+    type check is ``tsc --noEmit -p``; an error is confirmed by the project's whole tsc unless
+    that reported it already (``runners/tsc_scope.py``). Off: the project's tsc every time."""
 
 
 class Config(_Section):

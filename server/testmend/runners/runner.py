@@ -45,6 +45,7 @@ from .models import (
     TestCase,
     TestRunResult,
     TypecheckResult,
+    TypeDiagnostic,
 )
 from .parsing import (
     eslint_failure_summary,
@@ -144,6 +145,8 @@ class ProjectRunners:
         self._memo = ContentMemo()
         self._kept_checks: KeptResults | None = None
         self._narrow_tsc = config.workspace.narrow_type_check
+        self._known: frozenset[TypeDiagnostic] = frozenset()
+        """The errors elsewhere the project's tsc last reported (see :meth:`_typecheck_run`)."""
 
     @property
     def jest_runs_warm(self) -> bool:
@@ -524,22 +527,25 @@ class ProjectRunners:
 
     async def _typecheck_run(self, abs_file: Path, rel: str) -> TypecheckResult:
         """tsc on the program narrowed to the file (``tsc_scope.py``) when the project allows
-        it and that program has no error at all; otherwise the project's tsc. When both ran
-        and disagree about the file, the narrowing does not fit this project: the project's
-        tsc checks every later content too."""
+        it and that program has no error but ones the project's tsc reported too, elsewhere
+        (pre-existing: a library's types, another module); otherwise the project's tsc. When
+        both ran and disagree about the file, the narrowing does not fit this project: the
+        project's tsc checks every later content too."""
         base = self._argv(self.commands.typecheck, "tsc", "typecheck")
         narrowed: TypecheckResult | None = None
         if self._narrow_tsc:
             try:
                 scope = await asyncio.to_thread(scope_typecheck, self.cwd, base, rel)
                 if scope is not None:
-                    narrowed = await self._tsc(scope.argv, base, abs_file, rel, "tsc-scoped")
+                    narrowed, elsewhere = await self._tsc(
+                        scope.argv, base, abs_file, rel, "tsc-scoped"
+                    )
             except (BrokenTsconfigError, ToolCrashedError, OSError) as exc:
                 logger.info("tsc on the files %s needs failed (%s): the project's tsc", rel, exc)
                 self._narrow_tsc = False
-            if narrowed is not None and narrowed.exit_code == 0:
+            if narrowed is not None and not narrowed.diagnostics and elsewhere <= self._known:
                 return narrowed.model_copy(update={"scoped": True})
-        result = await self._tsc(base, base, abs_file, rel, "tsc")
+        result, self._known = await self._tsc(base, base, abs_file, rel, "tsc")
         if narrowed is not None and narrowed.diagnostics != result.diagnostics:
             logger.info("tsc on the files %s needs differs from the project's: not narrowed", rel)
             self._narrow_tsc = False
@@ -547,9 +553,9 @@ class ProjectRunners:
 
     async def _tsc(
         self, argv: list[str], base: list[str], abs_file: Path, rel: str, state: str
-    ) -> TypecheckResult:
+    ) -> tuple[TypecheckResult, frozenset[TypeDiagnostic]]:
         """``argv`` (the type check command ``base``, or its narrowed form), incremental with
-        its state in the cache's ``state``.tsbuildinfo."""
+        its state in the cache's ``state``.tsbuildinfo: the result, and the errors elsewhere."""
         pretty = [] if "--pretty" in argv else ["--pretty", "false"]
         build_info = self._cache_dir() / f"{state}.tsbuildinfo"
         argv = [*argv, *pretty, *tsc_incremental_args(self.cwd, base, build_info)]
@@ -569,13 +575,14 @@ class ProjectRunners:
             for d in diagnostics
             if os.path.realpath(d.file) == target
         ]
-        others = sum(
-            d.category == "error" and os.path.realpath(d.file) != target for d in diagnostics
+        others = frozenset(
+            d for d in diagnostics if d.category == "error" and os.path.realpath(d.file) != target
         )
-        return TypecheckResult(
+        result = TypecheckResult(
             file=rel,
             exit_code=done.returncode,
             diagnostics=mine,
-            other_files_error_count=others,
+            other_files_error_count=len(others),
             duration_s=done.duration_s,
         )
+        return result, others
