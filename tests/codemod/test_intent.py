@@ -4,7 +4,6 @@ the app (after migrating against the correct component) and compares per-test fa
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,8 @@ import pytest
 from testmend.codemod import capture_dom, convert_enzyme_test, detect_conventions
 from testmend.config import load_config
 from testmend.runners import ProjectRunners, TestRunResult
+
+from ..test_kept_results import git
 
 pytestmark = pytest.mark.node
 
@@ -189,9 +190,8 @@ async def test_the_originals_runs_are_kept_until_what_they_depend_on_changes(
 
     app = example_copy
     test_file, component, good, bad = MUTATIONS["pagination-next-skips-a-page"]
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "app"]):
-        subprocess.run([*git, *args], cwd=app, check=True, capture_output=True)
+        git(app, *args)
     runners = RecordingRunners(load_config(app, environ={}), cwd=app, warm=True)
     store = ResultCache(tmp_path / "results")
     original = (app / test_file).read_text()

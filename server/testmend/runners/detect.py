@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import re
 import shlex
 import shutil
@@ -120,24 +121,40 @@ def _tsconfig(root: Path) -> str | None:
 _TS_CHECK = re.compile(r"^\s*(//\s*@ts-check|/\*\s*@ts-check)", re.M)
 
 
+TSC_NAMES = ("tsc", "tsc.js", "tsc.cmd")
+"""What a type check command that is tsc itself starts with (its path's last part)."""
+TSC_PROJECT_FLAGS = ("-p", "--project")
+
+
+def tsc_project(root: Path, typecheck: list[str], default: str | None) -> str | None:
+    """The project-relative tsconfig a tsc command checks: its ``-p``/``--project`` (a folder
+    means the ``tsconfig.json`` in it), else ``default``; None when there is none or it is
+    outside ``root``."""
+    tsconfig = default
+    for flag in TSC_PROJECT_FLAGS:
+        if flag in typecheck[:-1]:
+            tsconfig = typecheck[typecheck.index(flag) + 1]
+    if tsconfig is not None and os.path.isabs(tsconfig):
+        inside = Path(tsconfig).resolve().is_relative_to(root.resolve())
+        tsconfig = os.path.relpath(Path(tsconfig).resolve(), root.resolve()) if inside else None
+    if tsconfig is None:
+        return None
+    tsconfig = posixpath.normpath(Path(tsconfig).as_posix())
+    if (root / tsconfig).is_dir():
+        tsconfig = posixpath.normpath(f"{tsconfig}/tsconfig.json")
+    return tsconfig
+
+
 def tsc_checks_file(root: Path, typecheck: list[str], file: str, source: str) -> bool:
     """Whether the type check says anything about ``file``: files the ``-p`` tsconfig's program
     holds (``files``/``include``/``exclude``, through the local configs it extends); of those,
     TypeScript always, JavaScript only under ``checkJs`` or with a ``// @ts-check`` comment. A
     test tsc never checks (a JavaScript test, a monorepo whose root tsconfig includes only
     ``src``) must not fail on that project's type errors or broken tsconfig."""
-    tsconfig = _tsconfig(root)
-    for flag in ("-p", "--project"):
-        if flag in typecheck[:-1]:
-            tsconfig = typecheck[typecheck.index(flag) + 1]
-    if tsconfig is not None and os.path.isabs(tsconfig):
-        inside = Path(tsconfig).resolve().is_relative_to(root.resolve())
-        tsconfig = os.path.relpath(Path(tsconfig).resolve(), root.resolve()) if inside else None
+    tsconfig = tsc_project(root, typecheck, _tsconfig(root))
     typescript = re.search(r"\.[cm]?jsx?$", file) is None
     if tsconfig is None:
         return typescript
-    if (root / tsconfig).is_dir():
-        tsconfig = f"{tsconfig.rstrip('/')}/tsconfig.json"
     config = load_tsconfig(root, tsconfig)
     if not config.problems and not config.covers(file):
         return False  # not in the program (``include`` elsewhere): tsc never looks at it
@@ -162,7 +179,7 @@ def tsc_incremental_args(root: Path, typecheck: list[str], build_info: Path) -> 
     ``build_info`` (a run's warm workspace slot keeps it for the next): only for tsc itself,
     from TypeScript 4.0 (earlier ones refuse ``--incremental`` with ``--noEmit``), and only
     when the command does not manage that state itself."""
-    if not typecheck or os.path.basename(typecheck[0]) not in ("tsc", "tsc.js", "tsc.cmd"):
+    if not typecheck or os.path.basename(typecheck[0]) not in TSC_NAMES:
         return []
     if "--noEmit" not in typecheck or any(a.split("=")[0] in _TSC_OWN_STATE for a in typecheck):
         return []

@@ -41,15 +41,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..project._config import TsConfig, load_tsconfig
+from .detect import TSC_NAMES, TSC_PROJECT_FLAGS, tsc_project
 
 SCOPE_DIR = ".testmend"
 """Beside the project's tsconfig, in the workspace (never the user's tree)."""
 SCOPE_CONFIG = "tsconfig.scoped.json"
 SCOPE_IMPORTS = "side-effect-imports.d.ts"
-TSC_NAMES = ("tsc", "tsc.js", "tsc.cmd")
 OWN_FILES = ".testmend-"
 """In the name of files testmend writes into the workspace for a while (``fidelity/``)."""
-_PROJECT_FLAGS = ("-p", "--project")
 _NOT_NARROWED = (
     "--build",
     "-b",
@@ -93,26 +92,35 @@ class TscScope:
     """Root files it lists (the test included)."""
 
 
-def _project_arg(typecheck: list[str]) -> tuple[int | None, str] | None:
-    """The index of the ``-p`` value in ``typecheck`` and the tsconfig it names (None, and
-    ``tsconfig.json``, when the command has none); None when the command is not one this
-    narrows."""
+def _narrowable(typecheck: list[str]) -> bool:
+    """Whether the command is tsc itself checking a tsconfig without emitting."""
     if not typecheck or os.path.basename(typecheck[0]) not in TSC_NAMES:
-        return None
+        return False
     args = typecheck[1:]
     if "--noEmit" not in args or any(a.split("=")[0] in _NOT_NARROWED for a in args):
-        return None
-    index: int | None = None
-    for i, arg in enumerate(args):
-        if arg in _PROJECT_FLAGS:
-            if i + 1 >= len(args):
-                return None
-            index = i + 2
-        elif (i == 0 or args[i - 1] not in _PROJECT_FLAGS) and (
-            _SOURCE.search(arg) or _JAVASCRIPT.search(arg)
-        ):
-            return None  # files on the command line: tsc ignores the tsconfig
-    return (index, typecheck[index]) if index is not None else (None, "tsconfig.json")
+        return False
+    if args[-1:] and args[-1] in TSC_PROJECT_FLAGS:
+        return False
+    # Files on the command line: tsc ignores the tsconfig.
+    return not any(
+        (i == 0 or args[i - 1] not in TSC_PROJECT_FLAGS)
+        and (_SOURCE.search(arg) or _JAVASCRIPT.search(arg))
+        for i, arg in enumerate(args)
+    )
+
+
+def _without_project(typecheck: list[str]) -> list[str]:
+    """``typecheck`` without its ``-p``/``--project`` and their values."""
+    argv: list[str] = []
+    skip = False
+    for arg in typecheck:
+        if skip:
+            skip = False
+        elif arg in TSC_PROJECT_FLAGS:
+            skip = True
+        else:
+            argv.append(arg)
+    return argv
 
 
 def _global_effects(text: str) -> tuple[bool, set[str]]:
@@ -181,18 +189,11 @@ def scope_typecheck(root: Path, typecheck: list[str], file: str) -> TscScope | N
     """Write the tsconfig narrowed to ``file`` (project-relative, in ``root``'s program) and
     return the command that checks it; None when this project's type check is not narrowed
     (see the module)."""
-    found = _project_arg(typecheck)
-    if found is None:
+    if not _narrowable(typecheck):
         return None
-    index, project = found
-    if os.path.isabs(project):
-        if not Path(project).resolve().is_relative_to(root.resolve()):
-            return None
-        project = os.path.relpath(Path(project).resolve(), root.resolve())
-    project = posixpath.normpath(Path(project).as_posix())
-    if (root / project).is_dir():
-        project = posixpath.normpath(f"{project}/tsconfig.json")
-    if not (root / project).is_file():
+    # Without -p, tsc checks the tsconfig.json of the folder it runs in.
+    project = tsc_project(root, typecheck, "tsconfig.json")
+    if project is None or not (root / project).is_file():
         return None
     config = load_tsconfig(root, project)
     if config.unread_bases and not config.own_inputs:
@@ -238,11 +239,7 @@ def scope_typecheck(root: Path, typecheck: list[str], file: str) -> TscScope | N
         indent=1,
     )
     _write(folder, target, content)
-    argv = list(typecheck)
-    if index is None:
-        argv += ["-p", str(target)]
-    else:
-        argv[index] = str(target)
+    argv = [*_without_project(typecheck), "-p", str(target)]
     return TscScope(argv=argv, config=target, root_files=len(files))
 
 
