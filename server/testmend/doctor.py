@@ -14,16 +14,16 @@ from pydantic import BaseModel
 
 from .config import CONFIG_FILE_NAME, Config, ConfigError, find_project_root, load_config
 from .project import enzyme_test_files
-from .project.testing_library import declared_version, installed_version, testing_library_status
-from .runners.detect import (
-    ResolvedCommands,
+from .project.packages import (
     detect_package_manager,
     install_command,
+    installed_version,
     needs_node_modules,
     node_modules_dir,
     read_package_json,
-    resolve_commands,
 )
+from .project.testing_library import declared_version, testing_library_status
+from .runners.detect import ResolvedCommands, resolve_commands
 from .runners.errors import RunnerError
 from .runners.process import run_command
 from .runners.runner import tool_environment

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .. import __version__
@@ -23,14 +23,12 @@ def _doctor(args: argparse.Namespace) -> int:
     return 0 if report.ready else 1
 
 
-def _serve(args: argparse.Namespace) -> int:
-    from ..lsp.server import main as serve  # imported late: the other commands start faster
-
-    log_file = Path(args.log_file).expanduser() if args.log_file else None
-    return serve(tcp=args.tcp, verbose=args.verbose, log_file=log_file)
+Handler = Callable[[argparse.Namespace], int]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(serve: Handler | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; ``serve``: the handler of ``testmend serve`` (the language
+    server is another face: the program's entry point, ``testmend.main``, hands it in)."""
     parser = argparse.ArgumentParser(
         prog="testmend",
         description="Migrate React test suites from Enzyme to React Testing Library.",
@@ -48,29 +46,34 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.add_argument("--json", action="store_true", help="print a machine-readable report")
     doctor.set_defaults(handler=_doctor)
     add_parsers(sub)
-    serve = sub.add_parser(
+    serving = sub.add_parser(
         "serve",
         help="run the language server (LSP over stdio, or TCP with --tcp)",
         description="Run testmend's language server for an editor. Speaks LSP over stdio "
         "unless --tcp is given.",
     )
-    serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")
-    serve.add_argument(
+    serving.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")
+    serving.add_argument(
         "--verbose",
         action="store_true",
         help="also log each run's progress lines and the messages shown to the user (INFO)",
     )
-    serve.add_argument(
+    serving.add_argument(
         "--log-file",
         metavar="PATH",
         help="also log to this file, with times (appended; stderr still gets the log)",
     )
-    serve.set_defaults(handler=_serve)
+    serving.set_defaults(handler=serve or _no_server)
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def _no_server(args: argparse.Namespace) -> int:
+    print("testmend: this entry point has no language server", file=sys.stderr)
+    return 2
+
+
+def main(argv: Sequence[str] | None = None, *, serve: Handler | None = None) -> int:
+    args = build_parser(serve).parse_args(argv)
     try:
         code: int = args.handler(args)
     except KeyboardInterrupt:

@@ -16,51 +16,22 @@ import json
 import os
 import time
 import uuid
-from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from ..project._config import JEST_CONFIG_NAMES
-from ..project.testing_library import installed_version, major
+from ..assets import read_asset
+from ..layout import TEMP_DIR_PREFIX, TEMP_MARK
+from ..project.configs import JEST_CONFIG_NAMES
+from ..project.packages import installed_version
+from ..project.testing_library import major
 from ..runners import ProjectRunners, RunnerError
 from ..runners.detect import runs_through_app
 from ..workspace.paths import resolve_in_root
 from .models import DomCapture, FindRecord, RenderRecord
 
 _M = TypeVar("_M", bound=BaseModel)
-
-# A plain config stays a plain object: jest before 26 ignores a config that is a function
-# (it would run with the defaults, without the project's setup files). Function and promise
-# configs stay functions (jest 26+ calls them).
-_DEFERRED = "typeof base === 'function' || (base && typeof base.then === 'function')"
-_EXPORT_DEFAULT = (
-    f"export default {_DEFERRED}\n"
-    "  ? async () => extend(typeof base === 'function' ? await base() : await base)\n"
-    "  : extend(base);\n"
-)
-_WRAPPER_BODY = """
-const path = require('path');
-const DIR = {dir};
-const SETUP = {setup};
-function extend(cfg) {{
-  const c = Object.assign({{}}, cfg || {{}});
-  c.rootDir = c.rootDir ? path.resolve(DIR, c.rootDir) : DIR;
-  if (Array.isArray(c.projects) && c.projects.length) {{
-    c.projects = c.projects.map((p) =>
-      typeof p === 'object' && p !== null
-        ? Object.assign({{}}, p, {{
-            rootDir: p.rootDir ? path.resolve(c.rootDir, p.rootDir) : c.rootDir,
-            setupFilesAfterEnv: [...(p.setupFilesAfterEnv || []), SETUP],
-          }})
-        : p,
-    );
-  }}
-  c.setupFilesAfterEnv = [...(c.setupFilesAfterEnv || []), SETUP];
-  return c;
-}}
-"""
 
 
 def _js(value: str) -> str:
@@ -89,44 +60,39 @@ def _is_esm_package(root: Path) -> bool:
 
 
 def write_wrapper_config(root: Path, setup_file: Path, token: str) -> Path:
-    """Write a jest config next to the project's that adds ``setup_file``; return its path."""
+    """Write a jest config next to the project's that adds ``setup_file``
+    (``capture_config.js``, in the project's module system); return its path."""
     config, inline = find_jest_config(root)
-    head = _WRAPPER_BODY.format(dir=_js(str(root)), setup=_js(str(setup_file)))
     suffix = config.suffix if config else ".json"
     if config is None or suffix == ".json":
         data = inline if config is None else json.loads(config.read_text(encoding="utf-8"))
-        target = root / f".testmend-capture-{token}.config.cjs"
-        target.write_text(
-            head + f"module.exports = extend({json.dumps(data)});\n", encoding="utf-8"
+        kind, load = ".cjs", f"const base = {json.dumps(data)};"
+    elif suffix in (".ts", ".mts", ".cts"):
+        kind, load = ".ts", f"import base from {_js('./' + config.stem)};"
+    elif suffix == ".mjs" or (suffix == ".js" and _is_esm_package(root)):
+        kind, load = ".mjs", f"import base from {_js('./' + config.name)};"
+    else:
+        kind = ".cjs"
+        load = (
+            f"const loaded = require({_js('./' + config.name)});\n"
+            "const base = loaded && loaded.__esModule ? loaded.default : loaded;"
         )
-        return target
-    if suffix in (".ts", ".mts", ".cts"):
-        target = root / f".testmend-capture-{token}.config.ts"
-        body = head.replace("const path = require('path');", "import * as path from 'path';")
-        target.write_text(
-            f"// @ts-nocheck\n{body}import base from {_js('./' + config.stem)};\n"
-            + _EXPORT_DEFAULT,
-            encoding="utf-8",
+    module = kind != ".cjs"
+    text = (
+        read_asset("testmend.codemod", "capture_config.js")
+        .replace(
+            "IMPORT_PATH",
+            "import * as path from 'path';" if module else "const path = require('path');",
         )
-        return target
-    if suffix == ".mjs" or (suffix == ".js" and _is_esm_package(root)):
-        target = root / f".testmend-capture-{token}.config.mjs"
-        body = head.replace("const path = require('path');", "import path from 'path';")
-        target.write_text(
-            f"{body}import base from {_js('./' + config.name)};\n" + _EXPORT_DEFAULT,
-            encoding="utf-8",
+        .replace("LOAD_BASE", load)
+        .replace("DIR_VALUE", _js(str(root)))
+        .replace("SETUP_VALUE", _js(str(setup_file)))
+        .replace(
+            "EXPORT deferred", "export default deferred" if module else "module.exports = deferred"
         )
-        return target
-    target = root / f".testmend-capture-{token}.config.cjs"
-    target.write_text(
-        head
-        + f"const loaded = require({_js('./' + config.name)});\n"
-        + "const base = loaded && loaded.__esModule ? loaded.default : loaded;\n"
-        + f"module.exports = {_DEFERRED}\n"
-        + "  ? async () => extend(typeof base === 'function' ? await base() : await base)\n"
-        + "  : extend(base);\n",
-        encoding="utf-8",
     )
+    target = root / f"{TEMP_MARK}capture-{token}.config{kind}"
+    target.write_text(("// @ts-nocheck\n" if kind == ".ts" else "") + text, encoding="utf-8")
     return target
 
 
@@ -140,7 +106,7 @@ def _app_setup_files(root: Path) -> list[Path]:
 
 
 def setup_script() -> str:
-    return resources.files(__package__).joinpath("capture_setup.js").read_text(encoding="utf-8")
+    return read_asset("testmend.codemod", "capture_setup.js")
 
 
 def _valid(model: type[_M], raws: Any) -> list[_M]:
@@ -185,10 +151,10 @@ async def capture_dom(
     runners = runners.elsewhere(root)
     abs_test = resolve_in_root(root, test_file)
     token = uuid.uuid4().hex[:10]
-    setup = root / f".testmend-capture-{token}.setup.js"
+    setup = root / f"{TEMP_MARK}capture-{token}.setup.js"
     started = time.perf_counter()
     wrapper: Path | None = None
-    with runners.temp_dir("testmend-capture-") as tmp:
+    with runners.temp_dir(f"{TEMP_DIR_PREFIX}capture-") as tmp:
         out = Path(tmp) / "capture.json"
         error: str | None = None
         passed = failed = 0

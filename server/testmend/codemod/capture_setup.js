@@ -6,6 +6,9 @@
  * last rendered HTML of each test, and the root element's tag at every render call site. The
  * JSON is rewritten after every test, so a run that crashes or times out still leaves what it
  * captured. Nothing here changes what the test does.
+ *
+ * Longer than 600 lines: jest loads it as one setup file, copied into the workspace for one run;
+ * its parts (the find hook, the query builder, the render records) share the run's state.
  */
 /* eslint-disable */
 'use strict';

@@ -10,11 +10,11 @@ from collections import Counter
 from pathlib import Path
 
 from ..enzyme_import import ENZYME_IMPORT
-from ..runners.detect import read_package_json
+from ..layout import NEVER_WALKED
+from ..project.packages import read_package_json
 from .models import CodemodOptions, EventStyle, HelperMapping, RenderHelper
 from .translate.helper_modules import selection_helpers_in
 
-_SKIP_DIRS = {"node_modules", ".git", "coverage", "dist", "build", ".testmend", ".next", "out"}
 _SOURCE_EXT = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs")
 _TEST_RE = re.compile(r"(\.(test|spec)\.[cm]?[jt]sx?$)|(/__tests__/)")
 _RTL_IMPORT = re.compile(
@@ -31,7 +31,7 @@ _MAX_FILES = 5000
 def _iter_sources(root: Path) -> list[Path]:
     found: list[Path] = []
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = [d for d in dirnames if d not in _SKIP_DIRS and not d.startswith(".")]
+        dirnames[:] = [d for d in dirnames if d not in NEVER_WALKED and not d.startswith(".")]
         for name in filenames:
             if name.endswith(_SOURCE_EXT) and not name.endswith(".d.ts"):
                 found.append(Path(dirpath) / name)

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..layout import temp_name
 from ..workspace.paths import resolve_in_root
 from .engine import RunResult
 
@@ -57,7 +58,7 @@ def write_changes(root: Path, changes: Sequence[FileChange]) -> None:
                 staged.append((target, None))
                 continue
             target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = target.with_name(f".{target.name}.testmend-tmp")
+            tmp = temp_name(target)
             tmp.write_text(change.updated, encoding="utf-8")
             staged.append((target, tmp))
     except OSError:

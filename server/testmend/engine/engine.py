@@ -3,7 +3,9 @@
 Start a run, follow its typed events, cancel it, answer it when it pauses, resume it after the
 process died, restart it from a step, and fetch its result. Runs work in a shadow workspace and
 never write the user's files; checkpoints go to ``.testmend/checkpoints.sqlite`` synchronously
-after every step.
+after every step. The parts: the request and result models (``models.py``), the checks before a
+run (``prechecks.py``), what a run holds while it runs (``resources.py``), its result
+(``results.py``) and the one acceptance policy (``acceptance.py``).
 """
 
 from __future__ import annotations
@@ -12,127 +14,44 @@ import asyncio
 import contextlib
 import logging
 import os
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.types import Command
-from pydantic import BaseModel
 
 from ..config import Config
-from ..fidelity import FidelityReport
 from ..llm.factory import ModelFactory, ModelUnavailableError, UsageRecorder, model_factory
 from ..llm.tracing import RunTracer, TracingSettings
-from ..patching import unified_diff
-from ..project.dependencies import covering_tests, is_test_file
-from ..project.testing_library import testing_library_status
 from ..runners import ProjectRunners
-from ..runners.detect import (
-    detect_package_manager,
-    install_command,
-    needs_node_modules,
-    node_modules_dir,
-)
-from ..runners.kept import KeptResults, ResultCache
 from ..runners.warm import KeptWarmJests
-from ..sandbox import Sandbox, SandboxChoice, choose_sandbox, sandbox_for
-from ..workflow.agent_entry import AgentStalledError
+from ..sandbox import SandboxChoice, choose_sandbox
+from ..workflow.agent.errors import AgentStalledError
 from ..workflow.context import RunDeps
-from ..workflow.events import NeedsInput, RunEvent, RunFinished, RunStarted
+from ..workflow.events import RunEvent, RunStarted
 from ..workflow.graph import build_graph, checkpoint_serializer
-from ..workflow.state import ExitState, MigrationState, RunStatus, Step, Summary
-from ..workspace.paths import resolve_in_root, to_relative
-from ..workspace.pool import acquire_workspace_async, collect_stale_slots
+from ..workflow.state import ExitState, MigrationState, RunStatus, Step
+from ..workspace.pool import collect_stale_slots
 from ..workspace.shadow import (
-    ShadowWorkspace,
     ShadowWorkspaceError,
     collect_stale_workspaces,
     default_workspaces_dir,
 )
-from .acceptance import APPLIED, Decision, decide
-from .report import render_report
+from .acceptance import Decision, decide
+from .endings import Endings
+from .models import EngineError, RunHandle, RunRequest, RunResult, StartStep
+from .prechecks import prepare, relative_path
+from .resources import ResourceSource, RunnersFactory
 from .store import RunRecord, RunStore
+
+__all__ = ["Engine", "EngineError", "RunHandle", "RunRequest", "RunResult", "StartStep"]
 
 logger = logging.getLogger(__name__)
 
-StartStep = Literal["lint", "typescript"]
-_MAX_FILE_BYTES = 1_000_000
 TRACE_FLUSH_SECONDS = 10.0
 """How long the end of a traced run waits for its traces to be sent."""
-
-
-class EngineError(RuntimeError):
-    """A request the engine refuses, with a message for the user."""
-
-
-class RunRequest(BaseModel):
-    file: str
-    """Path of the test file, relative to the project root (or absolute inside it)."""
-    mode: Literal["migrate", "fix"] = "migrate"
-    content: str | None = None
-    """The editor's buffer; None reads the file from disk."""
-    start_step: StartStep | None = None
-    user_instructions: str | None = None
-
-
-class RunResult(BaseModel):
-    run_id: str
-    file: str
-    status: RunStatus
-    original: str
-    content: str
-    diff: str
-    summary: Summary
-    failure_reason: str | None = None
-    left_to_do: list[str] = []
-    report_path: str
-    extra_files: dict[str, str | None] = {}
-    """Other files the result changes (a re-recorded snapshot); None means delete it."""
-    extra_originals: dict[str, str | None] = {}
-    """Those files as they were when the run started (None: they did not exist)."""
-    reasons: list[str] = []
-    """Why the acceptance policy decided ``status``."""
-    fidelity: FidelityReport | None = None
-    sandbox: str = ""
-    """The sandbox the run's commands ran in ("unsandboxed — …" when none)."""
-
-    @property
-    def applies(self) -> bool:
-        """The engine accepted it: the editor applies it, ``--write`` writes it."""
-        return self.status in APPLIED
-
-    @property
-    def tests_pass(self) -> bool:
-        return (
-            self.summary.tests_total > 0 and self.summary.tests_passing == self.summary.tests_total
-        )
-
-
-@dataclass
-class RunHandle:
-    run_id: str
-    file: str
-    task: asyncio.Task[RunResult | None] | None = None
-    queue: asyncio.Queue[RunEvent | None] = field(default_factory=asyncio.Queue)
-    history: list[RunEvent] = field(default_factory=list)
-    sandbox: str = ""
-    """The sandbox the run's commands ran in (for its report)."""
-
-    async def events(self) -> AsyncIterator[RunEvent]:
-        """Events until the run ends or pauses."""
-        while True:
-            event = await self.queue.get()
-            if event is None:
-                return
-            yield event
-
-    async def wait(self) -> RunResult | None:
-        """The result, or None when the run paused for input."""
-        assert self.task is not None
-        return await self.task
 
 
 class Engine:
@@ -144,7 +63,7 @@ class Engine:
         offline: bool = False,
         workspaces_dir: Path | None = None,
         on_event: Callable[[RunEvent], None] | None = None,
-        runners_factory: Callable[[Config, Path, Sandbox], ProjectRunners] | None = None,
+        runners_factory: RunnersFactory | None = None,
         sandbox: SandboxChoice | None = None,
         tracing: TracingSettings | Literal["env"] | None = "env",
     ):
@@ -154,6 +73,7 @@ class Engine:
         self.config = config
         self.project_root = config.project_root
         self.store = RunStore(self.project_root)
+        self._endings = Endings(self.store, self.project_root, config.fidelity)
         if offline or config.model.offline or models is None:
             self.models: ModelFactory | None = None
         elif models == "auto":
@@ -216,96 +136,25 @@ class Engine:
             await self._saver_cm.__aexit__(None, None, None)
         self._saver_cm = self._saver = self._graph = None
 
+    def _resources(self) -> ResourceSource:
+        assert self.sandbox_choice is not None
+        return ResourceSource(
+            config=self.config,
+            project_root=self.project_root,
+            workspaces_dir=self.workspaces_dir,
+            sandbox_choice=self.sandbox_choice,
+            runners_factory=self.runners_factory,
+            results_cache=self.store.results_cache,
+            kept_jests=self._kept_jests,
+        )
+
     # -- starting ------------------------------------------------------------------------------
-
-    def _relative(self, file: str) -> str:
-        path = Path(file)
-        if path.is_absolute():
-            return to_relative(self.project_root, path)
-        return to_relative(self.project_root, resolve_in_root(self.project_root, file))
-
-    def _check_node_modules(self) -> None:
-        """Refuse at once what every tool run would fail on later."""
-        root = self.project_root
-        if needs_node_modules(root) and node_modules_dir(root) is None:
-            manager, _ = detect_package_manager(root)
-            raise EngineError(
-                f"{root} has no node_modules: install the project's dependencies "
-                f"({install_command(manager)}) first"
-            )
-
-    def _check_testing_library(self) -> None:
-        """Refuse a migration whose result could not run: every migrated test imports
-        Testing Library."""
-        status = testing_library_status(self.project_root)
-        if not status.ready:
-            raise EngineError(f"{status.message()} (in {self.project_root})")
 
     def _check_sandbox(self) -> None:
         """Refuse a run the sandbox policy forbids (model code and no sandbox)."""
         assert self.sandbox_choice is not None
         if why := self.sandbox_choice.refusal(model_code=not self.offline):
             raise EngineError(why)
-
-    def _sandbox(self, workspace: ShadowWorkspace) -> Sandbox:
-        """Writable: the workspace's checkout and its temp dir (a run's own, or a warm slot's)."""
-        assert self.sandbox_choice is not None
-        return sandbox_for(
-            self.config,
-            workspace.root,
-            writable=[workspace.tree or workspace.root],
-            temp_dir=workspace.container / "tmp",
-            repo_root=workspace.repo_root,
-            choice=self.sandbox_choice,
-        )
-
-    def _kept_results(
-        self, workspace: ShadowWorkspace, runners: ProjectRunners, enabled: bool
-    ) -> KeptResults | None:
-        """Where results are kept across runs (a git workspace only: its state is known from
-        git): the original test's runs, and eslint's and tsc's results (``enabled``: the
-        setting of the one or the other)."""
-        if not enabled or workspace.kind != "git-worktree":
-            return None
-        return KeptResults(
-            ResultCache(self.store.results_cache),
-            workspace_root=workspace.root,
-            tools=runners.identity(),
-            linked=workspace.link_targets,
-        )
-
-    def _read_source(self, relative: str, content: str | None) -> str:
-        if content is not None:
-            if len(content.encode("utf-8")) > _MAX_FILE_BYTES:
-                raise EngineError(f"{relative} is larger than 1 MB: not a test file to migrate")
-            if "\0" in content:
-                raise EngineError(f"{relative} is a binary file")
-            return content
-        path = resolve_in_root(self.project_root, relative)
-        if not path.is_file():
-            raise EngineError(f"{relative}: no such file in {self.project_root}")
-        data = path.read_bytes()
-        if len(data) > _MAX_FILE_BYTES:
-            raise EngineError(f"{relative} is larger than 1 MB: not a test file to migrate")
-        if b"\0" in data:
-            raise EngineError(f"{relative} is a binary file")
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise EngineError(f"{relative} is not UTF-8 text: {exc}") from None
-
-    async def _verify_tests(self, relative: str) -> list[str]:
-        """A fix must show it loses no passing test: the file's own tests, or for a source
-        file the tests that cover it; a source file no test covers is refused."""
-        if is_test_file(relative):
-            return [relative]
-        found = await asyncio.to_thread(covering_tests, self.project_root, relative)
-        if not found:
-            raise EngineError(
-                f"{relative}: no test covers it (no {Path(relative).stem}.test.* or test "
-                "beside it that imports it), so a fix could not be checked: fix it by hand"
-            )
-        return found
 
     def running_file(self, relative: str) -> str | None:
         for handle in self.handles.values():
@@ -315,17 +164,12 @@ class Engine:
 
     async def start(self, request: RunRequest) -> RunHandle:
         await self.open()
-        relative = self._relative(request.file)
+        relative = relative_path(self.project_root, request.file)
         if other := self.running_file(relative):
             raise EngineError(f"{relative} is already being migrated (run {other})")
-        self._check_node_modules()
-        if request.mode == "migrate":
-            self._check_testing_library()
         self._check_sandbox()
-        source = self._read_source(relative, request.content)
-        if request.mode == "migrate" and "enzyme" not in source:
-            raise EngineError(f"{relative} does not use Enzyme: nothing to migrate")
-        verify_tests = await self._verify_tests(relative) if request.mode == "fix" else []
+        prepared = await prepare(self.project_root, request, relative)
+        source = prepared.source
         run_id = self.store.new_run_id()
         start: Step = request.start_step or ("lint" if request.mode == "fix" else "research")
         state = MigrationState(
@@ -336,7 +180,7 @@ class Engine:
             start_node=start,
             candidate=source if request.mode == "fix" or request.start_step else None,
             user_instructions=request.user_instructions,
-            verify_tests=verify_tests,
+            verify_tests=prepared.verify_tests,
         )
         now = datetime.now(UTC)
         record = RunRecord(
@@ -399,74 +243,41 @@ class Engine:
                 sum(before.get("tokens_by_step", {}).values()),
                 sum(before.get("cost_by_step", {}).values()),
             )
-            async with self._semaphore:
-                workspace = await acquire_workspace_async(
-                    self.project_root,
+            async with (
+                self._semaphore,
+                self._resources().open(record.run_id, record.file, original) as held,
+            ):
+                handle.sandbox = held.sandbox.describe()
+                deps = RunDeps(
                     run_id=record.run_id,
-                    slots=self.config.workspace.warm_slots,
-                    overlays={record.file: original},
-                    base_dir=self.workspaces_dir,
+                    config=self.config,
+                    workspace_root=held.workspace.root,
+                    read_roots=tuple(held.workspace.link_targets),
+                    runners=held.runners,
+                    run_dir=self.store.run_dir(record.run_id),
+                    models=self.models,
+                    emit=emit,
+                    usage=usage,
+                    kept=held.kept_originals,
                 )
-                sandbox: Sandbox | None = None
-                runners: ProjectRunners | None = None
-                keep_key: tuple[object, ...] | None = None
-                try:
-                    sandbox = self._sandbox(workspace)
-                    handle.sandbox = sandbox.describe()
-                    runners = self.runners_factory(self.config, workspace.root, sandbox)
-                    runners.keep_checks_in(
-                        self._kept_results(
-                            workspace, runners, self.config.workspace.keep_check_results
-                        )
-                    )
-                    if workspace.pooled and self._kept_jests.keeps:
-                        keep_key = runners.warm_key()
-                    if keep_key is not None:
-                        kept = self._kept_jests.take(keep_key)
-                        if kept is not None:
-                            runners.adopt_warm(kept)
-                    deps = RunDeps(
+                emit(
+                    RunStarted(
                         run_id=record.run_id,
-                        config=self.config,
-                        workspace_root=workspace.root,
-                        read_roots=tuple(workspace.link_targets),
-                        runners=runners,
-                        run_dir=self.store.run_dir(record.run_id),
-                        models=self.models,
-                        emit=emit,
-                        usage=usage,
-                        kept=self._kept_results(
-                            workspace, runners, self.config.workspace.keep_original_results
-                        ),
+                        file=record.file,
+                        mode=record.mode,
+                        offline=self.offline,
+                        start_step=record.start_step,
                     )
-                    emit(
-                        RunStarted(
-                            run_id=record.run_id,
-                            file=record.file,
-                            mode=record.mode,
-                            offline=self.offline,
-                            start_step=record.start_step,
-                        )
-                    )
-                    async for chunk in self._graph.astream(
-                        graph_input, config, context=deps, stream_mode="updates", durability="sync"
-                    ):
-                        if "__interrupt__" in chunk:
-                            interrupt = chunk["__interrupt__"][0].value
-                            self._paused(handle, record, interrupt, emit)
-                            return None
-                finally:
-                    if runners is not None:
-                        # A warm slot's jest stays up for the slot's next run.
-                        warm = runners.release_warm() if keep_key is not None else None
-                        await runners.aclose()
-                        if warm is not None:
-                            self._kept_jests.give_back(keep_key, warm)
-                    if sandbox is not None:
-                        await sandbox.aclose()
-                    await asyncio.to_thread(workspace.release)
+                )
+                async for chunk in self._graph.astream(
+                    graph_input, config, context=deps, stream_mode="updates", durability="sync"
+                ):
+                    if "__interrupt__" in chunk:
+                        interrupt = chunk["__interrupt__"][0].value
+                        self._endings.paused(handle, record, interrupt, emit)
+                        return None
             snapshot = await self._graph.aget_state(config)
-            return self._finished(
+            return self._endings.finished(
                 handle, record, MigrationState.model_validate(snapshot.values), emit
             )
         except asyncio.CancelledError:
@@ -499,126 +310,15 @@ class Engine:
         usage: UsageRecorder,
         emit: Callable[[RunEvent], None],
     ) -> None:
-        """A run that ended without a result: recorded, with the tokens it spent — its finished
-        steps' (checkpointed, across resumes) and the step's under way (still in ``usage``)."""
-        tokens = sum(u.total for u in usage.by_step.values())
-        cost = sum(u.cost for u in usage.by_step.values())
+        checkpointed: dict[str, Any] = {}
         with contextlib.suppress(Exception):
             snapshot = await self._graph.aget_state({"configurable": {"thread_id": record.run_id}})
-            tokens += sum((snapshot.values or {}).get("tokens_by_step", {}).values())
-            cost += sum((snapshot.values or {}).get("cost_by_step", {}).values())
-        summary = Summary(tokens_used=tokens, cost=cost if usage.priced else None)
-        self.store.save(
-            record.model_copy(
-                update={"status": status, "failure_reason": reason, "summary": summary}
-            )
-        )
-        emit(
-            RunFinished(run_id=record.run_id, status=status, summary=summary, failure_reason=reason)
-        )
-        handle.queue.put_nowait(None)
-
-    def _paused(
-        self,
-        handle: RunHandle,
-        record: RunRecord,
-        interrupt: dict[str, Any],
-        emit: Callable[[RunEvent], None],
-    ) -> None:
-        question = str(interrupt.get("question", "the run needs an answer"))
-        self.store.save(record.model_copy(update={"status": "paused", "question": question}))
-        emit(
-            NeedsInput(
-                run_id=record.run_id,
-                question=question,
-                report_path=str(interrupt.get("report_path", "")),
-                options=list(interrupt.get("options", [])),
-            )
-        )
-        handle.queue.put_nowait(None)
-
-    def _finished(
-        self,
-        handle: RunHandle,
-        record: RunRecord,
-        state: MigrationState,
-        emit: Callable[[RunEvent], None],
-    ) -> RunResult:
-        result = self._result_from_state(record.run_id, state, handle.sandbox)
-        decision = Decision(result.status, result.reasons)
-        report = render_report(
-            state, result.diff, decision, self._mutated_sources(state), sandbox=handle.sandbox
-        )
-        self.store.write_text(record.run_id, "report.md", report)
-        self.store.write_text(record.run_id, "result.txt", result.content)
-        self.store.save(
-            record.model_copy(
-                update={
-                    "status": result.status,
-                    "failure_reason": result.failure_reason,
-                    "summary": result.summary,
-                    "question": None,
-                    "sandbox": handle.sandbox,
-                }
-            )
-        )
-        emit(
-            RunFinished(
-                run_id=record.run_id,
-                status=result.status,
-                summary=result.summary,
-                failure_reason=result.failure_reason,
-            )
-        )
-        handle.queue.put_nowait(None)
-        return result
-
-    def _mutated_sources(self, state: MigrationState) -> dict[str, str]:
-        """The files whose lost mutants the report shows as diffs."""
-        intent = state.fidelity.intent if state.fidelity is not None else None
-        sources: dict[str, str] = {}
-        for outcome in intent.lost() if intent is not None else []:
-            path = outcome.mutant.file
-            with contextlib.suppress(OSError, ValueError):
-                sources.setdefault(
-                    path, resolve_in_root(self.project_root, path).read_text(encoding="utf-8")
-                )
-        return sources
+            checkpointed = snapshot.values or {}
+        self._endings.stopped(handle, record, status, reason, usage, checkpointed, emit)
 
     def decide(self, state: MigrationState) -> Decision:
         """The acceptance policy (see ``acceptance.py``) for this engine's configuration."""
         return decide(state, self.config.fidelity)
-
-    def _result_from_state(
-        self, run_id: str, state: MigrationState, sandbox: str = ""
-    ) -> RunResult:
-        content = state.candidate if state.candidate is not None else state.original_content
-        extra = {
-            path: text
-            for path, text in state.extra_files.items()
-            if text != state.extra_originals.get(path)
-        }
-        diff = unified_diff(state.original_content, content, state.test_file)
-        for path, text in extra.items():
-            diff += unified_diff(state.extra_originals.get(path) or "", text or "", path)
-        decision = self.decide(state)
-        return RunResult(
-            run_id=run_id,
-            file=state.test_file,
-            status=decision.status,
-            original=state.original_content,
-            content=content,
-            diff=diff,
-            summary=state.exit.summary,
-            failure_reason=decision.summary(),
-            left_to_do=state.exit.left_to_do,
-            report_path=str(self.store.run_dir(run_id) / "report.md"),
-            extra_files=extra,
-            extra_originals={path: state.extra_originals.get(path) for path in extra},
-            reasons=decision.reasons,
-            fidelity=state.fidelity,
-            sandbox=sandbox,
-        )
 
     # -- control -------------------------------------------------------------------------------
 
@@ -690,4 +390,4 @@ class Engine:
         if not snapshot.values or snapshot.next:
             return None
         state = MigrationState.model_validate(snapshot.values)
-        return self._result_from_state(run_id, state, self.store.load(run_id).sandbox)
+        return self._endings.result(run_id, state, self.store.load(run_id).sandbox)

@@ -12,9 +12,9 @@ from typing import Literal
 
 from pydantic import BaseModel
 
+from ..layout import state_dir
 from ..workflow.state import RunStatus, Step, Summary
 
-STORE_DIR = ".testmend"
 EVENTS_FILE = "events.jsonl"
 """Every event of a run, one JSON object per line, in ``.testmend/runs/<id>/``."""
 RecordStatus = RunStatus | Literal["interrupted"]
@@ -41,7 +41,7 @@ class RunRecord(BaseModel):
 
 class RunStore:
     def __init__(self, project_root: Path):
-        self.root = project_root / STORE_DIR
+        self.root = state_dir(project_root)
         self.runs_dir = self.root / "runs"
 
     def ensure(self) -> None:

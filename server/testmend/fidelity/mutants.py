@@ -34,25 +34,22 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ..assets import read_asset
 from ..js_syntax import Node, parse, text_of, walk
+from ..layout import TEMP_MARK
 from .models import Mutant, MutantKind
 
 HELPER = "__testmendMutant"
-COPY_MARK = "testmend-m"
+COPY_MARK = f"{TEMP_MARK}m"
 """Test file copies are named ``<stem>.testmend-m<ID>-<o|c><rest>``."""
 
-_HELPER_SOURCE = (
-    f"function {HELPER}(id) {{\n"
-    "  var g = typeof globalThis !== 'undefined' ? globalThis : {};\n"
-    "  if (g.__testmendActiveMutant === undefined) {\n"
-    "    var e = g.expect;\n"
-    "    var p = e && e.getState ? String(e.getState().testPath || '') : '';\n"
-    f"    var m = /\\.{COPY_MARK}(\\d+)-/.exec(p);\n"
-    "    g.__testmendActiveMutant = m ? Number(m[1]) : 0;\n"
-    "  }\n"
-    "  return g.__testmendActiveMutant === id;\n"
-    "}\n"
-)
+
+def _helper_source() -> str:
+    """``__testmendMutant`` (``mutant_helper.js``), put at the top of the schemata source: its
+    regular expression finds the mutant's id after :data:`COPY_MARK` in the test's path."""
+    pattern = COPY_MARK.replace(".", "\\.")  # a dot, dashes and letters: only the dot is special
+    return read_asset("testmend.fidelity", "mutant_helper.js").replace("COPY_MARK_PATTERN", pattern)
+
 
 _COMPARISON = {
     "<": "<=",
@@ -454,7 +451,7 @@ def schemata_source(source: str, path: str, mutants: list[Mutant]) -> str:
         data = data[: mutant.start] + _schema(mutant, original).encode("utf-8") + data[mutant.end :]
     at = _insertion_point(data, path)
     head = data[:at] + (b"\n" if at else b"")
-    return "// @ts-nocheck\n" + head.decode("utf-8") + _HELPER_SOURCE + data[at:].decode("utf-8")
+    return "// @ts-nocheck\n" + head.decode("utf-8") + _helper_source() + data[at:].decode("utf-8")
 
 
 def mutated_source(source: str, mutant: Mutant) -> str:
@@ -469,7 +466,7 @@ def body_name(test_file: str, which: str) -> str:
     candidate (``c``) is written once for the copies to import."""
     folder, _, name = test_file.rpartition("/")
     stem, dot, rest = name.partition(".")
-    body = f"{stem}.testmend-{which}" + (f".{rest}" if dot else "")
+    body = f"{stem}{TEMP_MARK}{which}" + (f".{rest}" if dot else "")
     return f"{folder}/{body}" if folder else body
 
 
@@ -477,5 +474,5 @@ def copy_name(test_file: str, mutant_id: int, which: str) -> str:
     """``src/A.test.tsx`` → ``src/A.testmend-m3-o.test.tsx`` (same folder: imports resolve)."""
     folder, _, name = test_file.rpartition("/")
     stem, dot, rest = name.partition(".")
-    copy = f"{stem}.{COPY_MARK}{mutant_id}-{which}" + (f".{rest}" if dot else "")
+    copy = f"{stem}{COPY_MARK}{mutant_id}-{which}" + (f".{rest}" if dot else "")
     return f"{folder}/{copy}" if folder else copy

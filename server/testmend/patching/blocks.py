@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ._lines import FENCE, Document, is_blank, newline_of, text_to_lines
 from ._paths import clean_path, same_file
+from .lines import FENCE, Document, is_blank, newline_of, text_to_lines
 from .matcher import NoMatch, locate
 from .model import (
     AppliedEdit,

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from unidiff.errors import UnidiffParseError
 from unidiff.patch import PatchSet
 
-from ._lines import FENCE, Document, is_blank
 from ._paths import clean_path, same_file
+from .lines import FENCE, Document, is_blank
 from .matcher import NoMatch, locate
 from .model import (
     AppliedEdit,

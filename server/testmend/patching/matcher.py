@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from ._lines import is_blank
+from .lines import is_blank
 from .model import FailureKind, MatchStrategy, NearestRegion, numbered, span
 
 __all__ = ["SIMILARITY_MARGIN", "SIMILARITY_THRESHOLD", "Match", "NoMatch", "locate"]

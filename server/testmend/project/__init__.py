@@ -31,7 +31,6 @@ from testmend.project.errors import (
     RefusedPathError,
 )
 from testmend.project.files import (
-    DEFAULT_IGNORED_DIRS,
     GrepMatch,
     GrepResult,
     PathList,
@@ -44,7 +43,6 @@ from testmend.project.files import (
 from testmend.project.resolver import ModuleResolver, Resolution
 
 __all__ = [
-    "DEFAULT_IGNORED_DIRS",
     "ENZYME_IMPORT",
     "TOOL_ERRORS",
     "BinaryFileError",

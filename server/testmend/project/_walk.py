@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from testmend.layout import INTERNAL_DIRS, NEVER_WALKED
 from testmend.project.errors import (
     BinaryFileError,
     FileMissingError,
@@ -23,32 +24,6 @@ from testmend.project.errors import (
     RefusedPathError,
 )
 from testmend.workspace.paths import PathEscapeError, resolve_in_root, split_relative
-
-INTERNAL_DIRS: frozenset[str] = frozenset({".git", ".hg", ".svn", ".testmend"})
-"""Never listed into, searched or read, even when asked for explicitly."""
-
-DEFAULT_IGNORED_DIRS: frozenset[str] = INTERNAL_DIRS | frozenset(
-    {
-        "node_modules",
-        "bower_components",
-        "jspm_packages",
-        "coverage",
-        ".nyc_output",
-        "build",
-        "dist",
-        ".next",
-        ".nuxt",
-        ".output",
-        ".vercel",
-        ".cache",
-        ".parcel-cache",
-        ".turbo",
-        ".yarn",
-        "storybook-static",
-    }
-)
-"""Skipped by recursive searches (glob, grep, example tests). A pattern or path that names one
-explicitly (``node_modules/@types/react/*.d.ts``) still reaches it, except the internal ones."""
 
 _SECRET_FILE_RE = re.compile(r"^(?:\.env(?:\..+)?|\.npmrc|\.yarnrc\.yml|\.netrc|\.pypirc)$")
 _SECRET_TEMPLATE_RE = re.compile(r"^\.env\.(?:example|sample|template|dist|defaults)$")
@@ -212,7 +187,7 @@ def walk_files(
     root: Path,
     start: tuple[str, ...] = (),
     *,
-    ignored_dirs: Collection[str] = DEFAULT_IGNORED_DIRS,
+    ignored_dirs: Collection[str] = NEVER_WALKED,
     stats: WalkStats | None = None,
     read_roots: Sequence[Path] = (),
 ) -> Iterator[str]:

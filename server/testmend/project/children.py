@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from testmend.project._syntax import module_info
 from testmend.project._walk import read_text_file
 from testmend.project.errors import ProjectToolError
+from testmend.project.module_syntax import module_info
 from testmend.project.resolver import ModuleResolver, specifier_for
 from testmend.workspace.paths import PathEscapeError
 

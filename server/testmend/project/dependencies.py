@@ -20,9 +20,8 @@ from pydantic import BaseModel, ConfigDict
 
 from testmend.enzyme_import import ENZYME_IMPORT as ENZYME_IMPORT
 from testmend.js_syntax import JS_TS_EXTENSIONS, grammar_for
-from testmend.project._syntax import mock_calls, module_info
+from testmend.layout import NEVER_WALKED
 from testmend.project._walk import (
-    DEFAULT_IGNORED_DIRS,
     MAX_WALK_FILES,
     WalkStats,
     read_text_file,
@@ -31,6 +30,7 @@ from testmend.project._walk import (
 )
 from testmend.project.errors import NotAFileError, ProjectToolError
 from testmend.project.files import PathList
+from testmend.project.module_syntax import mock_calls, module_info
 from testmend.project.resolver import ModuleResolver, Resolution
 from testmend.workspace.paths import PathEscapeError
 
@@ -264,7 +264,7 @@ def _sibling_tests(root: Path, rel: str) -> list[str]:
     base = tuple(p for p in folder.split("/") if p)
     siblings = [
         p
-        for p in walk_files(root, base, ignored_dirs=DEFAULT_IGNORED_DIRS)
+        for p in walk_files(root, base, ignored_dirs=NEVER_WALKED)
         if posixpath.dirname(p) == folder and p != rel and is_test_file(p)
     ]
     return siblings[:MAX_MOCK_SIBLINGS]

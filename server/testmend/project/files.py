@@ -3,7 +3,7 @@
 Every path and pattern is project-relative and checked with
 :func:`testmend.workspace.paths.resolve_in_root`: ``..``, absolute paths and symlinks leading out
 of the root raise :class:`~testmend.workspace.paths.PathEscapeError`. Recursive searches skip
-:data:`DEFAULT_IGNORED_DIRS` (``node_modules``, ``.git``, ``.testmend``, ``coverage``, build
+:data:`NEVER_WALKED` (``node_modules``, ``.git``, ``.testmend``, ``coverage``, build
 output). ``.git``/``.testmend`` and secret files (``.env``, ``.npmrc``) are never read.
 
 Results are capped. The list results (:class:`PathList`, :class:`GrepResult`) are ordinary lists
@@ -21,9 +21,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from testmend.layout import INTERNAL_DIRS, NEVER_WALKED
 from testmend.project._walk import (
-    DEFAULT_IGNORED_DIRS,
-    INTERNAL_DIRS,
     MAX_FILE_BYTES,
     MAX_WALK_FILES,
     WalkStats,
@@ -45,7 +44,6 @@ from testmend.project.errors import (
 from testmend.workspace.paths import PathEscapeError, is_within, resolve_in_root
 
 __all__ = [
-    "DEFAULT_IGNORED_DIRS",
     "MAX_FILE_BYTES",
     "GrepMatch",
     "GrepResult",
@@ -151,7 +149,7 @@ def glob_files(
     pattern: str,
     *,
     limit: int = 200,
-    ignored_dirs: Collection[str] = DEFAULT_IGNORED_DIRS,
+    ignored_dirs: Collection[str] = NEVER_WALKED,
     max_files: int = MAX_WALK_FILES,
     read_roots: Sequence[Path] = (),
 ) -> PathList:
@@ -201,7 +199,7 @@ def grep(
     ignore_case: bool = False,
     limit: int = 100,
     context: int = 0,
-    ignored_dirs: Collection[str] = DEFAULT_IGNORED_DIRS,
+    ignored_dirs: Collection[str] = NEVER_WALKED,
     max_files: int = MAX_WALK_FILES,
     read_roots: Sequence[Path] = (),
 ) -> GrepResult:
@@ -411,7 +409,7 @@ def list_dir(root: Path, path: str = ".", *, read_roots: Sequence[Path] = ()) ->
         if entry.is_dir(follow_symlinks=False):
             if name in INTERNAL_DIRS:
                 rows.append(f"{name}/  (internal: not readable)")
-            elif name in DEFAULT_IGNORED_DIRS:
+            elif name in NEVER_WALKED:
                 rows.append(f"{name}/  (ignored: not searched)")
             else:
                 rows.append(f"{name}/")

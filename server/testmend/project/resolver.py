@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Literal
 
 from testmend.js_syntax import JS_TS_EXTENSIONS
-from testmend.project._config import (
+from testmend.layout import INTERNAL_DIRS, NEVER_WALKED
+from testmend.project.configs import (
     CONFIG_DIR,
     JEST_CONFIG_NAMES,
     TSCONFIG_NAMES,
@@ -30,7 +31,6 @@ from testmend.project._config import (
     load_jest_config,
     load_tsconfig,
 )
-from testmend.project._walk import DEFAULT_IGNORED_DIRS, INTERNAL_DIRS
 from testmend.workspace.paths import PathEscapeError, resolve_in_root, split_relative
 
 __all__ = ["ImportKind", "ModuleResolver", "Resolution", "specifier_for"]
@@ -177,7 +177,7 @@ class ModuleResolver:
 
     def _as_source(self, rel: str, kind: ImportKind, via: str | None, *, stub: bool) -> Resolution:
         parts = rel.split("/")
-        if any(p in DEFAULT_IGNORED_DIRS for p in parts[:-1]):
+        if any(p in NEVER_WALKED for p in parts[:-1]):
             return Resolution("package", None, False, via)
         follow = not stub and rel.endswith(JS_TS_EXTENSIONS) and not rel.endswith(".d.ts")
         return Resolution(kind, rel, follow, via)

@@ -17,16 +17,15 @@ Version rules (from the packages' peer dependencies):
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..runners.detect import (
+from .packages import (
     PackageManager,
     detect_package_manager,
-    node_modules_dir,
+    installed_version,
     read_package_json,
 )
 
@@ -38,20 +37,6 @@ _ADD_DEV: dict[PackageManager, str] = {
 }
 _RTL_FOR_REACT = {16: 12, 17: 12, 18: 16, 19: 16}
 """The @testing-library/react major to install for a React major (16: the current one)."""
-
-
-def installed_version(root: Path, package: str) -> str | None:
-    """The version in the ``node_modules`` testmend's tools use (the project's, or a hoisted
-    one up to the repository root)."""
-    modules = node_modules_dir(root)
-    if modules is None:
-        return None
-    try:
-        data = json.loads((modules / package / "package.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    version = data.get("version") if isinstance(data, dict) else None
-    return version if isinstance(version, str) else None
 
 
 def declared_version(pkg: dict[str, Any], name: str) -> str | None:

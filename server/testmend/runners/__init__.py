@@ -1,6 +1,7 @@
 """The project's own jest, eslint and tsc, run on one file with typed results."""
 
-from .detect import ResolvedCommands, detect_package_manager, find_bin, resolve_commands
+from ..project.packages import detect_package_manager, find_bin
+from .detect import ResolvedCommands, resolve_commands
 from .errors import (
     BrokenTsconfigError,
     MissingBinaryError,

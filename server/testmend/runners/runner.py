@@ -16,19 +16,18 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pydantic import BaseModel
 
 from .. import __version__
+from ..assets import asset_path
 from ..config import Config
-from ..sandbox import Sandbox, sandbox_for, tool_env
-from ..workspace.paths import resolve_in_root, to_relative
-from .detect import (
-    ResolvedCommands,
+from ..layout import TEMP_DIR_PREFIX, TOOL_CACHE_DIR
+from ..project.packages import (
     detect_package_manager,
     install_command,
     needs_node_modules,
     node_modules_dir,
-    resolve_commands,
-    tsc_checks_file,
-    tsc_incremental_args,
 )
+from ..sandbox import Sandbox, sandbox_for, tool_env
+from ..workspace.paths import resolve_in_root, to_relative
+from .detect import ResolvedCommands, resolve_commands, tsc_checks_file, tsc_incremental_args
 from .errors import (
     BrokenTsconfigError,
     MissingBinaryError,
@@ -66,9 +65,8 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 _Result = TypeVar("_Result", bound=BaseModel)
 
-CACHE_DIR_NAME = "testmend-cache"
 """In the sandbox's temp dir: tool state worth keeping (``workspace/pool.py`` keeps it)."""
-_RESULTS_PROCESSOR = Path(__file__).with_name("jest_results.cjs")
+_RESULTS_PROCESSOR = asset_path("testmend.runners", "jest_results.cjs")
 """Drops the raw error objects jest cannot always serialise into its --json report."""
 
 
@@ -299,7 +297,7 @@ class ProjectRunners:
 
     def _cache_dir(self) -> Path:
         """Tool state kept with the sandbox's temp dir (a warm slot keeps it between runs)."""
-        path = self.sandbox.policy.temp_dir / CACHE_DIR_NAME
+        path = self.sandbox.policy.temp_dir / TOOL_CACHE_DIR
         path.mkdir(parents=True, exist_ok=True)
         return path
 
@@ -411,7 +409,7 @@ class ProjectRunners:
         all_cores: bool = False,
     ) -> tuple[dict[str, Any], str, Completed]:
         base = self._argv(self.commands.test, "jest", "test")
-        with self.temp_dir("testmend-jest-") as tmp:
+        with self.temp_dir(f"{TEMP_DIR_PREFIX}jest-") as tmp:
             report_path = Path(tmp) / "report.json"
             argv = [
                 *base,
@@ -442,7 +440,7 @@ class ProjectRunners:
         self, prefix: list[str] | None, setting: str, abs_file: Path
     ) -> tuple[list[LintMessage], bool, float]:
         base = self._argv(prefix, "eslint", setting)
-        with self.temp_dir("testmend-eslint-") as tmp:
+        with self.temp_dir(f"{TEMP_DIR_PREFIX}eslint-") as tmp:
             report_path = Path(tmp) / "report.json"
             argv = [*base, "--format", "json", "--output-file", str(report_path), str(abs_file)]
             done = await self._run(argv, "eslint", self.config.timeouts.lint)

@@ -40,15 +40,14 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..project._config import TsConfig, load_tsconfig
+from ..layout import DEPENDENCY_DIRS, STATE_DIR, is_own_file
+from ..project.configs import TsConfig, load_tsconfig
 from .detect import TSC_NAMES, TSC_PROJECT_FLAGS, tsc_project
 
-SCOPE_DIR = ".testmend"
+SCOPE_DIR = STATE_DIR
 """Beside the project's tsconfig, in the workspace (never the user's tree)."""
 SCOPE_CONFIG = "tsconfig.scoped.json"
 SCOPE_IMPORTS = "side-effect-imports.d.ts"
-OWN_FILES = ".testmend-"
-"""In the name of files testmend writes into the workspace for a while (``fidelity/``)."""
 _NOT_NARROWED = (
     "--build",
     "-b",
@@ -66,7 +65,6 @@ _NOT_NARROWED = (
 _SOURCE = re.compile(r"\.(?:[cm]?tsx?)$")
 _JAVASCRIPT = re.compile(r"\.(?:[cm]?jsx?)$")
 _DECLARATION = re.compile(r"\.d\.(?:[cm]?ts|[^.]+\.ts)$")
-_PRUNED = frozenset({"node_modules", "bower_components", "jspm_packages"})
 MAX_PROGRAM_FILES = 20_000
 """A larger program is not walked: the project's tsc checks it."""
 
@@ -149,7 +147,9 @@ def _program_files(root: Path, config: TsConfig) -> list[str] | None:
         folder, names = config.files
         listed = {posixpath.normpath("/".join((*folder, n))) for n in names}
     for directory, folders, names in os.walk(root):
-        folders[:] = sorted(f for f in folders if f not in _PRUNED and not f.startswith("."))
+        folders[:] = sorted(
+            f for f in folders if f not in DEPENDENCY_DIRS and not f.startswith(".")
+        )
         base = Path(os.path.relpath(directory, root)).as_posix()
         for name in sorted(names):
             rel = name if base == "." else f"{base}/{name}"
@@ -157,7 +157,7 @@ def _program_files(root: Path, config: TsConfig) -> list[str] | None:
                 continue
             if (name.startswith(".") or name.endswith(".min.js")) and rel not in listed:
                 continue
-            if OWN_FILES in name:
+            if is_own_file(name):
                 continue  # the intent check's copies, there only while it runs
             if config.covers(rel):
                 found.append(rel)

@@ -22,15 +22,15 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
+from ..assets import asset_path
 from .errors import RunnerTimeoutError
 from .process import MAX_CAPTURED_BYTES, Completed, reap
 
 logger = logging.getLogger(__name__)
 
-SCRIPT = Path(__file__).with_name("warm_jest.cjs")
+SCRIPT = asset_path("testmend.runners", "warm_jest.cjs")
 MARK = b"\x1etestmend-warm "
 MAX_RUNS = 200
 """Runs before the process is replaced (jest in one process may grow)."""

@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from ..assets import asset_path
 from ..config import Config
+from ..layout import TEMP_DIR_PREFIX
 from . import bubblewrap, landlock, seatbelt
 from .blocked import explain
 from .launch import SPEC_ENV
@@ -22,7 +24,7 @@ from .policy import SandboxPolicy, build_policy
 from .proxy import AllowListProxy
 from .select import SandboxChoice, choose_sandbox
 
-LAUNCHER = Path(__file__).with_name("launch.py")
+LAUNCHER = asset_path("testmend.sandbox", "launch.py")
 #: The proxy's port inside bubblewrap's network namespace (the bridge listens there).
 BRIDGE_PORT = 3128
 #: Unix socket paths are limited to about 100 bytes.
@@ -57,7 +59,7 @@ class Sandbox:
         if self.choice.kind == "bubblewrap":
             path = self.policy.temp_dir / "proxy.sock"
             if len(str(path)) > _MAX_SOCKET_PATH:  # a deep workspace: a short dir of its own
-                path = Path(tempfile.mkdtemp(prefix="testmend-net-")) / "proxy.sock"
+                path = Path(tempfile.mkdtemp(prefix=f"{TEMP_DIR_PREFIX}net-")) / "proxy.sock"
             self.policy.temp_dir.mkdir(parents=True, exist_ok=True)
             await proxy.start_unix(path)
             self._proxy_socket, self._proxy_port = path, BRIDGE_PORT
@@ -72,7 +74,7 @@ class Sandbox:
             self._proxy = None
         if self._proxy_socket is not None:
             self._proxy_socket.unlink(missing_ok=True)
-            if self._proxy_socket.parent.name.startswith("testmend-net-"):
+            if self._proxy_socket.parent.name.startswith(f"{TEMP_DIR_PREFIX}net-"):
                 shutil.rmtree(self._proxy_socket.parent, ignore_errors=True)
             self._proxy_socket = None
 
@@ -137,7 +139,7 @@ class Sandbox:
 def _private_temp() -> Path:
     """A temp dir for runners not given one (tests, benchmarks): one per process, removed
     when it exits."""
-    path = Path(tempfile.mkdtemp(prefix="testmend-tmp-"))
+    path = Path(tempfile.mkdtemp(prefix=f"{TEMP_DIR_PREFIX}tmp-"))
     atexit.register(shutil.rmtree, path, True)
     return path
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..layout import temp_name
 from ..runners import TestRunResult
 from ..workspace.paths import resolve_in_root
 from .context import RunDeps
@@ -25,7 +26,7 @@ def sync_candidate(deps: RunDeps, test_file: str, content: str) -> Path:
     except FileNotFoundError:
         current = None
     if current != content:
-        tmp = path.with_name(f".{path.name}.testmend-tmp")
+        tmp = temp_name(path)
         tmp.write_text(content, encoding="utf-8")
         tmp.replace(path)
     return path

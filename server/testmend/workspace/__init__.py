@@ -3,7 +3,6 @@
 from .paths import PathEscapeError, is_within, resolve_in_root, split_relative, to_relative
 from .pool import acquire_workspace, acquire_workspace_async, collect_stale_slots
 from .shadow import (
-    COPY_SKIP_DIRS,
     GIT_TIMEOUT_SECONDS,
     WORKSPACES_DIR_ENV,
     ShadowWorkspace,
@@ -17,7 +16,6 @@ from .shadow import (
 )
 
 __all__ = [
-    "COPY_SKIP_DIRS",
     "GIT_TIMEOUT_SECONDS",
     "WORKSPACES_DIR_ENV",
     "PathEscapeError",

@@ -14,17 +14,11 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..layout import INTERNAL_DIRS, NEVER_WALKED
 from .errors import ShadowWorkspaceCancelled
 from .paths import is_within, split_relative
 
 logger = logging.getLogger(__name__)
-
-#: Directory names that the filtered copy skips (``node_modules`` is linked instead).
-COPY_SKIP_DIRS = frozenset(
-    {".git", "node_modules", ".testmend", "coverage", "dist", "build", ".next", ".cache", ".turbo"}
-)
-#: Directories the node_modules search never descends into (node_modules itself is handled).
-_WALK_SKIP_DIRS = frozenset({".git", ".hg", ".svn", ".testmend"})
 
 
 def rmtree(path: Path) -> None:
@@ -119,7 +113,8 @@ def mirror_path(project: Path, project_real: str, shadow_root: Path, rel: str) -
 
 
 def copy_tree(src_root: Path, dst_root: Path, project_real: str, cancel: Cancel) -> None:
-    """Filtered copy (never hardlinks: tools like `eslint --fix` write files in place)."""
+    """Filtered copy, without the folders never walked (``node_modules`` is linked instead;
+    never hardlinks: tools like `eslint --fix` write files in place)."""
     dst_root.mkdir(parents=True, exist_ok=True)
     stack: list[tuple[str, str]] = [(str(src_root), str(dst_root))]
     while stack:
@@ -129,10 +124,10 @@ def copy_tree(src_root: Path, dst_root: Path, project_real: str, cancel: Cancel)
             for entry in entries:
                 dst = os.path.join(dst_dir, entry.name)
                 if entry.is_symlink():
-                    if entry.name not in COPY_SKIP_DIRS:
+                    if entry.name not in NEVER_WALKED:
                         copy_symlink(entry.path, dst, project_real)
                 elif entry.is_dir(follow_symlinks=False):
-                    if entry.name not in COPY_SKIP_DIRS:
+                    if entry.name not in NEVER_WALKED:
                         os.mkdir(dst)
                         stack.append((entry.path, dst))
                 elif entry.is_file(follow_symlinks=False):
@@ -161,7 +156,7 @@ def find_node_modules(project: Path) -> list[str]:
                     with contextlib.suppress(OSError):
                         if entry.is_dir():  # a real directory or a symlink to one
                             found.append(rel)
-                elif name not in _WALK_SKIP_DIRS and entry.is_dir(follow_symlinks=False):
+                elif name not in INTERNAL_DIRS and entry.is_dir(follow_symlinks=False):
                     stack.append((rel, entry.path))
     return sorted(found)
 

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..layout import TEMP_DIR_PREFIX
 from .errors import ShadowWorkspaceError
 from .paths import is_within
 
@@ -102,7 +103,7 @@ def default_workspaces_dir() -> Path:
     configured = os.environ.get(WORKSPACES_DIR_ENV)
     if configured:
         return Path(os.path.abspath(os.path.expanduser(configured)))
-    return Path(tempfile.gettempdir()) / f"testmend-{user_tag()}" / "workspaces"
+    return Path(tempfile.gettempdir()) / f"{TEMP_DIR_PREFIX}{user_tag()}" / "workspaces"
 
 
 def ensure_private_dir(path: Path) -> None:

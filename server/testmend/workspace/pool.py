@@ -41,6 +41,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..layout import TOOL_CACHE_DIR
 from .errors import ShadowWorkspaceError
 from .files import Cancel, atomic_write, find_node_modules, rmtree
 from .git import (
@@ -73,7 +74,7 @@ POOL_PREFIX = "pool-"
 SLOT_PREFIX = "slot-"
 SLOT_FORMAT = 1
 #: Entries of a slot's temp dir kept from one run to the next (tool caches).
-KEEP_IN_TMP = ("jest_", "testmend-cache")
+KEEP_IN_TMP = ("jest_", TOOL_CACHE_DIR)
 #: A slot nobody used for this long is removed by :func:`collect_stale_slots`.
 STALE_AFTER_DAYS = 14
 

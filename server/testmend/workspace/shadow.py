@@ -42,9 +42,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal, Self
 
+from ..layout import STATE_DIR
 from .errors import ShadowWorkspaceCancelled, ShadowWorkspaceError
 from .files import (
-    COPY_SKIP_DIRS,
     Cancel,
     atomic_write,
     copy_tree,
@@ -80,7 +80,6 @@ from .owner import (
 from .paths import PathEscapeError, is_within, resolve_in_root, split_relative, to_relative
 
 __all__ = [
-    "COPY_SKIP_DIRS",
     "GIT_TIMEOUT_SECONDS",
     "WORKSPACES_DIR_ENV",
     "ShadowWorkspace",
@@ -96,9 +95,6 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 WorkspaceKind = Literal["git-worktree", "copy"]
-
-#: Top-level project entries never mirrored from `git status` (testmend's own state).
-MIRROR_SKIP_TOP = frozenset({".testmend"})
 
 _CONTAINER_PREFIX = "run-"
 #: A container without a readable owner.json older than this is debris from a crash.
@@ -462,7 +458,7 @@ def mirror_changes(
         if not repo_rel.startswith(prefix):
             continue  # pragma: no cover - excluded by the pathspec
         rel = repo_rel[len(prefix) :]
-        if rel.split("/", 1)[0] in MIRROR_SKIP_TOP:
+        if rel.split("/", 1)[0] == STATE_DIR:  # testmend's own state is never mirrored
             continue
         mirror_path(ws.project_root, project_real, ws.root, rel)
 

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import re
 
-from ...project._syntax import mock_calls
+from ...assets import read_asset
+from ...project.module_syntax import mock_calls
 from ..models import CodemodOptions, DomCapture
 from ..syntax import Edit, Node, args_of, js_string, string_value, text, unwrap, walk
 from .state import Target, Untranslatable
@@ -30,104 +31,6 @@ RECORDING_NOTE = (
     "what {they} render{s} would survive a refactor of those props"
 )
 
-# `react`, not `React`: the test's own `React` is in scope (no-shadow).
-_MOCK_TS = """\
-/** `actual` (a module) with its components `names` wrapped: each records the props it last
- * rendered with while it is mounted (read them with recordedProps), and renders as before, or
- * only its children when it is one of `unrendered`. */
-function mockRecordingProps(actual: any, names: string[], unrendered: string[] = []): any {
-  const react = jest.requireActual('react');
-  const wrapped = { ...actual, __esModule: true };
-  for (const name of names) {
-    const Component = actual[name];
-    const mounted: { props: any; committed: boolean }[] = [];
-    const Recording: any = react.forwardRef((props: any, ref: any) => {
-      const self = react.useRef(null);
-      if (self.current === null) {
-        self.current = { props, committed: false };
-        mounted.push(self.current);
-      }
-      self.current.props = props;
-      react.useLayoutEffect(() => {
-        self.current.committed = true;
-        return () => {
-          mounted.splice(mounted.indexOf(self.current), 1);
-        };
-      }, []);
-      if (unrendered.includes(name)) {
-        return typeof props.children === 'function' || props.children === undefined
-          ? null
-          : props.children;
-      }
-      return react.createElement(Component, ref ? { ...props, ref } : props);
-    });
-    Recording.defaultProps = Component.defaultProps;
-    Recording.displayName = Component.displayName || Component.name;
-    Recording.mounted = mounted;
-    wrapped[name] = Recording;
-  }
-  return wrapped;
-}
-"""
-
-_READ_TS = """\
-/** The props of each mounted instance of a component wrapped by mockRecordingProps, in the
- * order the instances mounted. */
-function recordedProps(component: unknown): any[] {
-  return (component as { mounted: { props: any; committed: boolean }[] }).mounted
-    .filter((instance) => instance.committed)
-    .map((instance) => instance.props);
-}
-"""
-
-_MOCK_JS = """\
-/** `actual` (a module) with its components `names` wrapped: each records the props it last
- * rendered with while it is mounted (read them with recordedProps), and renders as before, or
- * only its children when it is one of `unrendered`. */
-function mockRecordingProps(actual, names, unrendered = []) {
-  const react = jest.requireActual('react');
-  const wrapped = { ...actual, __esModule: true };
-  for (const name of names) {
-    const Component = actual[name];
-    const mounted = [];
-    const Recording = react.forwardRef((props, ref) => {
-      const self = react.useRef(null);
-      if (self.current === null) {
-        self.current = { props, committed: false };
-        mounted.push(self.current);
-      }
-      self.current.props = props;
-      react.useLayoutEffect(() => {
-        self.current.committed = true;
-        return () => {
-          mounted.splice(mounted.indexOf(self.current), 1);
-        };
-      }, []);
-      if (unrendered.includes(name)) {
-        return typeof props.children === 'function' || props.children === undefined
-          ? null
-          : props.children;
-      }
-      return react.createElement(Component, ref ? { ...props, ref } : props);
-    });
-    Recording.defaultProps = Component.defaultProps;
-    Recording.displayName = Component.displayName || Component.name;
-    Recording.mounted = mounted;
-    wrapped[name] = Recording;
-  }
-  return wrapped;
-}
-"""
-
-_READ_JS = """\
-/** The props of each mounted instance of a component wrapped by mockRecordingProps, in the
- * order the instances mounted. */
-function recordedProps(component) {
-  return component.mounted
-    .filter((instance) => instance.committed)
-    .map((instance) => instance.props);
-}
-"""
 
 RECORDING_STUBBED_NOTE = (
     "Enzyme read the props that {names} received; the jest.mock below wraps {them} so each "
@@ -460,9 +363,10 @@ class Recordings(Targets):
             )
         helpers = ""
         if self.recorded or self.unrendered:
-            helpers = _MOCK_TS if self.ts else _MOCK_JS
+            ext = "ts" if self.ts else "js"
+            helpers = read_asset("testmend.codemod", f"assets/mock-recording-props.{ext}")
         if self.recorded:
-            helpers += "\n" + (_READ_TS if self.ts else _READ_JS)
+            helpers += "\n" + read_asset("testmend.codemod", f"assets/recorded-props.{ext}")
         # The helpers first: jest hoists the mocks above everything anyway, and a linter's
         # no-use-before-define sees the helpers defined where the mocks name them.
         block = (helpers + "\n" if helpers else "") + "\n".join(lines)

@@ -1,16 +1,15 @@
-"""Selectors → query targets: the DOM capture's verified queries, selectors read from the
-source, chains of ``find``/``at``/``filter``, and the code that reads a target."""
+"""Selectors → query targets: selectors read from the source, chains of
+``find``/``at``/``filter`` (with the capture's queries, ``captured.py``), and the code that reads
+a target."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import replace
 from typing import Literal
 
-from ..models import FindRecord
-from ..syntax import Node, args_of, js_string, js_value, pair_key, string_value, text, unwrap, walk
-from .chains import Chains
+from ..syntax import Node, args_of, js_string, pair_key, string_value, text, unwrap, walk
+from .captured import CapturedQueries
 from .state import Binding, Ctx, Target, Untranslatable, Variant
 from .tables import (
     ATTRIBUTE_QUERIES,
@@ -18,167 +17,11 @@ from .tables import (
     PROP_ATTRIBUTES,
     SELECT_OPS,
     TAG_ROLES,
-    TEXT_CONTEXT_ORDER,
 )
 
 
-class Targets(Chains):
+class Targets(CapturedQueries):
     """Which elements an Enzyme selection means, and the RTL code that reads them."""
-
-    # -- capture lookup ----------------------------------------------------------------------
-
-    def _records_at(self, prop: Node, ctx: Ctx) -> list[FindRecord] | None:
-        if not self.records:
-            return None
-        key = (prop.start_point[0] + 1, prop.start_point[1] + 1)
-        records = self.records.get(key)
-        if records is None:
-            # Stack columns can point at the call's start on some engines.
-            line = key[0]
-            same_line = [r for k, rs in self.records.items() if k[0] == line for r in rs]
-            selectors = {r.selector for r in same_line}
-            records = (
-                same_line
-                if len(selectors) == 1 and len({(r.line, r.column) for r in same_line}) == 1
-                else None
-            )
-        if records is None:
-            return None
-        if ctx.test is not None:
-            mine = [r for r in records if r.test == ctx.test.name]
-            if mine:
-                return mine
-        return records
-
-    def _consensus(
-        self, records: Iterable[FindRecord], *, element: int | None = None
-    ) -> list[tuple[str, list[object], bool]]:
-        common: list[tuple[str, list[object], bool]] | None = None
-        for record in records:
-            if record.count == 0:
-                continue
-            if element is None:
-                queries = record.queries
-            elif element < len(record.element_queries):
-                queries = record.element_queries[element]
-            else:
-                return []
-            keys = [(q.method, list(q.args), q.all) for q in queries]
-            if common is None:
-                common = keys
-            else:
-                plain = [(m, a) for m, a, _all in keys]
-                several = {(m, str(a)) for m, a, is_all in keys if is_all}
-                common = [
-                    (m, a, is_all or (m, str(a)) in several)
-                    for m, a, is_all in common
-                    if (m, a) in plain
-                ]
-        return common or []
-
-    def _pick(
-        self, options: list[tuple[str, list[object], bool]], context: str
-    ) -> tuple[str, list[object], bool] | None:
-        if not options:
-            return None
-        if context != "text":
-            return options[0]
-
-        def rank(option: tuple[str, list[object], bool]) -> int:
-            method, args, _ = option
-            key = method
-            if method == "Role" and (len(args) < 2 or not isinstance(args[1], dict)):
-                key = "Role-"
-            return TEXT_CONTEXT_ORDER.index(key) if key in TEXT_CONTEXT_ORDER else 99
-
-        return sorted(options, key=rank)[0]
-
-    def captured_target(
-        self,
-        find_call: Node,
-        selector_text: str,
-        ctx: Ctx,
-        context: str,
-        index: int | None,
-        root_level: bool,
-    ) -> Target | None:
-        fn = find_call.child_by_field_name("function")
-        prop = fn.child_by_field_name("property") if fn is not None else None
-        if prop is None:
-            return None
-        records = self._records_at(prop, ctx)
-        positives = [r for r in records or [] if r.count > 0]
-        if records and positives:
-            if index is not None:
-                picked = self._pick(self._consensus(positives), context)
-                if picked is not None and picked[2]:
-                    return self._query_target(picked, multi=True, index=str(index))
-                if picked is not None and not picked[2] and all(r.count == 1 for r in positives):
-                    return self._query_target(picked, multi=False, index=None)
-                element = self._pick(self._consensus(positives, element=index), context)
-                if element is not None:
-                    return self._query_target(element, multi=False, index=None)
-                return None
-            picked = self._pick(self._consensus(positives), context)
-            if picked is not None:
-                return self._query_target(picked, multi=picked[2], index=None)
-            return None
-        if not root_level or self.dom is None:
-            return None
-        # Never matched here (absence checks): use the selector's query elsewhere in the file,
-        # when it is the same everywhere it matched.
-        same = [r for r in self.dom.records if r.selector == selector_text and r.count > 0]
-        if not same:
-            return None
-        picked = self._pick(self._consensus(same), context)
-        if picked is None:
-            return None
-        # The query must not depend on the element's changing text.
-        names_vary = len({r.elements[0].text if r.elements else "" for r in same}) > 1
-        if (
-            names_vary
-            and picked[0] in ("Text", "DisplayValue", "Role")
-            and (picked[0] != "Role" or len(picked[1]) > 1)
-        ):
-            return None
-        return self._query_target(picked, multi=picked[2], index=None)
-
-    def _query_target(
-        self, picked: tuple[str, list[object], bool], *, multi: bool, index: str | None
-    ) -> Target:
-        method, args, _ = picked
-        self.dom_queries_used += 1
-        return Target(
-            "query",
-            method=method,
-            args=", ".join(js_value(a) for a in args),
-            multi=multi,
-            index=index,
-        )
-
-    def _captured_css(self, find_call: Node, ctx: Ctx) -> str | None:
-        fn = find_call.child_by_field_name("function")
-        prop = fn.child_by_field_name("property") if fn is not None else None
-        if prop is None:
-            return None
-        found = {r.css for r in self._records_at(prop, ctx) or [] if r.count > 0}
-        if len(found) == 1:
-            return next(iter(found))
-        return None
-
-    def _captured_checkbox(self, find_call: Node, ctx: Ctx) -> bool:
-        fn = find_call.child_by_field_name("function")
-        prop = fn.child_by_field_name("property") if fn is not None else None
-        if prop is None:
-            return False
-        for record in self._records_at(prop, ctx) or []:
-            for element in record.elements:
-                if element.tag == "input" and element.attributes.get("type") in (
-                    "checkbox",
-                    "radio",
-                ):
-                    return True
-        return False
 
     # -- selectors -------------------------------------------------------------------------
 

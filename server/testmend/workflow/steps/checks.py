@@ -16,7 +16,7 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 
 from ...runners import LintResult, RunnerError, TypecheckResult
-from ..agent_entry import run_agent
+from ..agent import run_agent
 from ..candidate import describe_lint, describe_types, sync_candidate
 from ..context import RunDeps
 from ..events import EditApplied

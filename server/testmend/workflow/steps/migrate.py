@@ -24,7 +24,7 @@ from ...fidelity import FidelityReport, Finding
 from ...project.children import component_children
 from ...runners import RunnerError, TestRunResult, snapshot_file
 from ...workspace.paths import resolve_in_root
-from ..agent_entry import run_agent
+from ..agent import run_agent
 from ..candidate import describe_test_result, observed_test_errors, sync_candidate
 from ..context import RunDeps
 from ..events import EditApplied

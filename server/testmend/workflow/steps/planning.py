@@ -7,7 +7,7 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from ...codemod import test_names
-from ..agent_entry import run_agent
+from ..agent import run_agent
 from ..context import RunDeps
 from ..state import MigrationState, TestPlan
 from .common import Update, done, emit_start, plans_text, research_summary

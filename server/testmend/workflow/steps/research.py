@@ -13,7 +13,7 @@ from ...codemod import DomCapture, capture_dom
 from ...codemod.capture import setup_script
 from ...project import ModuleResolver
 from ...project import dependencies as deps_mod
-from ..agent_entry import run_agent
+from ..agent import run_agent
 from ..context import RunDeps
 from ..state import DependencyTest, MigrationState, MockRequirement, ResearchContext
 from .common import Update, done, emit_start

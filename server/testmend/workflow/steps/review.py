@@ -11,13 +11,12 @@ no verdict, leave the result needing review, never silently accepted.
 
 from __future__ import annotations
 
-import difflib
-
 from langgraph.runtime import Runtime
 
 from ...fidelity import FidelityReport
+from ...patching import unified_diff
 from ...project.dependencies import is_test_file
-from ..agent_entry import run_agent
+from ..agent import run_agent
 from ..candidate import sync_candidate
 from ..context import RunDeps
 from ..state import MigrationState, ReviewState, Verdict
@@ -51,17 +50,6 @@ async def result_fidelity(deps: RunDeps, state: MigrationState, candidate: str) 
             intent = await intent_check(deps, state, candidate)
         report = report.model_copy(update={"intent": intent})
     return report
-
-
-def unified_diff(original: str, result: str, path: str) -> str:
-    lines = difflib.unified_diff(
-        original.splitlines(keepends=True),
-        result.splitlines(keepends=True),
-        f"a/{path}",
-        f"b/{path}",
-        n=DIFF_CONTEXT_LINES,
-    )
-    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
 
 def _checks(state: MigrationState) -> str:
@@ -114,7 +102,9 @@ async def review(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
     values = {
         "test_file": state.test_file,
         "original_test": state.original_content,
-        "diff": unified_diff(state.original_content, candidate, state.test_file),
+        "diff": unified_diff(
+            state.original_content, candidate, state.test_file, context=DIFF_CONTEXT_LINES
+        ),
         "checks": _checks(state),
         "findings": describe_findings(found)
         or f"No finding: every test of the original is there with its assertions; "

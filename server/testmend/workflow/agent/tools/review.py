@@ -14,9 +14,9 @@ from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool
 from langgraph.types import Command
 
-from .agent_state import StepAgentState
-from .context import RunDeps
-from .events import ToolCalled
+from ...context import RunDeps
+from ...events import ToolCalled
+from ..state import StepAgentState
 
 Runtime = ToolRuntime[RunDeps, StepAgentState]
 

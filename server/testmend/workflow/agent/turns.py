@@ -12,12 +12,12 @@ from collections.abc import Mapping, Sequence
 
 from langchain_core.messages import AnyMessage, ToolMessage
 
-from ..config import AgentName
-from ..patching._lines import text_to_lines
-from .agent_state import CheckKind, StepAgentState
+from ...config import AgentName
+from ...patching.lines import text_to_lines
+from ..state import ErrorTracker
+from ..tracking import describe_attempts
 from .prompts import CONVERSATION_SHARE, estimate_tokens, render_prompt, slot_budgets
-from .state import ErrorTracker
-from .tracking import describe_attempts
+from .state import CheckKind, StepAgentState
 from .views import candidate_view
 
 LATEST_SLOT: dict[AgentName, tuple[CheckKind, str]] = {

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from testmend.js_syntax import Node, call_args, parse, string_value, text_of
+from testmend.layout import DEPENDENCY_DIRS
 from testmend.project._walk import read_text_file
 from testmend.project.errors import ProjectToolError
 from testmend.workspace.paths import PathEscapeError
@@ -120,7 +121,7 @@ class TsConfig:
             return False
         if self.exclude is not None:
             return not any(_glob_match(self.exclude[0], p, file) for p in self.exclude[1])
-        excluded = ["node_modules", "bower_components", "jspm_packages"]
+        excluded = sorted(DEPENDENCY_DIRS)  # tsc's default exclude
         if self.out_dir is not None:
             excluded.append("/".join(self.out_dir))
         return not any(_glob_match((), p, file) for p in excluded)

@@ -11,7 +11,7 @@ import difflib
 import re
 from collections.abc import Sequence
 
-from ..patching._lines import text_to_lines
+from ...patching.lines import text_to_lines
 from .prompts import CHARS_PER_TOKEN, with_line_numbers
 
 Span = tuple[int, int]

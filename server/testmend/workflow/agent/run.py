@@ -13,15 +13,15 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.errors import GraphRecursionError
 from langgraph.runtime import Runtime
 
-from ..config import AgentName
-from ..llm.factory import ModelUnavailableError
-from ..llm.faults import classify
-from .agent_entry import AgentStalledError
-from .agent_state import StepAgentState
-from .context import ESCALATION_UNLOCKS_AT, SCOPE_REDUCTION_UNLOCKS_AT, RunDeps
-from .events import TokensUsed
-from .state import ErrorTracker
-from .tracking import step_attempts
+from ...config import AgentName
+from ...llm.factory import ModelUnavailableError
+from ...llm.faults import classify
+from ..context import ESCALATION_UNLOCKS_AT, SCOPE_REDUCTION_UNLOCKS_AT, RunDeps
+from ..events import TokensUsed
+from ..state import ErrorTracker
+from ..tracking import step_attempts
+from .errors import AgentStalledError
+from .state import StepAgentState
 from .turns import fit_conversation, system_prompt
 
 SHRUNK_SCALE = 0.5

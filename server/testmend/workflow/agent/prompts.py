@@ -1,4 +1,5 @@
-"""Prompt templates from ``prompts/``, loaded at run time, with long contents trimmed.
+"""Prompt templates (``templates/``, in the package), loaded at run time, with long contents
+trimmed.
 
 A template is Markdown with ``{{slot}}`` placeholders; its first line names the agent
 (``agent: migrate``). Slots left without a value read "(none)". Each value is trimmed to a token
@@ -13,9 +14,10 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..config import DEFAULT_CONTEXT_WINDOW, AgentName
-from ..patching._lines import text_to_lines
-from ..patching.model import numbered
+from ...assets import read_asset
+from ...config import DEFAULT_CONTEXT_WINDOW, AgentName
+from ...patching.lines import text_to_lines
+from ...patching.model import numbered
 
 CHARS_PER_TOKEN = 4
 SLOT_SHARES: dict[str, float] = {
@@ -44,12 +46,8 @@ class PromptError(RuntimeError):
     pass
 
 
-def prompts_dir() -> Path:
-    """``testmend/prompts`` inside an installed wheel, else ``prompts/`` of the source tree."""
-    packaged = Path(__file__).resolve().parents[1] / "prompts"
-    if packaged.is_dir():
-        return packaged
-    return Path(__file__).resolve().parents[3] / "prompts"
+TEMPLATES = "templates"
+"""The templates' folder in this package: ``<agent>.md`` each."""
 
 
 def estimate_tokens(text: str) -> int:
@@ -75,9 +73,13 @@ def with_line_numbers(text: str) -> str:
 
 
 def load_template(agent: AgentName, directory: Path | None = None) -> str:
-    path = (directory or prompts_dir()) / f"{agent}.md"
+    """The template of ``agent``: the package's, or the one in ``directory``."""
+    path = f"{directory or TEMPLATES}/{agent}.md"
     try:
-        text = path.read_text(encoding="utf-8")
+        if directory is None:
+            text = read_asset(__name__.rpartition(".")[0], path)
+        else:
+            text = (directory / f"{agent}.md").read_text(encoding="utf-8")
     except OSError as exc:
         raise PromptError(f"prompt template for the {agent} agent is missing: {path}") from exc
     if f"agent: {agent}" not in text.splitlines()[0]:

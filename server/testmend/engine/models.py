@@ -1,0 +1,88 @@
+"""What the engine takes and gives: a run's request, its handle while it runs, its result."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel
+
+from ..fidelity import FidelityReport
+from ..workflow.events import RunEvent
+from ..workflow.state import RunStatus, Summary
+from .acceptance import APPLIED
+
+StartStep = Literal["lint", "typescript"]
+
+
+class EngineError(RuntimeError):
+    """A request the engine refuses, with a message for the user."""
+
+
+class RunRequest(BaseModel):
+    file: str
+    """Path of the test file, relative to the project root (or absolute inside it)."""
+    mode: Literal["migrate", "fix"] = "migrate"
+    content: str | None = None
+    """The editor's buffer; None reads the file from disk."""
+    start_step: StartStep | None = None
+    user_instructions: str | None = None
+
+
+class RunResult(BaseModel):
+    run_id: str
+    file: str
+    status: RunStatus
+    original: str
+    content: str
+    diff: str
+    summary: Summary
+    failure_reason: str | None = None
+    left_to_do: list[str] = []
+    report_path: str
+    extra_files: dict[str, str | None] = {}
+    """Other files the result changes (a re-recorded snapshot); None means delete it."""
+    extra_originals: dict[str, str | None] = {}
+    """Those files as they were when the run started (None: they did not exist)."""
+    reasons: list[str] = []
+    """Why the acceptance policy decided ``status``."""
+    fidelity: FidelityReport | None = None
+    sandbox: str = ""
+    """The sandbox the run's commands ran in ("unsandboxed — …" when none)."""
+
+    @property
+    def applies(self) -> bool:
+        """The engine accepted it: the editor applies it, ``--write`` writes it."""
+        return self.status in APPLIED
+
+    @property
+    def tests_pass(self) -> bool:
+        return (
+            self.summary.tests_total > 0 and self.summary.tests_passing == self.summary.tests_total
+        )
+
+
+@dataclass
+class RunHandle:
+    run_id: str
+    file: str
+    task: asyncio.Task[RunResult | None] | None = None
+    queue: asyncio.Queue[RunEvent | None] = field(default_factory=asyncio.Queue)
+    history: list[RunEvent] = field(default_factory=list)
+    sandbox: str = ""
+    """The sandbox the run's commands ran in (for its report)."""
+
+    async def events(self) -> AsyncIterator[RunEvent]:
+        """Events until the run ends or pauses."""
+        while True:
+            event = await self.queue.get()
+            if event is None:
+                return
+            yield event
+
+    async def wait(self) -> RunResult | None:
+        """The result, or None when the run paused for input."""
+        assert self.task is not None
+        return await self.task
