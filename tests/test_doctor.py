@@ -13,8 +13,6 @@ import pytest
 from testmend.cli import main
 from testmend.doctor import render_report, run_doctor
 
-from .conftest import EXAMPLE_APP
-
 
 def checks_by_name(report_json: dict[str, object]) -> dict[str, dict[str, object]]:
     return {c["name"]: c for c in report_json["checks"]}  # type: ignore[index,union-attr]
@@ -38,7 +36,9 @@ def test_example_app_is_ready(example_copy: Path, capsys: pytest.CaptureFixture[
     assert "filtered copy" in checks["workspace"]["detail"]
 
 
-def test_human_output_lists_fixes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_human_output_lists_fixes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], node: str
+) -> None:
     (tmp_path / "package.json").write_text(
         json.dumps({"name": "bare", "devDependencies": {"react": "^18.2.0", "jest": "^29"}})
     )
@@ -67,24 +67,24 @@ def test_bad_config_blocks_with_its_message(example_copy: Path) -> None:
     assert "retry.max: unknown key" in config_check.detail
 
 
-def _project(root: Path, react: str, installed: dict[str, str]) -> None:
-    """A project with jest from the example app and these packages at these versions."""
+def _project(root: Path, app: Path, react: str, installed: dict[str, str]) -> None:
+    """A project with jest from the example ``app`` and these packages at these versions."""
     (root / "package.json").write_text(
         json.dumps({"name": "old", "dependencies": {"react": react}})
     )
     modules = root / "node_modules"
     (modules / ".bin").mkdir(parents=True)
-    (modules / "jest").symlink_to(EXAMPLE_APP / "node_modules" / "jest")
+    (modules / "jest").symlink_to(app / "node_modules" / "jest")
     (modules / ".bin" / "jest").symlink_to("../jest/bin/jest.js")
     for name, version in installed.items():
         (modules / name).mkdir(parents=True)
         (modules / name / "package.json").write_text(json.dumps({"version": version}))
 
 
-def test_project_without_testing_library(tmp_path: Path) -> None:
+def test_project_without_testing_library(tmp_path: Path, example_app: Path) -> None:
     """A project with jest installed but not RTL: the migrated tests could not run; the fix is
     one command with the project's package manager and the versions for its React and jest."""
-    _project(tmp_path, "^17.0.2", {"react": "17.0.2"})
+    _project(tmp_path, example_app, "^17.0.2", {"react": "17.0.2"})
     (tmp_path / "yarn.lock").write_text("")
     report = run_doctor(tmp_path, environ={})
     checks = {c.name: c for c in report.checks}
@@ -118,9 +118,14 @@ def test_project_without_testing_library(tmp_path: Path) -> None:
     ],
 )
 def test_testing_library_that_does_not_fit_react(
-    tmp_path: Path, react: str, installed: dict[str, str], install: str
+    tmp_path: Path, react: str, installed: dict[str, str], install: str, example_app: Path
 ) -> None:
-    _project(tmp_path, react, {"react": react, "@testing-library/jest-dom": "6.6.3", **installed})
+    _project(
+        tmp_path,
+        example_app,
+        react,
+        {"react": react, "@testing-library/jest-dom": "6.6.3", **installed},
+    )
     (tmp_path / "package-lock.json").write_text("{}")
     library = next(
         c for c in run_doctor(tmp_path, environ={}).checks if c.name == "testing library"
@@ -129,8 +134,10 @@ def test_testing_library_that_does_not_fit_react(
     assert (library.fix or "").startswith(f"`npm install --save-dev {install}` in ")
 
 
-def test_jest_before_28_gets_jest_dom_5(tmp_path: Path) -> None:
-    _project(tmp_path, "16.14.0", {"react": "16.14.0", "@testing-library/react": "12.1.5"})
+def test_jest_before_28_gets_jest_dom_5(tmp_path: Path, example_app: Path) -> None:
+    _project(
+        tmp_path, example_app, "16.14.0", {"react": "16.14.0", "@testing-library/react": "12.1.5"}
+    )
     (tmp_path / "node_modules" / "jest").unlink()
     (tmp_path / "node_modules" / "jest").mkdir()
     (tmp_path / "node_modules" / "jest" / "package.json").write_text('{"version": "27.5.1"}')
@@ -140,12 +147,14 @@ def test_jest_before_28_gets_jest_dom_5(tmp_path: Path) -> None:
     assert "@testing-library/jest-dom@5" in (library.fix or "")
 
 
-def test_monorepo_package_with_the_lockfile_two_levels_up(tmp_path: Path) -> None:
+def test_monorepo_package_with_the_lockfile_two_levels_up(
+    tmp_path: Path, example_app: Path
+) -> None:
     (tmp_path / ".git").mkdir()
     (tmp_path / "yarn.lock").write_text("")
     package = tmp_path / "packages" / "ui"
     package.mkdir(parents=True)
-    _project(package, "^17.0.2", {"react": "17.0.2"})
+    _project(package, example_app, "^17.0.2", {"react": "17.0.2"})
     report = run_doctor(package, environ={})
     checks = {c.name: c for c in report.checks}
     assert checks["package manager"].detail == "yarn (../../yarn.lock)"
@@ -169,11 +178,11 @@ def test_model_reported_without_the_key(example_copy: Path) -> None:
     assert "OPENAI_API_KEY is not set" in model.detail
 
 
-def test_console_script_runs_doctor_on_the_git_checkout() -> None:
+def test_console_script_runs_doctor_on_the_git_checkout(example_app: Path) -> None:
     """The installed `testmend` entry point, on the bundled example inside this repository."""
     testmend = Path(sys.executable).with_name("testmend")
     done = subprocess.run(
-        [str(testmend), "doctor", str(EXAMPLE_APP)], capture_output=True, text=True, check=False
+        [str(testmend), "doctor", str(example_app)], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Ready: a migration can run." in done.stdout

@@ -5,15 +5,12 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-import pytest
-
 from testmend.codemod import capture_dom, convert_enzyme_test, detect_conventions
 from testmend.codemod.capture import find_jest_config, write_wrapper_config
 from testmend.codemod.offline import migrate_offline
 from testmend.config import load_config
 from testmend.runners import ProjectRunners
-
-pytestmark = pytest.mark.node
+from tests.support.apps import fixture_text
 
 
 def runners_for(root: Path) -> ProjectRunners:
@@ -146,43 +143,7 @@ def test_wrapper_configs(tmp_path: Path) -> None:
 
 # A suite in styles the example app does not use: JS-like helpers, chained finds, lists,
 # filter, describe.each, beforeAll, require-free TS with exists()/length checks.
-OWN_SUITE = """
-import { mount, ReactWrapper } from 'enzyme';
-import { TodoList } from './TodoList';
-
-const todos = [
-  { id: 1, text: 'Write plan', completed: true },
-  { id: 2, text: 'Migrate', completed: false },
-];
-
-describe.each([['Chores'], ['Work']])('TodoList titled %s', (title) => {
-  let wrapper: ReactWrapper;
-
-  beforeEach(() => {
-    wrapper = mount(<TodoList initialTodos={todos} title={title} />);
-  });
-
-  it('shows the title and items', () => {
-    expect(wrapper.find('h2').text()).toBe(title);
-    expect(wrapper.find('li')).toHaveLength(2);
-    expect(wrapper.find('li').filter('.completed')).toHaveLength(1);
-    expect(wrapper.find('ul').children().length).toBe(2);
-  });
-
-  it('removes the first item', () => {
-    wrapper.find('button.remove').at(0).simulate('click');
-    expect(wrapper.find('li').length).toBe(1);
-    expect(wrapper.find('label.text').first().text()).toEqual('Migrate');
-  });
-
-  it('adds an item', () => {
-    wrapper.find('#new-todo').simulate('change', { target: { value: 'Ship' } });
-    wrapper.find('form').simulate('submit');
-    expect(wrapper.find('li').last().text()).toContain('Ship');
-    expect(wrapper.find('.empty').exists()).toBe(false);
-  });
-});
-"""
+OWN_SUITE = fixture_text("codemod/capture_and_run/own_suite.tsx")
 
 
 async def test_own_suite_converts_and_passes(app_copy: Path) -> None:
@@ -232,74 +193,8 @@ async def test_migrate_offline_on_example_file(app_copy: Path) -> None:
 # root wrapper (type, classes, attributes), setProps with a spread, simulate() with event
 # objects whose preventDefault/stopPropagation are mocks the test looks at afterwards, and a
 # prop read in the shared setup that only one test uses.
-CLOSE_BUTTON = """
-export function Close({ onClick, onKeyDown, size }) {
-  return (
-    <button
-      type="button"
-      aria-label="Clear"
-      className={size === 'large' ? 'close close-lg' : 'close'}
-      onClick={(e) => {
-        e.stopPropagation();
-        onClick(e);
-      }}
-      onKeyDown={(e) => {
-        if (e.keyCode === 8) e.preventDefault();
-        if (onKeyDown) onKeyDown(e);
-      }}
-    >
-      x
-    </button>
-  );
-}
-"""
-SHALLOW_SUITE = """
-import { shallow } from 'enzyme';
-import { Close } from './Close';
-
-describe('<Close>', () => {
-  let button, onClick, handler;
-
-  beforeEach(() => {
-    onClick = jest.fn();
-    button = shallow(<Close onClick={onClick} />);
-    handler = button.prop('onClick');
-  });
-
-  it('handles clicks itself', () => {
-    expect(handler).not.toBe(onClick);
-  });
-
-  it('renders a clear button', () => {
-    expect(button.type()).toBe('button');
-    expect(button.hasClass('close')).toBe(true);
-    expect(button.hasClass('close-lg')).toBe(false);
-    expect(button.prop('aria-label')).toBe('Clear');
-  });
-
-  it('renders a large one', () => {
-    const large = { size: 'large' };
-    button.setProps({ ...large, onKeyDown: jest.fn() });
-    expect(button.hasClass('close-lg')).toBe(true);
-  });
-
-  it('stops the click from propagating', () => {
-    const e = { stopPropagation: jest.fn() };
-    button.simulate('click', e);
-    expect(onClick).toHaveBeenCalledTimes(1);
-    expect(e.stopPropagation).toHaveBeenCalledTimes(1);
-  });
-
-  it('prevents the default backspace', () => {
-    const backspace = { keyCode: 8, preventDefault: jest.fn() };
-    button.simulate('keydown', backspace);
-    expect(backspace.preventDefault).toHaveBeenCalledTimes(1);
-    const enter = { keyCode: 13, preventDefault: jest.fn() };
-    button.simulate('keydown', enter);
-    expect(enter.preventDefault).toHaveBeenCalledTimes(0);
-  });
-});
-"""
+CLOSE_BUTTON = fixture_text("codemod/capture_and_run/close_button.tsx")
+SHALLOW_SUITE = fixture_text("codemod/capture_and_run/shallow_suite.tsx")
 
 
 async def test_shallow_root_and_event_objects_pass_and_keep_their_intent(app_copy: Path) -> None:
@@ -338,75 +233,9 @@ async def test_shallow_root_and_event_objects_pass_and_keep_their_intent(app_cop
         assert failing == ["<Close> handles clicks itself", f"<Close> {test}"], correct
 
 
-SVG_SHAPE = """
-import React from 'react';
+SVG_SHAPE = fixture_text("codemod/capture_and_run/svg_shape.tsx")
 
-function Group({ className, children }) {
-  return <g className={['group', className].filter(Boolean).join(' ')}>{children}</g>;
-}
-
-// Its HTML cannot be rendered on its own: a layout effect warns on the server.
-function Layer({ children }) {
-  React.useLayoutEffect(() => {});
-  return <g className="layer">{children}</g>;
-}
-
-export function Animated({ children }) {
-  return <Layer>{children}</Layer>;
-}
-
-export default function Shape({ className, width = 10 }) {
-  return (
-    <Group className={['shape', className].filter(Boolean).join(' ')}>
-      <rect width={width} height={5} />
-    </Group>
-  );
-}
-"""
-
-SVG_SUITE = """
-import React from 'react';
-import { render, shallow } from 'enzyme';
-import Shape, { Animated } from './Shape';
-
-// Warnings fail the test, as in suites whose setup makes console.error throw.
-beforeAll(() => {
-  console.error = (...args) => {
-    throw new Error(args.join(' '));
-  };
-});
-
-const ShapeWrapper = (props = {}) => shallow(<Shape {...props} />);
-
-describe('<Shape />', () => {
-  it('draws one rect', () => {
-    expect(ShapeWrapper().find('rect')).toHaveLength(1);
-  });
-
-  it('animates', () => {
-    expect(() =>
-      shallow(
-        <Animated />,
-      ),
-    ).not.toThrow();
-  });
-
-  it('draws one rect in static HTML', () => {
-    expect(render(<Shape />).find('rect')).toHaveLength(1);
-  });
-
-  it('adds its class to the group', () => {
-    expect(ShapeWrapper({ className: 'extra' }).prop('className')).toBe('shape extra');
-  });
-
-  it('follows its width', () => {
-    const wrapper = shallow(<Shape width={3} />);
-    expect(wrapper.find('rect').prop('width')).toBe(3);
-    wrapper.setProps({ width: 7 });
-    expect(wrapper.find('rect').prop('width')).toBe(7);
-  });
-});
-"""
+SVG_SUITE = fixture_text("codemod/capture_and_run/svg_suite.tsx")
 
 
 def component_and_test(root: Path, name: str, component: str, suite: str) -> tuple[Path, str]:
@@ -486,69 +315,9 @@ async def test_capture_finds_css_selectors_without_css_escape(app_copy: Path) ->
     }
 
 
-PAGER = """
-import React from 'react';
+PAGER = fixture_text("codemod/capture_and_run/pager.tsx")
 
-export const Theme = React.createContext('light');
-
-function Item({ children }) {
-  return <li className="page-item">{children}</li>;
-}
-
-export function Pager({ size, tag: Tag = 'nav', children }) {
-  const theme = React.useContext(Theme);
-  return (
-    <Tag aria-label="pages" className={`pager-${theme}`}>
-      <ul className={['pagination', size && `pagination-${size}`].filter(Boolean).join(' ')}>
-        {children}
-      </ul>
-    </Tag>
-  );
-}
-
-export function Pages() {
-  return (
-    <Pager>
-      <Item>1</Item>
-    </Pager>
-  );
-}
-"""
-
-PAGER_SUITE = """
-import React from 'react';
-import { mount } from 'enzyme';
-import { Pager, Pages, Theme } from './Pager';
-
-describe('Pager', () => {
-  it('renders its list inside the nav', () => {
-    const wrapper = mount(<Pager />);
-    expect(wrapper.children().find('ul').hostNodes().length).toBe(1);
-  });
-
-  it('renders a custom tag', () => {
-    const wrapper = mount(
-      <Theme.Provider value="dark">
-        <Pager tag="main" />
-      </Theme.Provider>,
-    );
-    expect(wrapper.childAt(0).type()).toBe('main');
-    expect(wrapper.childAt(0).hasClass('pager-dark')).toBe(true);
-  });
-
-  it('renders sizes', () => {
-    const small = mount(<Pager size="sm" />);
-    const large = mount(<Pager size="lg" />);
-    expect(small.find('ul').hasClass('pagination-sm')).toBe(true);
-    expect(large.find('ul').hasClass('pagination-lg')).toBe(true);
-  });
-
-  it('renders pages', () => {
-    const wrapper = mount(<Pages />);
-    expect(wrapper.childAt(0).childAt(0).hasClass('pager-light')).toBe(true);
-  });
-});
-"""
+PAGER_SUITE = fixture_text("codemod/capture_and_run/pager_suite.tsx")
 
 
 async def test_children_of_a_component_root_and_two_renders_in_one_test(app_copy: Path) -> None:

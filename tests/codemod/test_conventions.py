@@ -6,9 +6,7 @@ import json
 from pathlib import Path
 
 from testmend.codemod import detect_conventions
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE_APP = REPO_ROOT / "examples" / "react-app"
+from tests.support.apps import EXAMPLE_APP
 
 
 def test_example_app_conventions() -> None:

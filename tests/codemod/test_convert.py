@@ -19,6 +19,7 @@ from testmend.codemod import (
 )
 from testmend.codemod.models import CodemodResult
 from testmend.js_syntax import parse
+from tests.support.apps import fixture_text
 
 PLAIN = CodemodOptions(jest_dom_global=True)
 
@@ -33,42 +34,19 @@ def convert(source: str, path: str = "src/X.test.tsx", **kwargs: object) -> Code
     )
 
 
+def fixture(name: str) -> str:
+    """A file of ``tests/fixtures/codemod/convert``: an Enzyme test, or what the codemod makes
+    of it."""
+    return fixture_text(f"codemod/convert/{name}")
+
+
 def body(result: CodemodResult) -> str:
     return result.content
 
 
 def test_imports_render_text_and_click() -> None:
-    result = convert(
-        """
-        import React from 'react';
-        import { mount } from 'enzyme';
-        import { Counter } from './Counter';
-
-        describe('Counter', () => {
-          it('counts', () => {
-            const wrapper = mount(<Counter />);
-            wrapper.find('button').at(0).simulate('click');
-            wrapper.update();
-            expect(wrapper.find('[data-testid="value"]').text()).toBe('1');
-          });
-        });
-        """
-    )
-    assert result.content == textwrap.dedent(
-        """\
-        import React from 'react';
-        import { fireEvent, render, screen } from '@testing-library/react';
-        import { Counter } from './Counter';
-
-        describe('Counter', () => {
-          it('counts', () => {
-            render(<Counter />);
-            fireEvent.click(screen.getAllByRole('button')[0]);
-            expect(screen.getByTestId('value')).toHaveTextContent(/^1$/);
-          });
-        });
-        """
-    )
+    result = convert(fixture("imports_render_text_and_click.tsx"))
+    assert result.content == fixture("imports_render_text_and_click.expected.tsx")
     assert result.enzyme_free and result.changed
     assert result.tests_before == result.tests_after == 1
     assert result.tests[0].status == "converted"
@@ -77,18 +55,7 @@ def test_imports_render_text_and_click() -> None:
 
 def test_commonjs_require_javascript_file() -> None:
     result = convert(
-        """
-        const React = require('react');
-        const { shallow } = require('enzyme');
-        const Toggle = require('./Toggle');
-
-        test('toggles', () => {
-          const wrapper = shallow(<Toggle />);
-          wrapper.find('button').simulate('click');
-          expect(wrapper.find('.on').exists()).toBe(true);
-          expect(wrapper.find('.off').exists()).toBeFalsy();
-        });
-        """,
+        fixture("commonjs_require_javascript_file.js"),
         path="src/Toggle.test.js",
     )
     assert "require('@testing-library/react')" in result.content
@@ -104,21 +71,7 @@ def test_commonjs_require_javascript_file() -> None:
 
 
 def test_adapter_setup_and_to_json_snapshot() -> None:
-    result = convert(
-        """
-        import Enzyme, { shallow } from 'enzyme';
-        import Adapter from 'enzyme-adapter-react-16';
-        import toJson from 'enzyme-to-json';
-        import { Card } from './Card';
-
-        Enzyme.configure({ adapter: new Adapter() });
-
-        it('matches', () => {
-          const wrapper = shallow(<Card title="a" />);
-          expect(toJson(wrapper)).toMatchSnapshot();
-        });
-        """
-    )
+    result = convert(fixture("adapter_setup_and_to_json_snapshot.tsx"))
     content = result.content
     assert "Adapter" not in content and "configure" not in content and "toJson" not in content
     assert 'const { asFragment } = render(<Card title="a" />);' in content
@@ -128,45 +81,12 @@ def test_adapter_setup_and_to_json_snapshot() -> None:
 
 
 def test_inline_render_snapshot() -> None:
-    result = convert(
-        """
-        import { shallow } from 'enzyme';
-        import { Card } from './Card';
-
-        it('matches', () => {
-          expect(shallow(<Card />)).toMatchSnapshot();
-        });
-        """
-    )
+    result = convert(fixture("inline_render_snapshot.tsx"))
     assert "expect(render(<Card />).asFragment()).toMatchSnapshot();" in result.content
 
 
 def test_let_wrapper_in_before_each_with_set_props_and_unmount() -> None:
-    result = convert(
-        """
-        import { mount, ReactWrapper } from 'enzyme';
-        import { Badge, BadgeProps } from './Badge';
-
-        describe('Badge', () => {
-          let wrapper: ReactWrapper<BadgeProps>;
-
-          beforeEach(() => {
-            wrapper = mount(<Badge count={1} label="Inbox" />);
-          });
-
-          afterEach(() => {
-            wrapper.unmount();
-          });
-
-          it('updates', () => {
-            wrapper.setProps({ count: 2 });
-            wrapper.setProps({ label: undefined, tone: 'warn' });
-            expect(wrapper.find('.badge__count').text()).toContain('2');
-            wrapper.debug();
-          });
-        });
-        """
-    )
+    result = convert(fixture("let_wrapper_in_before_each_with_set_props_and_unmount.tsx"))
     content = result.content
     assert "let wrapper: RenderResult;" in content
     assert "import { render, screen, type RenderResult } from '@testing-library/react';" in content
@@ -180,24 +100,7 @@ def test_let_wrapper_in_before_each_with_set_props_and_unmount() -> None:
 
 
 def test_unused_wrapper_variable_is_dropped() -> None:
-    result = convert(
-        """
-        import { mount, ReactWrapper } from 'enzyme';
-        import { Panel } from './Panel';
-
-        describe('Panel', () => {
-          let wrapper: ReactWrapper;
-
-          beforeEach(() => {
-            wrapper = mount(<Panel />);
-          });
-
-          it('shows the title', () => {
-            expect(wrapper.find('h2').text()).toBe('Title');
-          });
-        });
-        """
-    )
+    result = convert(fixture("unused_wrapper_variable_is_dropped.tsx"))
     assert "let wrapper" not in result.content
     assert "    render(<Panel />);" in result.content
     assert "expect(screen.getByRole('heading', { level: 2 })).toHaveTextContent(/^Title$/);" in (
@@ -210,26 +113,7 @@ def test_state_instance_and_set_state_go_through_a_ref_with_a_review_note() -> N
     element takes a ref to the instance; setState and method calls run inside act. A review
     note says it reads internals (once per test), and tests without them get no ref."""
     result = convert(
-        """
-        import { shallow } from 'enzyme';
-        import { Clock } from './Clock';
-
-        describe('Clock', () => {
-          it('ticks', () => {
-            const wrapper = shallow<Clock>(<Clock />);
-            const instance = wrapper.instance();
-            instance.tick();
-            wrapper.setState({ seconds: 3 });
-            expect(wrapper.state('seconds')).toBe(4);
-            expect(wrapper.find('.seconds').text()).toBe('4');
-          });
-
-          it('has a label', () => {
-            const wrapper = shallow(<Clock />);
-            expect(wrapper.find('label').text()).toBe('Time');
-          });
-        });
-        """
+        fixture("state_instance_and_set_state_go_through_a_ref_with_a_review_note.tsx")
     )
     lines = [line.strip() for line in result.content.splitlines()]
     for line in [
@@ -253,48 +137,14 @@ def test_state_instance_and_set_state_go_through_a_ref_with_a_review_note() -> N
 
 
 def test_class_internals_of_a_component_found_inside_stay_untranslated() -> None:
-    result = convert(
-        """
-        import { mount } from 'enzyme';
-        import { Page } from './Page';
-        import { Modal } from './Modal';
-
-        it('opens', () => {
-          const wrapper = mount(<Page />);
-          const modal = wrapper.find(Modal).instance();
-          expect(modal.isOpen()).toBe(true);
-        });
-        """
-    )
+    result = convert(fixture("class_internals_of_a_component_found_inside_stay_untranslated.tsx"))
     assert "// const modal = wrapper.find(Modal).instance();" in result.content
     assert "createRef" not in result.content
     assert result.tests[0].status == "partial"
 
 
 def test_prop_has_class_and_props_object() -> None:
-    result = convert(
-        """
-        import { mount } from 'enzyme';
-        import { Menu } from './Menu';
-
-        it('reflects state in attributes', () => {
-          const wrapper = mount(<Menu />);
-          const trigger = wrapper.find('#trigger');
-          expect(trigger.prop('aria-expanded')).toBe(false);
-          expect(trigger.prop('disabled')).toBe(false);
-          expect(trigger.props().disabled).toBeFalsy();
-          expect(trigger.hasClass('menu__trigger')).toBe(true);
-          expect(wrapper.find('input').prop('value')).toEqual('x');
-          expect(wrapper.find('input').prop('checked')).toBe(true);
-          expect(wrapper.find('a').prop('href')).toBe('/home');
-          expect(wrapper.find('img').prop('alt')).toBeUndefined();
-          expect(wrapper.find('#trigger').props()).toEqual(
-            expect.objectContaining({ 'aria-label': 'Open', title: 'Open' }),
-          );
-          expect(wrapper.find('#trigger').prop('onClick')).toBeDefined();
-        });
-        """
-    )
+    result = convert(fixture("prop_has_class_and_props_object.tsx"))
     content = result.content
     assert "const trigger = document.querySelector('#trigger');" in content
     assert "expect(trigger).toHaveAttribute('aria-expanded', 'false');" in content
@@ -315,24 +165,7 @@ def test_prop_has_class_and_props_object() -> None:
 
 
 def test_lists_length_first_last_and_map() -> None:
-    result = convert(
-        """
-        import { mount } from 'enzyme';
-        import { List } from './List';
-
-        it('lists', () => {
-          const wrapper = mount(<List />);
-          const items = wrapper.find('li');
-          expect(items).toHaveLength(3);
-          expect(items.first().text()).toBe('a');
-          expect(items.last().text()).toBe('c');
-          expect(wrapper.find('li').length).toBe(3);
-          expect(wrapper.find('.empty')).toHaveLength(0);
-          expect(wrapper.find('li').map((node) => node.text())).toEqual(['a', 'b', 'c']);
-          expect(wrapper.find('li').filter('.done')).toHaveLength(1);
-        });
-        """
-    )
+    result = convert(fixture("lists_length_first_last_and_map.tsx"))
     content = result.content
     assert "const items = screen.getAllByRole('listitem');" in content
     assert "expect(items[0]).toHaveTextContent(/^a$/);" in content
@@ -350,20 +183,7 @@ def test_lists_length_first_last_and_map() -> None:
 
 
 def test_untranslatable_enzyme_apis() -> None:
-    result = convert(
-        """
-        import { mount } from 'enzyme';
-        import { Form, Field } from './Form';
-
-        it('has fields', () => {
-          const wrapper = mount(<Form />);
-          expect(wrapper.containsMatchingElement(<Field name="a" />)).toBe(true);
-          expect(wrapper.find(Field).prop('name')).toBe('a');
-          wrapper.find(Field).props().onChange('x');
-          expect(wrapper.find('input').filterWhere((n) => n.prop('value') === '')).toHaveLength(1);
-        });
-        """
-    )
+    result = convert(fixture("untranslatable_enzyme_apis.tsx"))
     content = result.content
     assert "checks for a React element (containsMatchingElement())" in content
     # Field comes from the module of the rendered Form: a mock could not record its props.
@@ -374,21 +194,7 @@ def test_untranslatable_enzyme_apis() -> None:
 
 
 def test_change_events_and_payloads() -> None:
-    result = convert(
-        """
-        import { mount } from 'enzyme';
-        import { Login } from './Login';
-
-        it('types', () => {
-          const wrapper = mount(<Login />);
-          wrapper.find('input[name="email"]').simulate('change', { target: { value: 'a@b.c' } });
-          wrapper.find('input[type="checkbox"]').simulate('change', { target: { checked: true } });
-          wrapper.find('form').simulate('submit', { preventDefault: jest.fn() });
-          wrapper.find('input').first().simulate('keydown', { key: 'Enter' });
-          wrapper.find('.row').simulate('mouseenter');
-        });
-        """
-    )
+    result = convert(fixture("change_events_and_payloads.tsx"))
     content = result.content
     assert (
         "fireEvent.change(document.querySelector('input[name=\"email\"]')!, "
@@ -408,17 +214,7 @@ def test_user_event_style() -> None:
         user_event_major=14,
     )
     result = convert(
-        """
-        import { mount } from 'enzyme';
-        import { Search } from './Search';
-
-        it('searches', () => {
-          const wrapper = mount(<Search />);
-          wrapper.find('input').simulate('change', { target: { value: 'cats' } });
-          wrapper.find('button').simulate('click');
-          expect(wrapper.find('.results').exists()).toBe(true);
-        });
-        """,
+        fixture("user_event_style.tsx"),
         options=options,
     )
     content = result.content
@@ -431,14 +227,7 @@ def test_user_event_style() -> None:
 
 def test_jest_dom_import_when_not_global() -> None:
     result = convert(
-        """
-        import { mount } from 'enzyme';
-        import { A } from './A';
-
-        it('a', () => {
-          expect(mount(<A />).find('p').exists()).toBe(true);
-        });
-        """,
+        fixture("jest_dom_import_when_not_global.tsx"),
         options=CodemodOptions(),
     )
     # An inline render is queried in its own container (a screen query would drop the render).
@@ -447,15 +236,7 @@ def test_jest_dom_import_when_not_global() -> None:
     )
     assert result.content.startswith("import '@testing-library/jest-dom';\n")
     result = convert(
-        """
-        import { mount } from 'enzyme';
-        import { A } from './A';
-
-        it('a', () => {
-          const wrapper = mount(<A />);
-          expect(wrapper.find('p').exists()).toBe(true);
-        });
-        """,
+        fixture("jest_dom_import_when_not_global_2.tsx"),
         options=CodemodOptions(),
     )
     assert result.content.startswith("import '@testing-library/jest-dom';\n")
@@ -482,21 +263,7 @@ def test_project_render_helper_and_helper_mapping() -> None:
         enzyme_helper_modules=["@/enzyme-test-utils"],
     )
     result = convert(
-        """
-        import { mount } from 'enzyme';
-        import { mountWithProviders } from '@/enzyme-test-utils';
-        import { Nav } from './Nav';
-
-        it('renders with a user', () => {
-          const wrapper = mountWithProviders(<Nav />, { user: null });
-          expect(wrapper.find('nav').exists()).toBe(true);
-        });
-
-        it('renders plainly', () => {
-          const wrapper = mount(<Nav />, { attachTo: document.body });
-          expect(wrapper.find('nav').exists()).toBe(true);
-        });
-        """,
+        fixture("project_render_helper_and_helper_mapping.tsx"),
         path="src/components/Nav/Nav.test.tsx",
         options=options,
     )
@@ -519,14 +286,7 @@ def test_relative_render_helper_specifier() -> None:
         ),
     )
     result = convert(
-        """
-        import { mount } from 'enzyme';
-        import { A } from './A';
-
-        it('a', () => {
-          mount(<A />);
-        });
-        """,
+        fixture("relative_render_helper_specifier.tsx"),
         path="src/components/A/A.test.tsx",
         options=options,
     )
@@ -535,22 +295,7 @@ def test_relative_render_helper_specifier() -> None:
 
 
 def test_helper_function_with_wrapper_parameter() -> None:
-    result = convert(
-        """
-        import { mount, ReactWrapper } from 'enzyme';
-        import { Form } from './Form';
-
-        function fill(wrapper: ReactWrapper, selector: string, value: string) {
-          wrapper.find(selector).simulate('change', { target: { value } });
-        }
-
-        it('fills', () => {
-          const wrapper = mount(<Form />);
-          fill(wrapper, '#name', 'Ada');
-          expect(wrapper.find('#name').prop('value')).toBe('Ada');
-        });
-        """
-    )
+    result = convert(fixture("helper_function_with_wrapper_parameter.tsx"))
     content = result.content
     assert "function fill(selector: string, value: string) {" in content
     assert "fireEvent.change(document.querySelector(selector)!, { target: { value } });" in content
@@ -559,35 +304,7 @@ def test_helper_function_with_wrapper_parameter() -> None:
 
 
 def test_helper_returning_wrapper_keeps_render_result() -> None:
-    result = convert(
-        """
-        import { mount, ReactWrapper } from 'enzyme';
-        import { act } from 'react-dom/test-utils';
-        import { Users } from './Users';
-
-        async function mountAndWait(element: JSX.Element): Promise<ReactWrapper> {
-          let wrapper: ReactWrapper | undefined;
-          await act(async () => {
-            wrapper = mount(element);
-          });
-          wrapper!.update();
-          return wrapper!;
-        }
-
-        it('refetches', async () => {
-          const wrapper = await mountAndWait(<Users />);
-          await act(async () => {
-            wrapper.setProps({ role: 'admin' });
-          });
-          expect(wrapper.find('li')).toHaveLength(1);
-        });
-
-        it('loads', async () => {
-          const wrapper = await mountAndWait(<Users />);
-          expect(wrapper.find('li')).toHaveLength(3);
-        });
-        """
-    )
+    result = convert(fixture("helper_returning_wrapper_keeps_render_result.tsx"))
     content = result.content
     assert "Promise<RenderResult>" in content
     assert "let wrapper: RenderResult | undefined;" in content
@@ -599,27 +316,7 @@ def test_helper_returning_wrapper_keeps_render_result() -> None:
 
 def test_describe_each_before_all_and_chained_find() -> None:
     result = convert(
-        """
-        import { mount } from 'enzyme';
-        import { Tabs } from './Tabs';
-
-        describe.each([['a'], ['b']])('Tabs %s', (name) => {
-          let wrapper;
-
-          beforeAll(() => {
-            wrapper = mount(<Tabs initial={name} />);
-          });
-
-          it('has a panel', () => {
-            expect(wrapper.find('.tabs').find('.panel').children()).toHaveLength(2);
-            expect(wrapper.find('.tabs .tab').at(1).hasClass('active')).toBe(false);
-          });
-
-          test.each([1, 2])('tab %i', (n) => {
-            expect(wrapper.find('.tab').exists()).toBe(true);
-          });
-        });
-        """,
+        fixture("describe_each_before_all_and_chained_find.jsx"),
         path="src/Tabs.test.jsx",
     )
     content = result.content
@@ -637,22 +334,7 @@ def test_describe_each_before_all_and_chained_find() -> None:
 
 
 def test_html_empty_render_and_root_text() -> None:
-    result = convert(
-        """
-        import { mount, shallow } from 'enzyme';
-        import { Maybe } from './Maybe';
-
-        it('renders nothing', () => {
-          const wrapper = mount(<Maybe show={false} />);
-          expect(wrapper.html()).toBeNull();
-          expect(wrapper.isEmptyRender()).toBe(true);
-          wrapper.setProps({ show: true });
-          expect(wrapper.text()).toContain('shown');
-          expect(wrapper.props().show).toBe(true);
-          expect(wrapper.find('p').html()).toContain('<b>');
-        });
-        """
-    )
+    result = convert(fixture("html_empty_render_and_root_text.tsx"))
     content = result.content
     assert "const { container, rerender } = render(<Maybe show={false} />);" in content
     assert content.count("expect(container).toBeEmptyDOMElement();") == 2
@@ -666,21 +348,7 @@ def test_html_empty_render_and_root_text() -> None:
 
 
 def test_jest_enzyme_matchers() -> None:
-    result = convert(
-        """
-        import { mount } from 'enzyme';
-        import { A } from './A';
-
-        it('uses jest-enzyme', () => {
-          const wrapper = mount(<A />);
-          expect(wrapper.find('.x')).toExist();
-          expect(wrapper.find('.x')).toHaveText('hi');
-          expect(wrapper.find('.x')).toHaveClassName('on');
-          expect(wrapper.find('button')).toBeDisabled();
-          expect(wrapper.find('a')).toHaveProp('href', '/');
-        });
-        """
-    )
+    result = convert(fixture("jest_enzyme_matchers.tsx"))
     content = result.content
     assert "expect(document.querySelector('.x')).toBeInTheDocument();" in content
     assert "expect(document.querySelector('.x')).toHaveTextContent(/^hi$/);" in content
@@ -825,20 +493,7 @@ def test_grammars(path: str) -> None:
 
 
 def test_untouched_code_stays_byte_identical() -> None:
-    source = textwrap.dedent(
-        """
-        import { mount } from 'enzyme';
-        import {   helper } from "./helper"; // spacing kept
-
-        const  weird = helper( 1,2 ) ;
-
-        it('a', () => {
-          expect(weird).toBe( 3 );
-          const w = mount(<div />);
-          expect(w.find('.a').exists()).toBe(true);
-        });
-        """
-    ).lstrip()
+    source = fixture("untouched_code_stays_byte_identical.expected.tsx").lstrip()
     result = convert_enzyme_test(source, path="a.test.tsx", options=PLAIN)
     for line in [
         'import {   helper } from "./helper"; // spacing kept',
@@ -852,26 +507,7 @@ def test_untouched_code_stays_byte_identical() -> None:
 
 
 def test_values_outside_assertions() -> None:
-    result = convert(
-        """
-        import { mount } from 'enzyme';
-        import { A } from './A';
-
-        it('reads values', () => {
-          const wrapper = mount(<A />);
-          const label = wrapper.find('.label').text();
-          const count = wrapper.find('li').length;
-          const shown = wrapper.find('.x').exists();
-          const names = wrapper.find('li').map((li) => li.text());
-          const on = wrapper.find('.x').hasClass('on');
-          const node = wrapper.find('input').getDOMNode();
-          wrapper.find('input').getDOMNode().focus();
-          console.log(wrapper.debug());
-          expect([label, count, shown, names, on, node]).toBeTruthy();
-          expect(onPick).toHaveBeenCalledWith(wrapper.find('.pick').text());
-        });
-        """
-    )
+    result = convert(fixture("values_outside_assertions.tsx"))
     content = result.content
     assert "const label = document.querySelector('.label')!.textContent;" not in content
     assert "const label = document.querySelector('.label').textContent;" in content
@@ -888,28 +524,7 @@ def test_values_outside_assertions() -> None:
 
 
 def test_object_selectors_closest_parent_child_at_and_is() -> None:
-    result = convert(
-        """
-        import { mount } from 'enzyme';
-        import { A } from './A';
-
-        it('navigates', () => {
-          const wrapper = mount(<A />);
-          expect(wrapper.find({ 'data-testid': 'row' }).exists()).toBe(true);
-          expect(wrapper.find({ className: 'a b', tabIndex: 0 }).exists()).toBe(true);
-          expect(wrapper.find('.cell').closest('tr').hasClass('sel')).toBe(true);
-          expect(wrapper.find('.cell').parent().hasClass('sel')).toBe(true);
-          expect(wrapper.find('ul').childAt(1).text()).toBe('b');
-          expect(wrapper.find('.cell').is('td')).toBe(true);
-          expect(wrapper.find({ onClick: handler }).exists()).toBe(true);
-          expect(wrapper.find('input').prop('placeholder')).toMatch(/name/);
-          expect(wrapper.find('input').prop('maxLength')).toBe(3);
-          expect(wrapper.find('input').prop('required')).toBe(true);
-          expect(wrapper.find('input').prop('data-x')).toBe(value);
-          expect(wrapper.find('input').props()['aria-label']).toBe('Name');
-        });
-        """
-    )
+    result = convert(fixture("object_selectors_closest_parent_child_at_and_is.tsx"))
     content = result.content
     assert "expect(screen.getByTestId('row')).toBeInTheDocument();" in content
     assert "document.querySelector('.a.b[tabindex=\"0\"]')" in content
@@ -939,23 +554,7 @@ def test_require_destructuring_namespace_and_expression_callbacks() -> None:
         enzyme_helper_modules=["./enzyme-utils"],
     )
     result = convert(
-        """
-        const enzyme = require('enzyme');
-        const toJson = require('enzyme-to-json');
-        const { mount: m } = require('enzyme');
-        const { mountIt } = require('./enzyme-utils');
-        const { A } = require('./A');
-
-        it('works', () => {
-          const wrapper = enzyme.mount(<A />);
-          const other = mountIt(<A />);
-          const third = m(<A />);
-          [1, 2].forEach(() => wrapper.find('button').simulate('click'));
-          expect(toJson(other)).toMatchSnapshot();
-          expect(third.find('p').exists()).toBe(true);
-          expect(wrapper.state('x')).toBe(1);
-        });
-        """,
+        fixture("require_destructuring_namespace_and_expression_callbacks.js"),
         path="src/a.test.js",
         options=options,
     )
@@ -979,29 +578,7 @@ def test_require_destructuring_namespace_and_expression_callbacks() -> None:
 
 
 def test_misc_untranslatable_shapes() -> None:
-    result = convert(
-        """
-        import { mount, shallow } from 'enzyme';
-        import { A } from './A';
-
-        it('is odd', () => {
-          const wrapper = mount(<A />);
-          const child = shallow(<A />).dive();
-          expect(wrapper.find('.a').name()).toBe('Button');
-          wrapper.find('.a').prop('onClick')();
-          wrapper.find('.a').simulate(eventName);
-          wrapper.setProps(nextProps);
-          expect(wrapper.find('.a').prop('style')).toEqual({});
-          expect(wrapper.find('.a').prop('children')).toBe('x');
-          expect(wrapper).toEqual(expect.anything());
-          expect(wrapper.find('.a').props()).toEqual({ id: 'a' });
-          expect(wrapper.find('li').find('a')).toHaveLength(1);
-          if (wrapper.find('.a').exists()) {
-            wrapper.find('.a').simulate('click');
-          }
-        });
-        """
-    )
+    result = convert(fixture("misc_untranslatable_shapes.tsx"))
     content = result.content
     for message in [
         "reads the rendered component or tag name",
@@ -1023,24 +600,7 @@ def test_misc_untranslatable_shapes() -> None:
 
 
 def test_snapshot_of_html_and_debug_and_child_snapshot() -> None:
-    result = convert(
-        """
-        import { mount } from 'enzyme';
-        import { A } from './A';
-
-        it('snaps', () => {
-          const wrapper = mount(<A />);
-          expect(wrapper.html()).toMatchSnapshot();
-          expect(wrapper.debug()).toMatchSnapshot();
-          expect(wrapper.find('.a')).toMatchSnapshot();
-          expect(wrapper.find('.a').length).toBeGreaterThan(0);
-          expect(wrapper.find('.a').text()).toEqual(expect.stringContaining('x'));
-          expect(wrapper.find('.a').isEmpty()).toBe(true);
-          expect(wrapper.find('li').at(0)).toHaveLength(1);
-          expect(wrapper.find('.b')).toBeTruthy();
-        });
-        """
-    )
+    result = convert(fixture("snapshot_of_html_and_debug_and_child_snapshot.tsx"))
     content = result.content
     assert content.count("expect(asFragment()).toMatchSnapshot();") == 2
     assert "expect(document.querySelector('.a')).toMatchSnapshot();" in content
@@ -1055,26 +615,7 @@ def test_the_root_wrapper_is_the_element_the_component_rendered() -> None:
     """RTL's container is a div around the render: assertions on the root wrapper go to its
     first element, or ``.not.toHaveClass`` on the container would pass without testing."""
     result = convert(
-        """
-        import { shallow } from 'enzyme';
-        import { Close } from './Close';
-
-        describe('Close', () => {
-          let button;
-          beforeEach(() => {
-            button = shallow(<Close size="sm" />);
-          });
-
-          it('renders', () => {
-            expect(button.type()).toBe('button');
-            expect(button.hasClass('close')).toBe(true);
-            expect(button.hasClass('close-lg')).toBe(false);
-            expect(button.prop('aria-label')).toBe('Clear');
-            expect(button.prop('onClick')).toBeDefined();
-            button.simulate('click');
-          });
-        });
-        """,
+        fixture("the_root_wrapper_is_the_element_the_component_rendered.js"),
         path="src/Close.test.js",
     )
     content = result.content
@@ -1092,18 +633,7 @@ def test_the_root_wrapper_is_the_element_the_component_rendered() -> None:
 
 
 def test_mount_root_props_are_the_tests_own_and_are_dropped() -> None:
-    result = convert(
-        """
-        import { mount } from 'enzyme';
-        import { Close } from './Close';
-
-        it('passes props', () => {
-          const wrapper = mount(<Close label="x" />);
-          expect(wrapper.prop('label')).toBe('x');
-          expect(wrapper.find('button').text()).toBe('x');
-        });
-        """
-    )
+    result = convert(fixture("mount_root_props_are_the_tests_own_and_are_dropped.tsx"))
     lines = [line.strip() for line in result.content.splitlines()]
     assert "// expect(wrapper.prop('label')).toBe('x');" in lines
     assert "expect(wrapper.prop('label')).toBe('x');" not in lines
@@ -1115,21 +645,7 @@ def test_event_objects_with_mocks_reach_the_handler() -> None:
     """``simulate(ev, { preventDefault: mock })`` calls the mock in Enzyme; a fireEvent init
     dict never would, so the mocks are put on the dispatched event."""
     result = convert(
-        """
-        import { shallow } from 'enzyme';
-        import { Field } from './Field';
-
-        it('handles keys', () => {
-          const wrapper = shallow(<Field />);
-          const backspace = { keyCode: 8, preventDefault: jest.fn() };
-          wrapper.find('input').simulate('keydown', backspace);
-          expect(backspace.preventDefault).toHaveBeenCalledTimes(1);
-          const stop = jest.fn();
-          wrapper.find('input').simulate('click', { stopPropagation: stop, button: 0 });
-          expect(stop).toHaveBeenCalled();
-          wrapper.find('input').simulate('submit', { preventDefault: jest.fn() });
-        });
-        """,
+        fixture("event_objects_with_mocks_reach_the_handler.js"),
         path="src/Field.test.js",
     )
     content = result.content
@@ -1151,26 +667,7 @@ def test_untranslated_shared_setup_fails_only_the_tests_that_use_it() -> None:
     """A value set up in beforeEach that cannot be translated: the tests that read it fail on
     testmend's throw, the others still run (a throw in the hook would fail them all)."""
     result = convert(
-        """
-        import { mount } from 'enzyme';
-        import { Menu } from './Menu';
-
-        describe('Menu', () => {
-          let wrapper, elements;
-          beforeEach(() => {
-            wrapper = mount(<Menu />);
-            elements = wrapper.find('li').getElements();
-          });
-
-          it('reads the instance', () => {
-            expect(elements).toHaveLength(2);
-          });
-
-          it('shows items', () => {
-            expect(wrapper.find('li')).toHaveLength(2);
-          });
-        });
-        """,
+        fixture("untranslated_shared_setup_fails_only_the_tests_that_use_it.js"),
         path="src/Menu.test.js",
     )
     content = result.content
@@ -1188,33 +685,7 @@ def test_helpers_taking_a_wrapper_are_translated_where_they_are_called() -> None
     wrapper argument goes with the parameter. A helper left with untranslated code throws
     where that code was, failing only the tests that call it."""
     result = convert(
-        """
-        import { mount } from 'enzyme';
-        import { Token } from './Token';
-
-        function isActive(wrapper) {
-          return wrapper.find('.token').hasClass('active');
-        }
-
-        function label(wrapper) {
-          return wrapper.find('.token').instance().label;
-        }
-
-        describe('Token', () => {
-          let token;
-          beforeEach(() => {
-            token = mount(<Token />);
-          });
-
-          it('starts inactive', () => {
-            expect(isActive(token)).toBe(false);
-          });
-
-          it('has a label', () => {
-            expect(label(token)).toBe('x');
-          });
-        });
-        """,
+        fixture("helpers_taking_a_wrapper_are_translated_where_they_are_called.js"),
         path="src/Token.test.js",
     )
     content = result.content
@@ -1236,29 +707,7 @@ def test_a_helper_returning_a_selection_reads_as_that_selection_at_its_calls() -
     there is one), and the helper goes. Returning one DOM element from it instead would
     change what the callers test."""
     result = convert(
-        """
-        import { shallow } from 'enzyme';
-        import { Highlighter } from './Highlighter';
-
-        function getMatches(wrapper) {
-          return wrapper.find('mark');
-        }
-
-        const getFirst = (wrapper) => getMatches(wrapper).first();
-
-        it('finds no match', () => {
-          const highlighter = shallow(<Highlighter search="x">California</Highlighter>);
-          expect(getMatches(highlighter)).toHaveLength(0);
-        });
-
-        it('highlights', () => {
-          const highlighter = shallow(<Highlighter search="i">California</Highlighter>);
-          const matches = getMatches(highlighter);
-          expect(matches.length).toBe(2);
-          expect(matches.at(1).hasClass('rbt-highlight-text')).toBe(true);
-          expect(getFirst(highlighter).text()).toBe('i');
-        });
-        """,
+        fixture("a_helper_returning_a_selection_reads_as_that_selection_at_its_calls.js"),
         path="src/Highlighter.test.js",
     )
     content = result.content
@@ -1276,19 +725,7 @@ def test_a_helper_passed_around_is_not_read_as_a_selection() -> None:
     """A selection helper used other than as a one-argument call (passed to ``map``) cannot be
     expanded where it is used: it stays, and throws for the tests that reach it."""
     result = convert(
-        """
-        import { mount } from 'enzyme';
-        import { List } from './List';
-
-        function items(wrapper) {
-          return wrapper.find('li');
-        }
-
-        it('counts', () => {
-          const lists = [mount(<List />)];
-          expect(lists.map(items)).toHaveLength(1);
-        });
-        """,
+        fixture("a_helper_passed_around_is_not_read_as_a_selection.js"),
         path="src/List.test.js",
     )
     assert "function items" in result.content
@@ -1300,23 +737,7 @@ def test_the_roots_of_a_shallow_fragment_are_its_nodes() -> None:
     nodes too, as Enzyme does); a full render's root is always one node, so counting it is
     dropped with a note rather than translated into something that could differ."""
     result = convert(
-        """
-        import { mount, shallow } from 'enzyme';
-        import { Highlighter } from './Highlighter';
-
-        it('splits the text', () => {
-          const highlighter = shallow(<Highlighter search="i">California</Highlighter>);
-          expect(highlighter.length).toBe(5);
-          expect(highlighter.first().text()).toBe('Cal');
-          expect(highlighter.last().text()).toBe('a');
-        });
-
-        it('renders', () => {
-          const wrapper = mount(<Highlighter search="i">California</Highlighter>);
-          expect(wrapper.length).toBe(1);
-          expect(wrapper.first().text()).toBe('California');
-        });
-        """,
+        fixture("the_roots_of_a_shallow_fragment_are_its_nodes.js"),
         path="src/Highlighter.test.js",
     )
     content = result.content
@@ -1333,23 +754,7 @@ def test_the_roots_of_a_shallow_fragment_are_its_nodes() -> None:
 
 def test_set_props_with_new_children_rerenders_them_between_the_tags() -> None:
     result = convert(
-        """
-        import { shallow } from 'enzyme';
-        import { Highlighter } from './Highlighter';
-        import { Token } from './Token';
-
-        it('empties', () => {
-          const highlighter = shallow(<Highlighter search="">California</Highlighter>);
-          highlighter.setProps({ children: '', search: 'foo' });
-          expect(highlighter.text()).toBe('');
-        });
-
-        it('fills', () => {
-          const token = shallow(<Token label="x" />);
-          token.setProps({ children: <span>new</span> });
-          expect(token.text()).toBe('new');
-        });
-        """,
+        fixture("set_props_with_new_children_rerenders_them_between_the_tags.js"),
         path="src/Highlighter.test.js",
     )
     content = result.content
@@ -1361,21 +766,7 @@ def test_set_props_with_new_children_rerenders_them_between_the_tags() -> None:
 def test_a_bare_div_selector_searches_inside_the_render() -> None:
     """``find('div')`` in the document would find RTL's own container first."""
     result = convert(
-        """
-        import { mount } from 'enzyme';
-        import { Token } from './Token';
-
-        function isDisabled(wrapper) {
-          return wrapper.find('div').hasClass('disabled');
-        }
-
-        it('is disabled', () => {
-          const token = mount(<Token disabled />);
-          expect(token.find('div').hasClass('rbt-token')).toBe(true);
-          expect(isDisabled(token)).toBe(true);
-          expect(token.find('.rbt-token > div').exists()).toBe(false);
-        });
-        """,
+        fixture("a_bare_div_selector_searches_inside_the_render.js"),
         path="src/Token.test.js",
     )
     content = result.content
@@ -1390,23 +781,7 @@ def test_a_bare_div_selector_searches_inside_the_render() -> None:
 
 def test_reads_combined_in_an_expression_are_each_translated() -> None:
     result = convert(
-        """
-        import { mount } from 'enzyme';
-        import { Token } from './Token';
-
-        function isRemoveable(wrapper) {
-          return (
-            wrapper.find('.rbt-token').hasClass('removeable') &&
-            wrapper.find('button.close').length === 1
-          );
-        }
-
-        it('is removeable', () => {
-          const token = mount(<Token onRemove={() => {}} />);
-          expect(isRemoveable(token)).toBe(true);
-          expect(Number(token.find('.count').text())).toBe(0);
-        });
-        """,
+        fixture("reads_combined_in_an_expression_are_each_translated.js"),
         path="src/Token.test.js",
     )
     content = result.content
@@ -1420,18 +795,7 @@ def test_set_props_with_a_spread_or_a_variable_merges_in_order() -> None:
     """Enzyme merges setProps over the current props; later JSX attributes win, so spreads and
     variables go after the element's own attributes, in the order the test set them."""
     result = convert(
-        """
-        import { shallow } from 'enzyme';
-        import { Menu } from './Menu';
-
-        it('merges', () => {
-          const props = { id: 'm', loading: true };
-          const menu = shallow(<Menu {...props} label="x" loading />);
-          menu.setProps({ ...props, loading: false });
-          menu.setProps({ label: 'y' });
-          menu.setProps(props);
-        });
-        """,
+        fixture("set_props_with_a_spread_or_a_variable_merges_in_order.js"),
         path="src/Menu.test.js",
     )
     lines = [line.strip() for line in result.content.splitlines()]
@@ -1442,23 +806,7 @@ def test_set_props_with_a_spread_or_a_variable_merges_in_order() -> None:
 
 def test_an_instance_assigned_in_shared_setup_goes_through_the_ref() -> None:
     result = convert(
-        """
-        import { mount } from 'enzyme';
-        import { Clock } from './Clock';
-
-        describe('Clock', () => {
-          let wrapper, instance;
-          beforeEach(() => {
-            wrapper = mount(<Clock />);
-            instance = wrapper.instance();
-          });
-
-          it('ticks', () => {
-            instance.tick();
-            expect(wrapper.find('.seconds').text()).toBe('1');
-          });
-        });
-        """,
+        fixture("an_instance_assigned_in_shared_setup_goes_through_the_ref.js"),
         path="src/Clock.test.js",
     )
     lines = [line.strip() for line in result.content.splitlines()]
@@ -1482,17 +830,7 @@ def test_imported_selection_helpers_read_as_their_selection() -> None:
         },
     )
     result = convert(
-        """
-        import { mount } from 'enzyme';
-        import { TypeaheadMenu } from '../../TypeaheadMenu';
-        import { getMenu, getPaginator as paginator, TestProvider } from '../helpers';
-
-        it('paginates', () => {
-          const menu = mount(<TestProvider><TypeaheadMenu paginate /></TestProvider>);
-          expect(paginator(menu).length).toBe(1);
-          expect(paginator(menu).text()).toBe('More results...');
-        });
-        """,
+        fixture("imported_selection_helpers_read_as_their_selection.js"),
         path="src/__tests__/components/TypeaheadMenu.test.js",
         options=options,
     )
@@ -1515,29 +853,7 @@ def test_a_function_returning_a_shallow_render_is_read_inline() -> None:
     rendered element's attributes (SVG names as React writes them). Never removed as
     bookkeeping, as a mount's would be."""
     result = convert(
-        """
-        import React from 'react';
-        import { shallow } from 'enzyme';
-        import { render } from '@testing-library/react';
-        import { Line } from '../src';
-
-        const LineWrapper = (restProps = {}) => shallow(<Line {...restProps} />);
-
-        it('contains a line', () => {
-          expect(LineWrapper().find('line')).toHaveLength(1);
-        });
-
-        it('has its class and cap', () => {
-          expect(LineWrapper().prop('className')).toBe('visx-line');
-          expect(LineWrapper({ rounded: true }).prop('strokeLinecap')).toBe('round');
-          expect(LineWrapper().prop('viewBox')).toBe('0 0 1 1');
-        });
-
-        it('still renders with RTL', () => {
-          const { container } = render(<Line />);
-          expect(container.querySelector('line')).toBeInTheDocument();
-        });
-        """,
+        fixture("a_function_returning_a_shallow_render_is_read_inline.tsx"),
         path="packages/visx-shape/test/Line.test.tsx",
     )
     content = result.content
@@ -1562,16 +878,7 @@ def test_a_function_returning_a_shallow_render_is_read_inline() -> None:
 
 def test_a_function_returning_a_mount_keeps_dropping_root_props() -> None:
     result = convert(
-        """
-        import { mount } from 'enzyme';
-        import { Line } from '../src';
-
-        const LineWrapper = (props = {}) => mount(<Line {...props} />);
-
-        it('passes its props', () => {
-          expect(LineWrapper({ x: 1 }).prop('x')).toBe(1);
-        });
-        """,
+        fixture("a_function_returning_a_mount_keeps_dropping_root_props.js"),
         path="packages/visx-shape/test/Line.test.js",
     )
     assert any(n.kind == "removed" for n in result.notes)
@@ -1582,22 +889,7 @@ def test_dive_is_the_full_render_itself() -> None:
     a full render already rendered the child a shallow render dives into; its props are what
     the child rendered."""
     result = convert(
-        """
-        import { shallow } from 'enzyme';
-        import { AxisBottom, GlyphWye } from '../src';
-
-        it('labels the axis', () => {
-          const label = 'test';
-          const wrapper = shallow(<AxisBottom label={label} />).dive();
-          const text = wrapper.find('.visx-axis-label');
-          expect(text.prop('children')).toEqual(label);
-        });
-
-        it('wraps in a glyph', () => {
-          const wrapper = shallow(<GlyphWye />);
-          expect(wrapper.dive().prop('className')).toBe('visx-glyph');
-        });
-        """,
+        fixture("dive_is_the_full_render_itself.tsx"),
         path="packages/visx-axis/test/AxisBottom.test.tsx",
     )
     content = result.content
@@ -1613,43 +905,7 @@ def test_a_render_assigned_again_unmounts_the_one_before() -> None:
     Enzyme's finds no longer see the earlier render. In RTL both would stay in the document
     and screen queries would find the earlier one first, so the earlier render is unmounted."""
     result = convert(
-        """
-        import { mount } from 'enzyme';
-        import Token from './Token';
-
-        let token;
-        beforeEach(() => {
-          token = mount(<Token>a</Token>);
-        });
-        beforeEach(() => {
-          jest.useFakeTimers();
-        });
-
-        it('plain', () => {
-          expect(token.find('.rbt-token').hasClass('x')).toBe(true);
-        });
-
-        describe('events', () => {
-          beforeEach(() => {
-            token = mount(<Token onClick={f}>a</Token>);
-          });
-          it('clicks', () => {
-            token.find('.rbt-token').simulate('click');
-            token = mount(<Token>b</Token>);
-            expect(token.find('.rbt-token').hasClass('y')).toBe(true);
-          });
-        });
-
-        describe('alone', () => {
-          let other;
-          beforeEach(() => {
-            other = mount(<Token>c</Token>);
-          });
-          it('reads', () => {
-            expect(other.find('.rbt-token').hasClass('z')).toBe(true);
-          });
-        });
-        """,
+        fixture("a_render_assigned_again_unmounts_the_one_before.js"),
         path="src/T.test.js",
     )
     content = body(result)
@@ -1670,26 +926,7 @@ def test_keys_of_the_style_prop_are_read_on_the_elements_style() -> None:
     """reactstrap's and typeahead's style: one key of an element's style prop, compared or
     returned by a helper. React wrote each key to the element's own style."""
     result = convert(
-        """
-        import { mount } from 'enzyme';
-        import { Menu } from './Menu';
-
-        function getStyle(wrapper, key) {
-          return wrapper.find('ul').prop('style')[key];
-        }
-
-        it('styles the menu', () => {
-          const wrapper = mount(<Menu maxHeight="100px" />);
-          expect(wrapper.find('ul').prop('style').backgroundColor).toBe('black');
-          expect(wrapper.find('ul').props().style.maxHeight).toEqual('100px');
-          expect(getStyle(wrapper, 'maxHeight')).toBe('100px');
-        });
-
-        it('does not color the menu', () => {
-          const wrapper = mount(<Menu />);
-          expect(wrapper.find('ul').prop('style').color).not.toBe('#fff');
-        });
-        """,
+        fixture("keys_of_the_style_prop_are_read_on_the_elements_style.js"),
         path="src/Menu.test.js",
     )
     content = body(result)
@@ -1707,17 +944,7 @@ def test_a_render_declared_and_rendered_again_in_the_same_test_is_unmounted_firs
     props. The variable stays (a destructured ``const { container }`` could not be assigned
     again), and the earlier render leaves the document before the next one."""
     result = convert(
-        """
-        import { shallow } from 'enzyme';
-        import { Axis } from './Axis';
-
-        it('draws one tick per value', () => {
-          let wrapper = shallow(<Axis values={[]} />);
-          expect(wrapper.find('.tick')).toHaveLength(0);
-          wrapper = shallow(<Axis values={[2]} />);
-          expect(wrapper.find('.tick')).toHaveLength(1);
-        });
-        """,
+        fixture("a_render_declared_and_rendered_again_in_the_same_test_is_unmounted_first.js"),
         path="src/Axis.test.js",
     )
     content = body(result)
@@ -1727,21 +954,7 @@ def test_a_render_declared_and_rendered_again_in_the_same_test_is_unmounted_firs
 
 def test_a_render_expected_to_throw_or_not_is_the_same_render() -> None:
     result = convert(
-        """
-        import { shallow, mount } from 'enzyme';
-        import { Rows } from '../src';
-
-        it('renders without a scale', () => {
-          expect(() =>
-            shallow(
-              <Rows width={10} />,
-            ),
-          ).not.toThrow();
-        });
-        it('needs a width', () => {
-          expect(() => mount(<Rows />)).toThrow('width');
-        });
-        """,
+        fixture("a_render_expected_to_throw_or_not_is_the_same_render.tsx"),
         path="src/T.test.tsx",
     )
     content = body(result)
@@ -1754,30 +967,12 @@ def test_jsx_attributes_named_like_reserved_words_in_a_javascript_file() -> None
     """``<Fade in={…}>`` (react-transition-group's prop) and ``<FormGroup switch>`` are valid
     JSX that the JavaScript grammar rejects; the file is migrated, not left unchanged."""
     result = convert(
-        """
-        import React from 'react';
-        import { mount } from 'enzyme';
-        import { Fade, FormGroup } from './components';
-
-        it('shows the label', () => {
-          const wrapper = mount(<FormGroup switch><Fade in={false}>Yo!</Fade></FormGroup>);
-          expect(wrapper.text()).toBe('Yo!');
-        });
-        """,
+        fixture("jsx_attributes_named_like_reserved_words_in_a_javascript_file.js"),
         path="src/__tests__/FormGroup.spec.js",
     )
     assert result.error is None and result.changed and result.enzyme_free
-    assert result.content == textwrap.dedent(
-        """\
-        import React from 'react';
-        import { render } from '@testing-library/react';
-        import { Fade, FormGroup } from './components';
-
-        it('shows the label', () => {
-          const { container } = render(<FormGroup switch><Fade in={false}>Yo!</Fade></FormGroup>);
-          expect(container).toHaveTextContent(/^Yo!$/);
-        });
-        """
+    assert result.content == fixture(
+        "jsx_attributes_named_like_reserved_words_in_a_javascript_file.expected.tsx"
     )
 
 
@@ -1785,18 +980,7 @@ def test_a_note_quoting_source_over_several_lines_stays_one_comment_line() -> No
     """reactstrap's Carousel passes enzyme's `context` option over several lines; the note
     quoting it was one `//` line followed by the rest of the object as code (a syntax error)."""
     result = convert(
-        """
-        import React from 'react';
-        import { mount } from 'enzyme';
-        import { CarouselItem } from './CarouselItem';
-
-        it('slides to the end', () => {
-          const wrapper = mount(<CarouselItem in={false} />, {
-            context: { direction: 'end' },
-          });
-          expect(wrapper.text()).toBe('');
-        });
-        """,
+        fixture("a_note_quoting_source_over_several_lines_stays_one_comment_line.js"),
         path="src/__tests__/CarouselItem.spec.js",
     )
     assert result.enzyme_free and result.error is None
@@ -1814,15 +998,7 @@ def test_an_indexed_div_of_a_full_render_is_searched_inside_its_container() -> N
     """typeahead's style: ``wrapper.find('div').first()`` is the component's own root, not
     RTL's container (itself a div) that a document-wide search would find first."""
     result = convert(
-        """
-        import { mount } from 'enzyme';
-        import { Typeahead } from './Typeahead';
-
-        it('applies custom styles to the top-level container', () => {
-          const typeahead = mount(<Typeahead style={{ display: 'inline-flex' }} />);
-          expect(typeahead.find('div').first().prop('style').display).toEqual('inline-flex');
-        });
-        """,
+        fixture("an_indexed_div_of_a_full_render_is_searched_inside_its_container.js"),
         path="src/Typeahead.test.js",
     )
     assert "expect(container.querySelectorAll('div')[0].style.display)" in body(result)
@@ -1833,16 +1009,7 @@ def test_props_of_what_a_mounted_component_rendered_are_its_attributes() -> None
     the component does (the DOM's attributes), unlike the root's own props, which the test
     passed itself."""
     result = convert(
-        """
-        import { mount } from 'enzyme';
-        import { Button } from './Button';
-
-        it('renders a button', () => {
-          const wrapper = mount(<Button color="primary" />);
-          expect(wrapper.prop('color')).toBe('primary');
-          expect(wrapper.childAt(0).prop('type')).toBe('button');
-        });
-        """,
+        fixture("props_of_what_a_mounted_component_rendered_are_its_attributes.js"),
         path="src/Button.test.js",
     )
     content = body(result)

@@ -13,10 +13,7 @@ import pytest
 from testmend.codemod import capture_dom, convert_enzyme_test, detect_conventions
 from testmend.config import load_config
 from testmend.runners import ProjectRunners, TestRunResult
-
-from ..test_kept_results import git
-
-pytestmark = pytest.mark.node
+from tests.support.git import git
 
 MUTATIONS = {
     "countdown-ticks-twice": (

@@ -5,18 +5,14 @@ and the migrated tests must notice, as the Enzyme ones did."""
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
 
-from testmend.codemod import convert_enzyme_test, detect_conventions
+from testmend.codemod import convert_enzyme_test
 from testmend.codemod.models import CodemodOptions
-from testmend.codemod.offline import migrate_offline
-from testmend.config import load_config
-from testmend.runners import ProjectRunners
-
-pytestmark = pytest.mark.node
+from tests.support.apps import fixture_text
+from tests.support.codemod import broken_tests, migrate, write_components
 
 # In the styles seen in the example app (TodoList, Accordion), typeahead (Overlay, Menu) and
 # visx (a shallow root that is another component's element): a class component child, a
@@ -85,102 +81,14 @@ SOURCES = {
         """,
 }
 
-LIST_SUITE = """
-import React from 'react';
-import { mount, shallow } from 'enzyme';
-import { Item, List } from './index';
+LIST_SUITE = fixture_text("codemod/recording/list_suite.tsx")
 
-describe('<List>', () => {
-  it('gives each item its label', () => {
-    const wrapper = shallow(<List labels={['a', 'b', 'c']} />);
-    expect(wrapper.find(Item).first().prop('label')).toBe('a');
-    expect(wrapper.find(Item).last().props().label).toBe('c');
-  });
-
-  it('marks the item the user picked', () => {
-    const wrapper = mount(<List labels={['a', 'b']} />);
-    wrapper.find('button').at(1).simulate('click');
-    expect(wrapper.find(Item).at(1).prop('selected')).toBe(true);
-    expect(wrapper.find(Item).at(0).prop('selected')).toBe(false);
-  });
-
-  it('lists one item per label', () => {
-    const wrapper = mount(<List labels={['a', 'b']} />);
-    const items = wrapper.find(Item);
-    expect(items).toHaveLength(2);
-    expect(items.at(1).prop('label')).toBe('b');
-  });
-
-  it('reports a pick an item makes', () => {
-    const onPick = jest.fn();
-    const wrapper = mount(<List labels={['a', 'b']} onPick={onPick} />);
-    wrapper.find(Item).at(1).prop('onPick')();
-    expect(onPick).toHaveBeenCalledWith('b');
-    const second = wrapper.find(Item).at(1);
-    expect(second.prop('selected')).toBe(true);
-  });
-});
-"""
-
-PANEL_SUITE = """
-import React from 'react';
-import { shallow } from 'enzyme';
-import Panel from './Panel';
-
-describe('<Panel>', () => {
-  it('places its frame', () => {
-    const wrapper = shallow(<Panel top={2} left={3} />);
-    expect(wrapper.prop('top')).toBe(2);
-    expect(wrapper.prop('left')).toBe(3);
-  });
-
-  it('keeps the frame inset it has by default', () => {
-    const wrapper = shallow(<Panel />);
-    expect(wrapper.prop('inset')).toBe(1);
-  });
-});
-"""
-
-
-def runners_for(root: Path) -> ProjectRunners:
-    return ProjectRunners(load_config(root, environ={}), cwd=root)
-
-
-def write_components(folder: Path, sources: dict[str, str]) -> Path:
-    """A new folder of the app with ``sources`` (file name → indented source) in it."""
-    folder.mkdir()
-    for name, source in sources.items():
-        (folder / name).write_text(textwrap.dedent(source).lstrip())
-    return folder
+PANEL_SUITE = fixture_text("codemod/recording/panel_suite.tsx")
 
 
 @pytest.fixture(scope="module")
 def widgets(app_copy: Path) -> Path:
     return write_components(app_copy / "src/components/Widgets", SOURCES)
-
-
-async def migrate(app: Path, file: str, suite: str) -> str:
-    (app / file).write_text(suite.lstrip())
-    result = await migrate_offline(
-        load_config(app, environ={}), file, workspace_root=app, options=detect_conventions(app)
-    )
-    assert result.fully_passing, result.errors or [
-        t.failure_messages for t in result.tests.failing()
-    ]
-    assert result.codemod.untranslated_count == 0
-    return result.final_content
-
-
-async def broken_tests(app: Path, file: str, module: Path, correct: str, broken: str) -> list[str]:
-    original = module.read_text()
-    assert correct in original
-    module.write_text(original.replace(correct, broken))
-    try:
-        run = await runners_for(app).run_tests(file)
-    finally:
-        module.write_text(original)
-    assert run.suite_error is None, run.suite_error
-    return [t.full_name for t in run.failing()]
 
 
 async def test_props_of_child_components_are_recorded_and_keep_the_tests_intent(
@@ -232,22 +140,7 @@ async def test_props_of_a_shallow_root_component_are_recorded(
         assert failing == [f"<Panel> {test}"], correct
 
 
-REFUSED = """
-import React from 'react';
-import { mount } from 'enzyme';
-import { List, Row } from './List';
-import { Cell } from './Cell';
-
-jest.mock('./Cell');
-
-it('reads props it cannot record', () => {
-  const wrapper = mount(<List />);
-  expect(wrapper.find(Row).prop('index')).toBe(0);
-  expect(wrapper.find(Cell).prop('value')).toBe(1);
-  const row = wrapper.find('.row');
-  expect(row.find(Cell).prop('value')).toBe(1);
-});
-"""
+REFUSED = fixture_text("codemod/recording/refused.tsx")
 
 
 def test_props_that_cannot_be_recorded_stay_untranslated() -> None:

@@ -21,10 +21,9 @@ from testmend.codemod import (
 from testmend.codemod.models import RenderRecord, UnrenderedChild
 from testmend.codemod.offline import migrate_offline
 from testmend.config import load_config
-
-from .test_recording import broken_tests, migrate, runners_for, write_components
-
-pytestmark = pytest.mark.node
+from tests.support.apps import fixture_text
+from tests.support.codemod import broken_tests, migrate, write_components
+from tests.support.runners import runners_for
 
 SOURCES = {
     "theme.js": """
@@ -112,32 +111,7 @@ SOURCES = {
         """,
 }
 
-CARD_SUITE = """
-import React from 'react';
-import { shallow } from 'enzyme';
-import { Card } from './Card';
-import { Badge } from './Badge';
-
-describe('<Card>', () => {
-  it('shows its title', () => {
-    const wrapper = shallow(<Card title="Hello" />);
-    expect(wrapper.find('.card-title').text()).toBe('Hello');
-  });
-
-  it('marks new cards with a badge', () => {
-    const wrapper = shallow(<Card title="Hello" isNew />);
-    expect(wrapper.find(Badge).prop('label')).toBe('new');
-    expect(wrapper.find('.badge-hint').text()).toBe('just in');
-  });
-
-  it('opens', () => {
-    const onOpen = jest.fn();
-    const wrapper = shallow(<Card title="Hello" onOpen={onOpen} />);
-    wrapper.find('button').simulate('click');
-    expect(onOpen).toHaveBeenCalled();
-  });
-});
-"""
+CARD_SUITE = fixture_text("codemod/unrendered_children/card_suite.tsx")
 
 THEMED_SUITE = """
 import React from 'react';
@@ -235,26 +209,7 @@ async def test_a_child_that_cannot_be_stubbed_is_said_and_fails(
     assert "jest.mock('./Counter'" in result.final_content
 
 
-MIXED_SUITE = """
-import React from 'react';
-import { mount, shallow } from 'enzyme';
-import { Card } from './Card';
-import { ThemeProvider } from './theme';
-
-it('shows its title', () => {
-  const wrapper = shallow(<Card title="Hello" isNew />);
-  expect(wrapper.find('.card-title').text()).toBe('Hello');
-});
-
-it('shows its badge in a theme', () => {
-  const wrapper = mount(
-    <ThemeProvider theme="dark">
-      <Card title="Hello" isNew />
-    </ThemeProvider>,
-  );
-  expect(wrapper.find('.badge-dark').exists()).toBe(true);
-});
-"""
+MIXED_SUITE = fixture_text("codemod/unrendered_children/mixed_suite.tsx")
 
 
 def test_a_child_the_files_full_renders_render_is_not_stubbed() -> None:

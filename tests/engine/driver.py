@@ -16,9 +16,15 @@ from pathlib import Path
 
 from testmend.engine import Engine, RunRequest
 from testmend.llm import ScriptedChatModel, reply
-
-from .conftest import SIMPLE_RTL, SIMPLE_TEST, call, make_config, quiet_agents, rewrite_to
-from .test_provider import provider_config
+from tests.support.engine import (
+    SIMPLE_RTL,
+    SIMPLE_TEST,
+    call,
+    make_config,
+    provider_config,
+    quiet_agents,
+    rewrite_to,
+)
 
 
 def scripts() -> dict[str, list[object]]:

@@ -10,11 +10,9 @@ from typing import Any
 
 from testmend.engine import Engine, RunRequest
 from testmend.workflow.events import TokensUsed
-
-from ..leftovers import left_behind
-from ..replay_server import FIXTURES, Replay, serve
-from .conftest import SIMPLE_ENZYME, SIMPLE_TEST
-from .test_provider import provider_config
+from tests.support.engine import SIMPLE_ENZYME, SIMPLE_TEST, provider_config
+from tests.support.leftovers import left_behind
+from tests.support.replay_server import FIXTURES, Replay, serve
 
 RECORDING = json.loads((FIXTURES / "seats_migration.json").read_text())
 PRICES = {"gpt-4.1": {"input": 2.0, "output": 8.0}, "gpt-4.1-mini": {"input": 0.4, "output": 1.6}}

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 from testmend.cli.batch import summary_table
-
-from ..leftovers import left_behind
-from .conftest import SIMPLE_ENZYME, SIMPLE_TEST, git
+from tests.support.engine import SIMPLE_ENZYME, SIMPLE_TEST
+from tests.support.git import git
+from tests.support.leftovers import left_behind
 
 TESTMEND = str(Path(sys.executable).with_name("testmend"))
 # The user's environment without any model settings: these runs are offline by construction.
@@ -240,7 +240,7 @@ def test_the_command_line_loads_no_language_server_code_and_no_agent_tools() -> 
     probe = (
         "import sys, testmend.cli.runs, testmend.engine, testmend.patching; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('lsprotocol', 'pygls') "
-        "or m in ('testmend.workflow.tools', 'testmend.workflow.review_tools')))"
+        "or m.startswith('testmend.workflow.agent.tools')))"
     )
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True

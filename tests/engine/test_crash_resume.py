@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from testmend.engine import RunResult, RunStore
-
-from ..leftovers import left_behind, slots
-from ..replay_server import Replay, serve
-from .conftest import SIMPLE_ENZYME, SIMPLE_RTL, SIMPLE_TEST, git
+from tests.support.engine import SIMPLE_ENZYME, SIMPLE_RTL, SIMPLE_TEST
+from tests.support.git import git
+from tests.support.leftovers import left_behind, slots
+from tests.support.replay_server import Replay, serve
 
 REPO = Path(__file__).resolve().parents[2]
 

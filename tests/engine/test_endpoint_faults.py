@@ -15,12 +15,10 @@ import pytest
 
 from testmend.engine import Engine, RunRequest
 from testmend.llm.faults import classify
-
-from ..leftovers import left_behind
-from ..replay_server import Replay, serve
-from .conftest import SIMPLE_TEST
-from .recordings import migrate_through_cli
-from .test_provider import KEY, provider_config
+from tests.support.engine import KEY, SIMPLE_TEST, provider_config
+from tests.support.leftovers import left_behind
+from tests.support.recordings import migrate_through_cli
+from tests.support.replay_server import Replay, serve
 
 JSON = "application/json"
 

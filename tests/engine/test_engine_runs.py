@@ -7,6 +7,8 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from testmend.engine import Engine, RunRequest, RunResult
 from testmend.llm import reply
 from testmend.workflow.events import (
@@ -18,19 +20,18 @@ from testmend.workflow.events import (
     StepStarted,
     TestTally,
 )
-
-from ..leftovers import foreign_worktrees, in_use, left_behind
-from .conftest import (
+from tests.support.engine import (
     SIMPLE_ENZYME,
     SIMPLE_RTL,
     SIMPLE_TEST,
     call,
-    git,
     make_config,
     rewrite_to,
     scripted_engine,
     tool_messages,
 )
+from tests.support.git import git
+from tests.support.leftovers import foreign_worktrees, in_use, left_behind
 
 
 def assert_untouched(project: Path, workspaces: Path) -> None:
@@ -339,6 +340,7 @@ def step_details(history: list[RunEvent]) -> dict[str, str]:
     return {e.step: e.detail for e in history if isinstance(e, StepFinished)}
 
 
+@pytest.mark.intent
 async def test_a_second_run_reuses_the_originals_runs_and_the_checks_until_the_project_changes(
     project: Path, workspaces: Path
 ) -> None:

@@ -11,11 +11,8 @@ import pytest
 from testmend.engine import Engine, EngineError, RunRequest
 from testmend.llm import ScriptedChatModel
 from testmend.sandbox import SandboxChoice
-
-from ..leftovers import left_behind
-from .conftest import SIMPLE_TEST, make_config
-
-pytestmark = pytest.mark.node
+from tests.support.engine import SIMPLE_TEST, make_config
+from tests.support.leftovers import left_behind
 
 NOTHING = SandboxChoice(mode="auto", kind="none", problem="bwrap was not found")
 

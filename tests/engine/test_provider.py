@@ -8,43 +8,12 @@ from typing import Any
 
 import pytest
 
-from testmend.config import load_config
 from testmend.engine import Engine, RunRequest
-from testmend.workflow.prompts import with_line_numbers
-
-from ..leftovers import left_behind
-from ..replay_server import Replay, serve
-from .conftest import SIMPLE_RTL, SIMPLE_TEST
-
-KEY = "sk-test-0123456789"
-
-
-def provider_config(
-    project: Path,
-    base_url: str,
-    *,
-    streaming: bool = False,
-    retry: dict[str, int] | None = None,
-    settings: dict[str, Any] | None = None,
-    **model: Any,
-) -> Any:
-    """The project's config with its model at ``base_url`` (``model``: more model settings,
-    ``settings``: more sections)."""
-    return load_config(
-        project,
-        environ={"OPENAI_API_KEY": KEY},
-        editor_settings={
-            "model": {
-                "baseUrl": base_url,
-                "tiers": {"full": "gpt-4.1", "mini": "gpt-4.1-mini"},
-                "streaming": streaming,
-                "maxRetries": 0,
-                **model,
-            },
-            "retry": retry or {},
-            **(settings or {}),
-        },
-    )
+from testmend.workflow.agent.prompts import with_line_numbers
+from tests.support.apps import fixture_text
+from tests.support.engine import KEY, SIMPLE_RTL, SIMPLE_TEST, provider_config
+from tests.support.leftovers import left_behind
+from tests.support.replay_server import Replay, serve
 
 
 def tool_names(body: dict[str, Any]) -> list[str]:
@@ -66,9 +35,7 @@ async def test_migration_through_the_openai_client(
             result = await handle.wait()
     assert result is not None and result.status == "succeeded", result and result.failure_reason
     assert result.content == SIMPLE_RTL
-    recorded = json.loads(
-        Path(__file__).parents[1].joinpath("fixtures", "replay", "seats_migration.json").read_text()
-    )
+    recorded = json.loads(fixture_text("replay/seats_migration.json"))
     expected_tokens = sum(
         turn["usage"]["total_tokens"]
         for agent in ("research", "planning", "migrate", "review")

@@ -11,9 +11,16 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from testmend.engine import Engine, RunRequest
 from testmend.llm import reply
 from testmend.workflow.events import StepFinished, StepStarted
-
-from .conftest import SIMPLE_RTL, SIMPLE_TEST, call, make_config, rewrite_to, scripted_engine
-from .test_engine_runs import assert_untouched, run_with_events
+from tests.support.engine import (
+    SIMPLE_RTL,
+    SIMPLE_TEST,
+    assert_untouched,
+    call,
+    make_config,
+    rewrite_to,
+    run_with_events,
+    scripted_engine,
+)
 
 FINDING = (
     "'Seats counter shows the label': toBeInTheDocument() on getByText passes for a hidden "

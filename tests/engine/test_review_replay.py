@@ -8,10 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from testmend.engine import Engine, RunRequest
-
-from ..replay_server import FIXTURES, Replay, serve
-from .conftest import SIMPLE_TEST
-from .test_provider import provider_config
+from tests.support.engine import SIMPLE_TEST, provider_config
+from tests.support.replay_server import FIXTURES, Replay, serve
 
 FINDING = "'Seats counter shows the label': assert the label is visible, not only present"
 

@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from testmend.workspace import default_workspaces_dir
-
-from ..leftovers import foreign_worktrees
-from ..replay_server import Replay
-from ..sandbox.test_escapes import (
+from tests.support.engine import SIMPLE_ENZYME, SIMPLE_TEST
+from tests.support.leftovers import foreign_worktrees
+from tests.support.recordings import migrate_through_cli, recording
+from tests.support.replay_server import Replay
+from tests.support.sandbox import (
     NODE_MODULES_ESCAPE,
     SECRET,
     TOKEN,
@@ -23,10 +24,6 @@ from ..sandbox.test_escapes import (
     hostile_test,
     tree_digest,
 )
-from .conftest import SIMPLE_ENZYME, SIMPLE_TEST
-from .recordings import migrate_through_cli, recording
-
-pytestmark = pytest.mark.node
 
 KEY = "sk-sandbox-canary-99"
 

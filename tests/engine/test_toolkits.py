@@ -6,9 +6,17 @@ from pathlib import Path
 
 from testmend.engine import RunRequest
 from testmend.llm import reply
+from testmend.patching import unified_diff
 from testmend.workflow.events import ToolCalled
-
-from .conftest import SIMPLE_RTL, SIMPLE_TEST, call, rewrite_to, scripted_engine, tool_messages
+from tests.support.engine import (
+    SIMPLE_RTL,
+    SIMPLE_TEST,
+    call,
+    candidate_in,
+    rewrite_to,
+    scripted_engine,
+    tool_messages,
+)
 
 TYPED_TEST = "src/components/Counter/Typed.test.tsx"
 TYPED_BEFORE = """\
@@ -28,10 +36,6 @@ async def test_research_tools_and_a_diff_edit(project: Path, workspaces: Path) -
     diff_to_rtl = None  # computed by the turn below from the candidate it is shown
 
     def diff_turn(messages):  # type: ignore[no-untyped-def]
-        from testmend.patching import unified_diff
-
-        from .conftest import candidate_in
-
         nonlocal diff_to_rtl
         diff_to_rtl = unified_diff(candidate_in(messages) + "\n", SIMPLE_RTL, SIMPLE_TEST)
         return call("apply_diff", "d1", diff=diff_to_rtl)

@@ -8,11 +8,9 @@ from typing import Any
 
 from testmend.engine import Engine, RunRequest
 from testmend.llm.tracing import TracingSettings
-
-from ..fake_langsmith import FakeLangSmith, serve_langsmith
-from ..replay_server import Replay, serve
-from .conftest import SIMPLE_ENZYME, SIMPLE_TEST
-from .test_provider import KEY, provider_config
+from tests.support.engine import KEY, SIMPLE_ENZYME, SIMPLE_TEST, provider_config
+from tests.support.fake_langsmith import FakeLangSmith, serve_langsmith
+from tests.support.replay_server import Replay, serve
 
 LANGSMITH_KEY = "lsv2_canary_0123456789abcdef"
 # A line only the user's test file has: it reaches the model, never the traces by default.

@@ -15,14 +15,14 @@ if str(REPO_ROOT) not in sys.path:  # started as a script by the test client
 
 from testmend.llm import ScriptedChatModel, reply  # noqa: E402
 from testmend.lsp.server import MAX_ACTIVE_RUNS, main  # noqa: E402
-from tests.engine.conftest import (  # noqa: E402
+from tests.support.engine import (  # noqa: E402
+    CHEATS,
+    LINT_AFTER,
     SIMPLE_RTL,
     call,
     quiet_agents,
     rewrite_to,
 )
-from tests.engine.test_dishonest_agents import CHEATS  # noqa: E402
-from tests.engine.test_engine_runs import LINT_AFTER  # noqa: E402
 
 SCRIPTS: dict[str, dict[str, list[object]]] = {
     "seats": {

@@ -8,9 +8,8 @@ import pytest
 from lsprotocol import types
 
 from testmend.lsp.actions import ENZYME_MESSAGE, FIX_TITLE, MIGRATE_TITLE
-
-from ..engine.conftest import SIMPLE_TEST
-from .conftest import NEOVIM, VSCODE, EditorClient, session, uri_of
+from tests.support.engine import SIMPLE_TEST
+from tests.support.lsp import NEOVIM, VSCODE, EditorClient, session, uri_of
 
 ORIGIN = types.Range(
     start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)

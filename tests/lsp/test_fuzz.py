@@ -21,11 +21,7 @@ from collections import Counter
 from pathlib import Path
 from typing import IO, Any
 
-import pytest
-
-from ..conftest import REPO_ROOT
-
-pytestmark = pytest.mark.node
+from tests.support.apps import REPO_ROOT
 
 SEED = 20261122
 MALFORMED = 1200

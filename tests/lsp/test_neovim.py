@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from ..engine.conftest import SIMPLE_RTL, SIMPLE_TEST
-from ..leftovers import left_behind
-from .conftest import SCRIPTED_SERVER, server_env
+from tests.support.apps import REPO_ROOT
+from tests.support.engine import SIMPLE_RTL, SIMPLE_TEST
+from tests.support.leftovers import left_behind
+from tests.support.lsp import SCRIPTED_SERVER, server_env
 
 SCRIPT = Path(__file__).with_name("neovim_migrate.lua")
-REPO_ROOT = Path(__file__).resolve().parents[2]
 CURRENT_NVIM = REPO_ROOT / ".cache" / "neovim-current" / "nvim"
 
 NEOVIMS = [

@@ -8,10 +8,8 @@ from pathlib import Path
 from lsprotocol import types
 
 from testmend.lsp.server import configure_logging, parse_tcp
-
-from ..engine.conftest import SIMPLE_ENZYME, SIMPLE_TEST
-from .conftest import session, uri_of
-from .test_runs import command
+from tests.support.engine import SIMPLE_ENZYME, SIMPLE_TEST
+from tests.support.lsp import command, session, uri_of
 
 
 async def test_bad_requests_get_messages(project: Path, workspaces: Path, tmp_path: Path) -> None:

@@ -13,19 +13,19 @@ from typing import Any
 
 from lsprotocol import types
 
-from ..engine.conftest import SIMPLE_ENZYME, SIMPLE_RTL, SIMPLE_TEST
-from ..engine.test_engine_runs import LINT_AFTER, LINT_BEFORE, LINT_TEST
-from ..leftovers import in_use, left_behind
-from .conftest import NEOVIM, VSCODE, EditorClient, session, uri_of
+from tests.support.engine import (
+    LINT_AFTER,
+    LINT_BEFORE,
+    LINT_TEST,
+    SIMPLE_ENZYME,
+    SIMPLE_RTL,
+    SIMPLE_TEST,
+)
+from tests.support.leftovers import in_use, left_behind
+from tests.support.lsp import NEOVIM, VSCODE, EditorClient, command, session, uri_of
 
 SECOND_TEST = "src/components/Counter/SeatsAgain.test.tsx"
 PAGINATION = "src/components/Pagination/Pagination.test.tsx"
-
-
-async def command(client: EditorClient, name: str, *arguments: Any) -> Any:
-    return await client.workspace_execute_command_async(
-        types.ExecuteCommandParams(command=name, arguments=list(arguments))
-    )
 
 
 def events(client: EditorClient, run_id: str, kind: str | None = None) -> list[dict[str, Any]]:

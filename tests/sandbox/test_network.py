@@ -19,8 +19,6 @@ from testmend.runners import ProjectRunners
 from testmend.sandbox import choose_sandbox
 from testmend.sandbox.proxy import AllowList, AllowListProxy
 
-from ..conftest import EXAMPLE_APP
-
 
 def test_allow_list_entries() -> None:
     allow = AllowList(["registry.npmjs.org", "api.example.com:8443", "*.cdn.example"])
@@ -133,14 +131,13 @@ NETWORK_TEST = textwrap.dedent(
 )
 
 
-@pytest.mark.node
 @pytest.mark.parametrize("kind", ["bubblewrap", "landlock"])
 async def test_jest_reaches_only_the_allowed_hosts(
-    tmp_path: Path, origin: _Origin, kind: str
+    tmp_path: Path, origin: _Origin, kind: str, example_app: Path
 ) -> None:
     app = tmp_path / "app"
-    shutil.copytree(EXAMPLE_APP, app, ignore=shutil.ignore_patterns("node_modules", ".testmend"))
-    (app / "node_modules").symlink_to(EXAMPLE_APP / "node_modules")
+    shutil.copytree(example_app, app, ignore=shutil.ignore_patterns("node_modules", ".testmend"))
+    (app / "node_modules").symlink_to(example_app / "node_modules")
     (app / "src" / "network.test.ts").write_text(NETWORK_TEST)
     settings = {
         "sandbox": {"mode": kind, "network": [f"localhost:{origin.port}"], "env": ["ALLOWED_PORT"]}

@@ -1,3 +1,0 @@
-from ..engine.conftest import project
-
-__all__ = ["project"]
