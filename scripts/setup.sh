@@ -1,11 +1,25 @@
 #!/usr/bin/env bash
-# Installs everything testmend's development and tests need on a fresh machine:
-# uv (pinned), the Python environment from uv.lock, the node_modules of the example app and of
-# the VS Code extension, the Debian packages of the editor tests (neovim, chromium, …), a current
-# Neovim (from Debian 13, under .cache/) and code-server.
+# Installs what testmend needs on a fresh machine, in three sizes:
+#   scripts/setup.sh          everything the tests need: uv (pinned), the Python environment from
+#                             uv.lock, the node_modules of the example app, of the VS Code
+#                             extension and of the TypeScript 4 fixture, the Debian packages of
+#                             the editor tests (neovim, chromium, …), a current Neovim (under
+#                             .cache/) and code-server
+#   scripts/setup.sh --run    what a migration of the bundled example needs: uv, the Python
+#                             environment, the example app's node_modules (no apt, no editors)
+#   scripts/setup.sh --fast   what the fast test tier needs: uv, the Python environment, the
+#                             extension's node_modules
 # Idempotent: steps that are already up to date are skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+LEVEL=all
+case "${1:-}" in
+  "") ;;
+  --run) LEVEL=run ;;
+  --fast) LEVEL=fast ;;
+  *) echo "usage: scripts/setup.sh [--run|--fast]" >&2; exit 2 ;;
+esac
 
 UV_VERSION=0.13.9
 EXAMPLE_APP=examples/react-app
@@ -43,6 +57,14 @@ npm_ci() {
     echo "$lock_hash" > "$stamp"
   fi
 }
+if [ "$LEVEL" = run ]; then
+  npm_ci "$EXAMPLE_APP"
+  exit 0
+fi
+if [ "$LEVEL" = fast ]; then
+  npm_ci "$VSCODE_CLIENT"
+  exit 0
+fi
 npm_ci "$EXAMPLE_APP"
 npm_ci "$VSCODE_CLIENT"
 npm_ci tests/fixtures/typescript4  # TypeScript 4 for the TS5053 test

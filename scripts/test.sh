@@ -1,9 +1,29 @@
 #!/usr/bin/env bash
-# Sets everything up (scripts/setup.sh) and runs the checks: ruff, mypy, the VS Code extension's
-# type check, lint, tests and .vsix, its end-to-end test in a real VS Code, and the test suite
-# against real jest/eslint/tsc, with a coverage gate on server/.
+# The checks, in two tiers.
+#
+#   scripts/test.sh [PYTEST ARGS…]         the full suite (what CI runs): sets everything up
+#       (scripts/setup.sh), then ruff, mypy, the VS Code extension's type check, lint, tests and
+#       .vsix, its end-to-end test in a real VS Code, and the test suite against real
+#       jest/eslint/tsc, with a coverage gate on server/.
+#   scripts/test.sh --fast [PYTEST ARGS…]  the fast tier, while you work (under 3 minutes):
+#       ruff, mypy, the extension's unit tests and the tests that run no node (pytest -m "not
+#       node": every test given the example app, installed packages or node is marked node).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [ "${1:-}" = --fast ]; then
+  shift
+  ./scripts/setup.sh --fast
+  echo "test (fast): ruff"
+  .venv/bin/ruff check server tests benchmarks
+  .venv/bin/ruff format --check server tests benchmarks
+  echo "test (fast): mypy"
+  .venv/bin/mypy
+  echo "test (fast): vscode-client unit tests"
+  (cd vscode-client && npm test --silent)
+  echo "test (fast): pytest -m 'not node'"
+  exec .venv/bin/pytest -m "not node" "$@"
+fi
 
 ./scripts/setup.sh
 
