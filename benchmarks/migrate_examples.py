@@ -1,21 +1,20 @@
-"""Migrate every Enzyme test of a project with the deterministic tier (no model).
+"""Migrate every Enzyme test of a project offline, as ``testmend migrate --offline`` does, and
+say what the engine made of each: accepted or not, and why.
 
-    .venv/bin/python benchmarks/migrate_examples.py [--app PATH] [--jobs N] [--no-capture]
-                                                     [--file F ...] [--show] [--json OUT]
-                                                     [--fidelity]
+    .venv/bin/python benchmarks/migrate_examples.py [--app PATH] [--jobs N] [--file F ...]
+                                                     [--show] [--json OUT]
 
-``--app`` is any checkout of a real suite (default: the bundled example app), installed from
-its lockfile and with Testing Library installed (the script says the command when it is not).
-For each test file that imports Enzyme: a shadow workspace, DOM capture of the original test,
-conversion, eslint --fix, then jest, eslint and tsc on the file (each only where the project
-has the tool and it checks the file). Nothing is written in the checkout.
+``--app`` is any checkout of a real suite (default: the bundled example app), installed from its
+lockfile and with Testing Library installed (the script says the command when it is not). Each
+file goes through the product's pipeline (research with the DOM capture, the conversion, eslint
+--fix, jest, eslint, tsc, the test inventory and the intent check, the acceptance policy) in the
+engine's shadow workspaces; nothing is written in the checkout but its ``.testmend/`` records.
 
-Per file it prints: tests passing / total after migration and how many passed in the original
-(the capture runs it), fully passing, Enzyme-free, lint- and type-clean (``-``: the tool does
-not apply), test names preserved, ``// testmend:`` notes left, wall time. Totals follow;
-``--json`` writes the per-file figures. ``--fidelity`` also runs the engine's fidelity checks on
-each fully passing file (the test inventory against the original's, and the intent check: mutants
-of the component under test that the original catches must still be caught).
+Per file: the outcome (``accepted`` is the engine's ``succeeded``), tests passing / total and how
+many passed in the original, the lint messages left by rule, the type errors, ``fireEvent`` and
+``userEvent`` calls in the result, the conversion's findings by kind, the mutants the original
+catches and those the result lets through, the time. Per suite: the same, added up, and the
+reasons results were not accepted, most frequent first. ``--json`` writes it all.
 """
 
 from __future__ import annotations
@@ -23,159 +22,202 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import sys
+import tempfile
 import time
-from dataclasses import asdict, dataclass
+from collections import Counter
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "server"))
 
-from testmend.codemod import detect_conventions  # noqa: E402
-from testmend.codemod.offline import OfflineResult, migrate_offline, snapshot_file  # noqa: E402
-from testmend.config import Config, load_config  # noqa: E402
-from testmend.fidelity.intent import IntentInputs, check_intent  # noqa: E402
+from testmend.config import load_config  # noqa: E402
+from testmend.engine import Engine, EngineError, RunRequest, RunResult  # noqa: E402
 from testmend.project import enzyme_test_files  # noqa: E402
-from testmend.project.dependencies import (  # noqa: E402
-    ModuleResolver,
-    component_under_test,
-    dependency_tree,
-    find_mocks,
-    mutation_targets,
-)
 from testmend.project.testing_library import testing_library_status  # noqa: E402
-from testmend.runners import ProjectRunners  # noqa: E402
-from testmend.workflow.verify import inventory_check  # noqa: E402
-from testmend.workspace import create_shadow_workspace_async  # noqa: E402
+from testmend.workflow.events import RunEvent, RunStarted  # noqa: E402
 
-
-@dataclass
-class Fidelity:
-    """The engine's fidelity checks on a fully passing migration."""
-
-    findings: list[str]
-    """What the inventory comparison found (a test lost, fewer assertions, a tautology)."""
-    mutants: int
-    caught_by_original: int
-    caught_by_both: int
-    lost: list[str]
-    """Mutants the original catches and the migration lets pass."""
-    skipped: str | None
-
-
-async def fidelity(
-    config: Config, root: Path, file: str, original: str, result: OfflineResult
-) -> Fidelity:
-    """The inventory comparison and the intent check (mutants of the component under test and
-    its own modules, run against the original and the migration), as the engine runs them."""
-    _rows, findings = inventory_check(original, result.final_content, file, [])
-    resolver = ModuleResolver(root)
-    tree = dependency_tree(root, file, resolver=resolver)
-    component = component_under_test(root, file, tree)
-    mocked = {
-        resolved
-        for m in find_mocks(original, file)
-        if m.kind == "module" and (resolved := resolver.resolve(file, m.module).resolved)
-    }
-    snapshot = root / snapshot_file(file)
-    report = await check_intent(
-        ProjectRunners(config, cwd=root),
-        root,
-        IntentInputs(
-            test_file=file,
-            original=original,
-            candidate=result.final_content,
-            targets=mutation_targets(tree, component, mocked=mocked),
-            candidate_snapshot=snapshot.read_text(encoding="utf-8") if snapshot.is_file() else None,
-            max_mutants=config.fidelity.max_mutants,
-            timeout=config.fidelity.timeout_seconds,
-        ),
-    )
-    return Fidelity(
-        findings=[f.message for f in findings],
-        mutants=len(report.outcomes),
-        caught_by_original=report.killed_by_original,
-        caught_by_both=report.killed_by_both,
-        lost=[o.mutant.describe() for o in report.lost()],
-        skipped=report.skipped_reason,
-    )
-
-
-async def one(
-    app: Path, file: str, capture: bool, check_fidelity: bool, limit: asyncio.Semaphore
-) -> tuple[OfflineResult, Fidelity | None]:
-    async with limit:
-        config = load_config(app, environ={})
-        options = detect_conventions(app)
-        async with await create_shadow_workspace_async(app) as shadow:
-            original = (shadow.root / file).read_text(encoding="utf-8")
-            result = await migrate_offline(
-                config, file, workspace_root=shadow.root, options=options, capture=capture
-            )
-            checked = None
-            if check_fidelity and result.fully_passing:
-                checked = await fidelity(config, shadow.root, file, original, result)
-            return result, checked
-
-
-def mark(flag: bool | None) -> str:
-    return "-" if flag is None else ("yes" if flag else "no")
+_FIRE_EVENT = re.compile(r"\bfireEvent(?:\.\w+)?\(")
+_USER_EVENT = re.compile(r"\b(?:user|userEvent)\.\w+\(")
+_INLINED_HELPER = re.compile(r"function mockRecordingProps\(|function recordedProps\(")
 
 
 @dataclass
 class Row:
     file: str
-    passed: int
-    total: int
-    original_passed: int | None
-    """Tests of the original Enzyme file that passed (the capture runs it)."""
-    fully_passing: bool
-    enzyme_free: bool
-    lint_clean: bool | None
-    """None: the project has no eslint."""
-    type_clean: bool | None
-    """None: tsc does not check the file."""
-    tests_preserved: bool
-    notes: int
-    untranslated: int
-    seconds: float
-    errors: list[str]
-    fidelity: Fidelity | None = None
-    """With ``--fidelity``, for fully passing files."""
+    outcome: str
+    """accepted, needs_review, failed (or refused: the engine would not start it)."""
+    passed: int = 0
+    total: int = 0
+    original_passed: int | None = None
+    enzyme_free: bool = False
+    lint: dict[str, int] = field(default_factory=dict)
+    """Lint messages left, by rule."""
+    type_errors: int = 0
+    fire_event: int = 0
+    user_event: int = 0
+    inlined_helper: bool = False
+    findings: dict[str, int] = field(default_factory=dict)
+    """The conversion's findings by kind."""
+    caught_by_original: int = 0
+    lost: int = 0
+    reasons: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def passing(self) -> bool:
+        return self.enzyme_free and self.total > 0 and self.passed == self.total
 
 
-def row_of(r: OfflineResult, checked: Fidelity | None) -> Row:
+def row_of(result: RunResult, seconds: float) -> Row:
+    intent = result.fidelity.intent if result.fidelity is not None else None
+    lint = Counter(m.rule or "parse error" for m in result.lint_messages)
     return Row(
-        fidelity=checked,
-        file=r.file,
-        passed=r.passed,
-        total=r.total,
-        original_passed=r.capture.tests_passed if r.capture else None,
-        fully_passing=r.fully_passing,
-        enzyme_free=r.codemod.enzyme_free,
-        lint_clean=None if r.lint is None else r.lint.clean,
-        type_clean=None if r.typecheck is None else r.typecheck.clean,
-        tests_preserved=r.codemod.test_names_before == r.codemod.test_names_after,
-        notes=r.final_content.count("// testmend:"),
-        untranslated=r.codemod.untranslated_count,
-        seconds=r.wall_time_s,
-        errors=r.errors,
+        file=result.file,
+        outcome="accepted" if result.status == "succeeded" else result.status,
+        passed=result.summary.tests_passing,
+        total=result.summary.tests_total,
+        original_passed=result.original_tests_passing,
+        enzyme_free=result.summary.enzyme_free,
+        lint=dict(lint.most_common()),
+        type_errors=len(result.type_messages),
+        fire_event=len(_FIRE_EVENT.findall(result.content)),
+        user_event=len(_USER_EVENT.findall(result.content)),
+        inlined_helper=bool(_INLINED_HELPER.search(result.content)),
+        findings=dict(Counter(f.kind for f in result.codemod_findings).most_common()),
+        caught_by_original=intent.killed_by_original if intent is not None else 0,
+        lost=len(intent.lost()) if intent is not None else 0,
+        reasons=result.reasons,
+        seconds=round(seconds, 1),
     )
+
+
+async def migrate_all(app: Path, files: list[str], jobs: int) -> tuple[list[Row], list[RunResult]]:
+    config = load_config(app, environ={}, editor_settings={"maxConcurrentRuns": jobs})
+    started: dict[str, float] = {}
+
+    def on_event(event: RunEvent) -> None:
+        if isinstance(event, RunStarted):
+            started[event.run_id] = time.perf_counter()
+
+    with tempfile.TemporaryDirectory(prefix="testmend-bench-") as workspaces:
+        engine = Engine(config, offline=True, workspaces_dir=Path(workspaces), on_event=on_event)
+        async with engine:
+
+            async def one(file: str) -> tuple[Row, RunResult | None]:
+                try:
+                    handle = await engine.start(RunRequest(file=file))
+                except EngineError as exc:
+                    return Row(file=file, outcome="refused", reasons=[str(exc)]), None
+                result = await handle.wait()
+                assert result is not None, "an offline run never pauses"
+                ended = time.perf_counter()
+                return row_of(result, ended - started.get(result.run_id, ended)), result
+
+            outcomes = await asyncio.gather(*(one(f) for f in files))
+    return [row for row, _ in outcomes], [r for _, r in outcomes if r is not None]
+
+
+def mark(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def report(rows: list[Row], results: list[RunResult], wall: float, jobs: int, show: bool) -> None:
+    header = (
+        f"{'file':<50} {'outcome':>12} {'tests':>7} {'orig':>5} {'lint':>5} {'types':>5} "
+        f"{'fireEv':>6} {'userEv':>6} {'lost':>5} {'time':>6}"
+    )
+    print(header)
+    print("-" * len(header))
+    by_file = {r.file: r for r in results}
+    for row in rows:
+        name = row.file if len(row.file) <= 50 else "…" + row.file[-49:]
+        orig = "?" if row.original_passed is None else str(row.original_passed)
+        lost = f"{row.lost}/{row.caught_by_original}"
+        print(
+            f"{name:<50} {row.outcome:>12} {f'{row.passed}/{row.total}':>7} {orig:>5} "
+            f"{sum(row.lint.values()):>5} {row.type_errors:>5} {row.fire_event:>6} "
+            f"{row.user_event:>6} {lost:>5} {row.seconds:>5.1f}s"
+        )
+        if row.outcome != "accepted":
+            for reason in row.reasons[:4]:
+                print(f"    · {reason[:240]}")
+        if row.lint:
+            print("    lint: " + ", ".join(f"{rule} ×{n}" for rule, n in row.lint.items()))
+        if row.findings:
+            print("    findings: " + ", ".join(f"{kind} ×{n}" for kind, n in row.findings.items()))
+        result = by_file.get(row.file)
+        if show and result is not None:
+            print(result.content)
+            for m in result.lint_messages:
+                print(f"    LINT {m.line}:{m.column} {m.rule} {m.message[:200]}")
+            for m in result.type_messages:
+                print(f"    TSC {m.line}:{m.column} {m.rule} {m.message[:200]}")
+            for f in result.codemod_findings:
+                print(f"    NOTE {f.line} {f.kind}: {f.message[:300]}")
+
+    n = len(rows)
+    accepted = [r for r in rows if r.outcome == "accepted"]
+    outcomes = Counter(r.outcome for r in rows)
+    lint: Counter[str] = Counter()
+    findings: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    for row in rows:
+        lint.update(row.lint)
+        findings.update(row.findings)
+        if row.outcome != "accepted":
+            reasons.update({_reason_kind(reason) for reason in row.reasons})
+    print("-" * len(header))
+    print(
+        f"accepted: {len(accepted)}/{n} ({100 * len(accepted) / (n or 1):.0f}%); "
+        + ", ".join(f"{k} {v}" for k, v in outcomes.most_common() if k != "accepted")
+    )
+    print(
+        f"passing (Enzyme-free, every test passes): {sum(r.passing for r in rows)}/{n}; tests "
+        f"passing: {sum(r.passed for r in rows)}/{sum(r.total for r in rows)} (the originals: "
+        f"{sum(r.original_passed or 0 for r in rows)} passing)"
+    )
+    print(
+        f"lint messages left: {sum(lint.values())}"
+        + (" (" + ", ".join(f"{k} ×{v}" for k, v in lint.most_common()) + ")" if lint else "")
+    )
+    print(
+        f"type errors left: {sum(r.type_errors for r in rows)}; fireEvent calls: "
+        f"{sum(r.fire_event for r in rows)}, userEvent calls: {sum(r.user_event for r in rows)}; "
+        f"files with the recording helper inlined: {sum(r.inlined_helper for r in rows)}"
+    )
+    print(
+        "findings: "
+        + (", ".join(f"{k} ×{v}" for k, v in findings.most_common()) if findings else "none")
+    )
+    caught = sum(r.caught_by_original for r in accepted)
+    print(
+        f"mutants in accepted files: the originals catch {caught}, "
+        f"the results lose {sum(r.lost for r in accepted)}"
+    )
+    if reasons:
+        print("not accepted, by reason (files):")
+        for reason, count in reasons.most_common(12):
+            print(f"  {count:>4}  {reason}")
+    print(f"wall {wall:.0f} s with --jobs {jobs}")
+
+
+def _reason_kind(reason: str) -> str:
+    """A reason without its numbers and names, so that like reasons add up."""
+    reason = re.sub(r"\d+", "N", reason)
+    reason = re.sub(r"'[^']*'|\"[^\"]*\"|`[^`]*`", "…", reason)
+    return reason[:140]
 
 
 async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--app", type=Path, default=REPO / "examples" / "react-app")
-    parser.add_argument("--jobs", type=int, default=3)
+    parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--file", action="append", help="project-relative; repeatable")
-    parser.add_argument("--no-capture", action="store_true")
-    parser.add_argument("--show", action="store_true", help="print each converted file")
+    parser.add_argument("--show", action="store_true", help="print each result and its messages")
     parser.add_argument("--json", type=Path, help="write the per-file figures here")
-    parser.add_argument(
-        "--fidelity",
-        action="store_true",
-        help="run the engine's fidelity checks (inventory, intent) on fully passing files",
-    )
     args = parser.parse_args()
     app: Path = args.app.resolve()
     library = testing_library_status(app)
@@ -183,92 +225,12 @@ async def main() -> int:
         print(f"{app}: {library.message()}", file=sys.stderr)
         return 2
     files = args.file or [p.relative_to(app).as_posix() for p in enzyme_test_files(app)]
-    started = time.perf_counter()
-    limit = asyncio.Semaphore(max(1, args.jobs))
-    outcomes = await asyncio.gather(
-        *(one(app, f, not args.no_capture, args.fidelity, limit) for f in files)
-    )
-    results = [r for r, _f in outcomes]
-    total_wall = time.perf_counter() - started
-
-    header = (
-        f"{'file':<52} {'tests':>7} {'orig':>5} {'full':>5} {'enz-free':>8} {'lint':>5} "
-        f"{'types':>5} {'kept':>5} {'notes':>5} {'time':>6}"
-    )
-    print(header)
-    print("-" * len(header))
-    rows = [row_of(r, f) for r, f in outcomes]
-    for r, row in zip(results, rows, strict=True):
-        name = r.file if len(r.file) <= 52 else "…" + r.file[-51:]
-        orig = "?" if row.original_passed is None else str(row.original_passed)
-        print(
-            f"{name:<52} {f'{r.passed}/{r.total}':>7} {orig:>5} {mark(row.fully_passing):>5} "
-            f"{mark(row.enzyme_free):>8} {mark(row.lint_clean):>5} {mark(row.type_clean):>5} "
-            f"{mark(row.tests_preserved):>5} {row.notes:>5} {row.seconds:>5.1f}s"
-        )
-        for error in r.errors:
-            print(f"    ! {error[:300]}")
-        found = row.fidelity
-        if found is not None:
-            intent = (
-                f"intent not checked: {found.skipped}"
-                if found.skipped
-                else f"intent: the original catches {found.caught_by_original} of "
-                f"{found.mutants} mutants, the migration {found.caught_by_both} of those"
-            )
-            print(f"    fidelity: {len(found.findings)} inventory finding(s); {intent}")
-            for finding in found.findings:
-                print(f"      ✗ {finding[:200]}")
-            for lost in found.lost:
-                print(f"      lost: {lost[:200]}")
-        if args.show:
-            print(r.final_content)
-            for test in r.tests.failing() if r.tests else []:
-                message = test.failure_messages[0][:400] if test.failure_messages else ""
-                print(f"    FAIL {test.full_name}: {message}")
-            for m in r.lint.messages if r.lint else []:
-                print(f"    LINT {m.line}:{m.column} {m.rule} {m.message[:200]}")
-            for d in r.typecheck.diagnostics if r.typecheck else []:
-                print(f"    TSC {d.line}:{d.column} {d.code} {d.message[:200]}")
-            if r.tests and r.tests.suite_error:
-                print(f"    SUITE {r.tests.suite_error.message[:1500]}")
-
-    def count(key: str) -> int:
-        return sum(1 for row in rows if getattr(row, key) is True)
-
-    def applicable(key: str) -> int:
-        return sum(1 for row in rows if getattr(row, key) is not None)
-
-    n = len(rows)
-    passed = sum(row.passed for row in rows)
-    total = sum(row.total for row in rows)
-    original = sum(row.original_passed or 0 for row in rows)
-    notes = sum(row.notes for row in rows)
-    untranslated = sum(row.untranslated for row in rows)
-    print("-" * len(header))
-    print(
-        f"files fully passing: {count('fully_passing')}/{n} "
-        f"({100 * count('fully_passing') / (n or 1):.0f}%); tests passing: {passed}/{total} "
-        f"(the originals: {original} passing); tests preserved in {count('tests_preserved')}/{n} "
-        f"files; Enzyme-free: {count('enzyme_free')}/{n}; lint-clean: "
-        f"{count('lint_clean')}/{applicable('lint_clean')}; type-clean: "
-        f"{count('type_clean')}/{applicable('type_clean')}; // testmend: notes left: {notes} "
-        f"({untranslated} untranslated); wall {total_wall:.0f} s with --jobs {args.jobs}"
-    )
-    if args.fidelity:
-        checked: list[Fidelity] = [row.fidelity for row in rows if row.fidelity is not None]
-        kept = [c for c in checked if not c.findings and not c.lost and c.skipped is None]
-        print(
-            f"fidelity of the {len(checked)} fully passing files: {len(kept)} keep their intent "
-            f"(no inventory finding, no mutant lost); "
-            f"{sum(1 for c in checked if c.findings)} with inventory findings, "
-            f"{sum(1 for c in checked if c.lost)} losing mutants "
-            f"({sum(len(c.lost) for c in checked)} of "
-            f"{sum(c.caught_by_original for c in checked)} the originals catch), "
-            f"{sum(1 for c in checked if c.skipped)} not checked"
-        )
+    began = time.perf_counter()
+    rows, results = await migrate_all(app, files, max(1, args.jobs))
+    wall = time.perf_counter() - began
+    report(rows, results, wall, args.jobs, args.show)
     if args.json:
-        data = {"app": str(app), "files": [asdict(row) for row in rows]}
+        data = {"app": str(app), "wall_s": round(wall), "files": [asdict(r) for r in rows]}
         args.json.write_text(json.dumps(data, indent=1) + "\n")
     return 0
 

@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from ..fidelity import FidelityReport
 from ..workflow.events import RunEvent
-from ..workflow.state import RunStatus, Summary
+from ..workflow.state import CheckMessage, CodemodFinding, RunStatus, Summary
 from .acceptance import APPLIED
 
 StartStep = Literal["lint", "typescript"]
@@ -49,6 +49,14 @@ class RunResult(BaseModel):
     reasons: list[str] = []
     """Why the acceptance policy decided ``status``."""
     fidelity: FidelityReport | None = None
+    lint_messages: list[CheckMessage] = []
+    """What the project's eslint says of the result (after ``eslint --fix``)."""
+    type_messages: list[CheckMessage] = []
+    """What the project's tsc says of the result."""
+    codemod_findings: list[CodemodFinding] = []
+    """What the conversion noted on the result's lines."""
+    original_tests_passing: int | None = None
+    """Tests of the original file that passed in its run before the migration (None: not run)."""
     sandbox: str = ""
     """The sandbox the run's commands ran in ("unsandboxed — …" when none)."""
 

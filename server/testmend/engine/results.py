@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 from pathlib import Path
 
+from ..codemod import DomCapture
 from ..config import FidelityConfig
 from ..patching import unified_diff
 from ..workflow.state import MigrationState
@@ -47,8 +48,18 @@ def result_from_state(
         extra_originals={path: state.extra_originals.get(path) for path in extra},
         reasons=decision.reasons,
         fidelity=state.fidelity,
+        lint_messages=state.lint_messages,
+        type_messages=state.type_messages,
+        codemod_findings=state.codemod_findings,
+        original_tests_passing=_original_passing(state),
         sandbox=sandbox,
     )
+
+
+def _original_passing(state: MigrationState) -> int | None:
+    if not state.dom_capture:
+        return None
+    return DomCapture.model_validate_json(state.dom_capture).tests_passed
 
 
 def mutated_sources(project_root: Path, state: MigrationState) -> dict[str, str]:

@@ -124,6 +124,30 @@ class CandidateSnapshot(_Model):
     total: int
 
 
+class CheckMessage(_Model):
+    """One message of the project's eslint or tsc about the candidate."""
+
+    tool: Literal["eslint", "tsc"]
+    rule: str | None
+    """eslint's rule (None: a parse error), tsc's code (``TS2322``)."""
+    severity: Literal["error", "warning", "message"]
+    message: str
+    line: int
+    column: int
+    end_line: int | None = None
+    end_column: int | None = None
+
+
+class CodemodFinding(_Model):
+    """What the conversion says of a line of its result: left untranslated, kept as node access
+    with what would make it queryable, an assertion on internals, … (``codemod.Note``)."""
+
+    kind: str
+    line: int
+    message: str
+    test: str | None = None
+
+
 class Summary(_Model):
     """Counted from the result file (tests) and the last checks, never from the plans."""
 
@@ -202,8 +226,12 @@ class MigrationState(_Model):
     codemod_left: list[str] = []
     lint_errors: int = 0
     lint_summary: str = ""
+    lint_messages: list[CheckMessage] = []
     type_errors: int = 0
     type_summary: str = ""
+    type_messages: list[CheckMessage] = []
+    codemod_findings: list[CodemodFinding] = []
+    """What the conversion noted (every kind, ``untranslated`` included)."""
     snapshot_file: str | None = None
     """The test's jest snapshot file, when its Enzyme snapshots must be recorded again."""
     extra_files: dict[str, str | None] = {}

@@ -20,7 +20,7 @@ from ..agent import run_agent
 from ..candidate import describe_lint, describe_types, sync_candidate
 from ..context import RunDeps
 from ..events import EditApplied
-from ..state import ErrorTracker, MigrationState, Step
+from ..state import CheckMessage, ErrorTracker, MigrationState, Step
 from ..tracking import ObservedError, describe_attempts
 from ..verify import passing_by_file, run_verify_tests, state_inventory, tests_after_fix
 from .common import (
@@ -50,6 +50,8 @@ class Check:
     left_detail: Callable[[Any], str]
     summary_key: str
     count_key: str
+    messages_key: str
+    messages: Callable[[Any], list[CheckMessage]]
     available: Callable[[RunDeps, str], bool]
     """Whether the project's tool says anything about the file."""
     autofix: bool = False
@@ -77,6 +79,20 @@ LINT = Check(
     left_detail=lambda r: f"{r.error_count} errors, {r.warning_count} warnings left",
     summary_key="lint_summary",
     count_key="lint_errors",
+    messages_key="lint_messages",
+    messages=lambda r: [
+        CheckMessage(
+            tool="eslint",
+            rule=m.rule,
+            severity=m.severity,
+            message=m.message,
+            line=m.line,
+            column=m.column,
+            end_line=m.end_line,
+            end_column=m.end_column,
+        )
+        for m in r.messages
+    ],
     available=lambda deps, _file: deps.runners.commands.lint is not None,
     autofix=True,
 )
@@ -92,6 +108,18 @@ TYPES = Check(
     left_detail=lambda r: f"{r.error_count} type errors left",
     summary_key="type_summary",
     count_key="type_errors",
+    messages_key="type_messages",
+    messages=lambda r: [
+        CheckMessage(
+            tool="tsc",
+            rule=d.code,
+            severity=d.category,
+            message=d.message,
+            line=d.line,
+            column=d.column,
+        )
+        for d in r.diagnostics
+    ],
     available=lambda deps, file: deps.runners.type_checked(file),
 )
 
@@ -184,7 +212,11 @@ async def run_check(check: Check, state: MigrationState, deps: RunDeps) -> Updat
         detail,
         candidate=candidate,
         error_tracker=tracker,
-        **{check.summary_key: check.describe(result) if count else "", check.count_key: count},
+        **{
+            check.summary_key: check.describe(result) if count else "",
+            check.count_key: count,
+            check.messages_key: check.messages(result),
+        },
         **baseline,
     )
 

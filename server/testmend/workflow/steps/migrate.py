@@ -28,7 +28,7 @@ from ..agent import run_agent
 from ..candidate import describe_test_result, observed_test_errors, sync_candidate
 from ..context import RunDeps
 from ..events import EditApplied
-from ..state import CandidateSnapshot, ErrorTracker, MigrationState
+from ..state import CandidateSnapshot, CodemodFinding, ErrorTracker, MigrationState
 from ..verify import as_errors, describe_findings, intent_check, state_inventory
 from .common import (
     Update,
@@ -145,6 +145,11 @@ async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
     codemod_left = [
         f"{n.message} (line {n.line})" for n in converted.notes if n.kind == "untranslated"
     ]
+    noted = [
+        CodemodFinding(kind=n.kind, line=n.line, message=n.message, test=n.test)
+        for n in converted.notes
+    ]
+    snapshot_update = {**snapshot_update, "codemod_findings": noted}
     return _end(deps, state, loop, len(converted.notes), codemod_left, snapshot_update)
 
 
