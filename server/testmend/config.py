@@ -89,6 +89,10 @@ class Commands(_Section):
     lint: Command | None = None
     lint_fix: Command | None = None
     typecheck: Command | None = None
+    lint_max_warnings: int | None = Field(None, ge=0)
+    """The eslint warnings a file may keep and still be lint-clean. None: as the project's own
+    lint scripts say (``eslint … --max-warnings N``); when none says, warnings are reported but
+    do not hold a result back (the project's eslint does not fail on them)."""
 
     _split = field_validator("test", "lint", "lint_fix", "typecheck", mode="before")(_split_command)
 
@@ -310,6 +314,19 @@ class WorkspaceConfig(_Section):
     that reported it already (``runners/tsc_scope.py``). Off: the project's tsc every time."""
 
 
+EventsSetting = Literal["auto", "userEvent", "fireEvent"]
+
+
+class CodemodConfig(_Section):
+    """How the deterministic tier writes Testing Library code."""
+
+    events: EventsSetting = "auto"
+    """How simulated events are written: ``userEvent`` (awaited user-event calls, the tests made
+    async), ``fireEvent``, or ``auto``: userEvent where the project has
+    ``@testing-library/user-event`` 14 or newer. A payload no user action makes stays
+    ``fireEvent`` either way."""
+
+
 class Config(_Section):
     project_root: Path
     commands: Commands = Commands()
@@ -321,6 +338,7 @@ class Config(_Section):
     sandbox: SandboxConfig = SandboxConfig()
     tracing: TracingConfig = TracingConfig()
     workspace: WorkspaceConfig = WorkspaceConfig()
+    codemod: CodemodConfig = CodemodConfig()
     max_concurrent_runs: int = Field(2, ge=1, le=32)
 
     def redacted(self) -> dict[str, Any]:

@@ -10,6 +10,7 @@ type check's tsconfig in the workspace's ``.testmend/``.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 STATE_DIR = ".testmend"
@@ -60,6 +61,16 @@ the internal ones."""
 TOOL_CACHE_DIR = f"{TEMP_DIR_PREFIX}cache"
 """In a workspace slot's temp dir: testmend's caches of the tools' results (kept from run to
 run, like jest's own ``jest_*`` cache)."""
+
+
+_SECRET_FILE = re.compile(r"^(?:\.env(?:\..+)?|\.npmrc|\.yarnrc\.yml|\.netrc|\.pypirc)$")
+_SECRET_TEMPLATE = re.compile(r"^\.env\.(?:example|sample|template|dist|defaults)$")
+
+
+def is_secret_name(name: str) -> bool:
+    """Files that usually hold credentials (``.env``, ``.npmrc``): never read, searched or
+    copied into a workspace."""
+    return bool(_SECRET_FILE.match(name)) and not _SECRET_TEMPLATE.match(name)
 
 
 def state_dir(root: Path) -> Path:

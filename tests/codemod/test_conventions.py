@@ -46,13 +46,13 @@ def test_bare_project(tmp_path: Path) -> None:
     )
     write(tmp_path, "jest.setup.js", "require('whatwg-fetch');\n")
     write(tmp_path, "src/A.test.js", "import { mount } from 'enzyme';\n")
-    options = detect_conventions(tmp_path, event_style="userEvent")
+    options = detect_conventions(tmp_path, events="userEvent")
     assert options.render_helper is None
     assert options.helper_mappings == []
     assert not options.jest_dom_global
     assert not options.user_event_installed
     assert options.rtl_major == 14
-    assert options.event_style == "userEvent"
+    assert options.event_style == "fireEvent"  # no user-event installed: the setting cannot help
 
 
 def test_relative_helpers_and_jest_dom_package(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from typing import Any, Literal, TextIO
 
 from ..config import ConfigError, find_project_root, load_config
 from ..engine import Engine, EngineError, RunHandle, RunRequest, RunResult
-from ..engine.changes import changed_since, on_disk, result_changes, write_changes
+from ..engine.changes import changed_since, on_disk, pending, result_changes, write_changes
 from ..engine.store import RunStore
 from ..project import enzyme_test_files
 from ..workflow.events import RunEvent, RunFinished, event_line, spent_text
@@ -54,8 +54,9 @@ def _write_result(root: Path, result: RunResult, accept_review: bool) -> str:
     stale = changed_since(changes, on_disk(root))
     if stale:
         return f"not written: {stale[0]} changed on disk during the run"
+    changes = pending(changes, on_disk(root))
     write_changes(root, changes)
-    extra = [c.path for c in changes[1:]]
+    extra = [c.path for c in changes if c.path != result.file]
     return "written" + (f" (and {', '.join(extra)})" if extra else "")
 
 

@@ -9,6 +9,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from ..config import EventsSetting
 from ..enzyme_import import ENZYME_IMPORT
 from ..layout import NEVER_WALKED
 from ..project.packages import read_package_json
@@ -160,11 +161,44 @@ def _jest_dom_global(root: Path) -> bool:
     return False
 
 
-def detect_conventions(
-    project_root: Path, *, event_style: EventStyle | None = None
-) -> CodemodOptions:
+def _support_dir(root: Path, render_helper: RenderHelper | None) -> str:
+    """Where the migrated tests' shared modules go: beside the project's render helper, else
+    beside its jest setup file, else in ``src/`` (or the root). A folder whose
+    ``recordProps`` module is someone else's gets a ``testmend/`` folder of its own."""
+    folder: Path | None = None
+    if render_helper is not None and render_helper.path is not None:
+        folder = (root / render_helper.path).parent
+    if folder is None:
+        local = [
+            f
+            for f in _jest_setup_files(root)
+            if f.is_absolute() and f.is_relative_to(root) and "node_modules" not in f.parts
+        ]
+        folder = local[0].parent if local else None
+    if folder is None:
+        folder = root / "src" if (root / "src").is_dir() else root
+    for ext in ("ts", "js"):
+        taken = folder / f"recordProps.{ext}"
+        if taken.is_file() and "Written by testmend" not in _read(taken)[:200]:
+            folder = folder / "testmend"
+            break
+    relative = folder.relative_to(root).as_posix()
+    return "." if relative in ("", ".") else relative
+
+
+def _event_style(events: EventsSetting, user_event: int | None) -> EventStyle:
+    if user_event is None or events == "fireEvent":
+        return "fireEvent"
+    if events == "userEvent" or user_event >= 14:
+        return "userEvent"
+    return "fireEvent"
+
+
+def detect_conventions(project_root: Path, *, events: EventsSetting = "auto") -> CodemodOptions:
     """Look at the project once: render helper, Enzyme helpers and their RTL counterparts,
-    global jest-dom, user-event and Testing Library versions."""
+    global jest-dom, user-event and Testing Library versions. ``events``: the
+    ``codemod.events`` setting (``auto``: userEvent where user-event 14 or newer is
+    installed)."""
     root = Path(project_root).resolve()
     aliases = _aliases(root)
     sources = _iter_sources(root)
@@ -252,5 +286,6 @@ def detect_conventions(
         user_event_installed=user_event is not None,
         user_event_major=user_event,
         rtl_major=_package_version(root, "@testing-library/react"),
-        event_style=event_style or "fireEvent",
+        event_style=_event_style(events, user_event),
+        support_dir=_support_dir(root, render_helper),
     )

@@ -12,11 +12,15 @@ building on the one below); this module runs them in order and reports the resul
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TypeVar
+
 from tree_sitter import Tree
 
 from ..js_syntax import first_syntax_error
 from .models import CodemodOptions, CodemodResult, DomCapture, Note, TestInfo
 from .syntax import apply_edits, args_of, parse, string_value, text, walk
+from .tidy import tidy
 from .translate.finishing import Finishing
 from .translate.helper_modules import drop_expanded_imports, with_imported_helpers
 from .translate.state import Ctx
@@ -92,6 +96,11 @@ def convert_enzyme_test(
         (out[: mapper(offset)].count(b"\n") + 1, kind, message)
         for offset, kind, message in converter.notes
     ]
+    tidied = tidy(content, path)
+    if tidied != content:
+        placed = _relocated(placed, content, tidied)
+        unplaced = _relocated(unplaced, content, tidied)
+        content = tidied
     after = _Converter(content, path, CodemodOptions(), None)
     after.collect_tests()
     ranges = [(t.line, t.node.end_point[0] + 1, t.name) for t in after.tests]
@@ -127,8 +136,31 @@ def convert_enzyme_test(
         tests=infos,
         enzyme_free=is_enzyme_free(content, path, options, tree=after.tree),
         changed=content != source,
+        support_files=converter.support_files,
         dom_queries_used=converter.dom_queries_used,
     )
+
+
+_N = TypeVar("_N", bound=str)
+
+
+def _relocated(
+    notes: Sequence[tuple[int, _N, str]], before: str, after: str
+) -> list[tuple[int, _N, str]]:
+    """Notes' lines after ``tidy`` moved code: a note follows its line's text (the k-th line
+    with that text stays the k-th); a line that is gone keeps its number."""
+    old = before.split("\n")
+    new = after.split("\n")
+    moved = []
+    for line, kind, message in notes:
+        if not 1 <= line <= len(old):
+            moved.append((line, kind, message))
+            continue
+        wanted = old[line - 1]
+        k = sum(1 for text in old[: line - 1] if text == wanted)
+        hits = [i for i, text in enumerate(new, 1) if text.strip() == wanted.strip()]
+        moved.append((hits[k] if k < len(hits) else line, kind, message))
+    return moved
 
 
 def is_enzyme_free(

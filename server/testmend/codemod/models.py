@@ -61,13 +61,22 @@ class CodemodOptions(_Model):
     rtl_major: int | None = None
     """Major version of @testing-library/react (12: no renderHook; 13+: renderHook exported)."""
     event_style: EventStyle = "fireEvent"
-    """``userEvent``: clicks and typing become awaited user-event calls (needs user-event)."""
+    """``userEvent``: clicks, hovers, typing and selecting become awaited user-event calls
+    (needs user-event 14)."""
+    fire_event_tests: frozenset[str] = frozenset()
+    """Tests (full names) whose events stay ``fireEvent`` even with the userEvent style: they
+    failed with user-event's fuller sequence of events."""
+    fake_timers: bool = False
+    """The file uses jest's fake timers: user-event is set up to advance them."""
     test_id_attribute: str = "data-testid"
     rtl_module: str = "@testing-library/react"
     component_children: dict[str, list[str]] = {}
     """For the file being converted: what its component under test imports under a
     capitalised name, local name → [the specifier a ``jest.mock`` in the test reaches that
     module by, the exported name] (see ``project.children``). Recording stubs mock these."""
+    support_dir: str = "src"
+    """Project-relative folder of the modules the migrated tests share (the recording helper):
+    beside the project's test utilities (``detect_conventions``)."""
     selection_helpers: dict[str, dict[str, str]] = {}
     """Modules of the tests' own helpers (project-relative path without extension) → their
     exported selection helpers (``getMenu(wrapper)`` returning ``wrapper.find(…)``): name →
@@ -198,6 +207,9 @@ class CodemodResult(_Model):
     tests: list[TestInfo] = []
     enzyme_free: bool
     changed: bool
+    support_files: dict[str, str] = {}
+    """Project-relative path → content of the modules the result imports that the project may
+    not have yet (the recording helper): written beside the result, once per project."""
     dom_queries_used: int = 0
     """How many queries came from the DOM capture."""
     error: str | None = None

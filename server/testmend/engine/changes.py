@@ -36,8 +36,16 @@ def result_changes(result: RunResult) -> list[FileChange]:
 
 
 def changed_since(changes: Sequence[FileChange], current: Callable[[str], str | None]) -> list[str]:
-    """The files whose current content (``current(path)``) is not what the run started from."""
-    return [c.path for c in changes if current(c.path) != c.original]
+    """The files whose current content (``current(path)``) is neither what the run started from
+    nor what the result makes of it (a module another result added already, say)."""
+    return [c.path for c in changes if current(c.path) not in (c.original, c.updated)]
+
+
+def pending(
+    changes: Sequence[FileChange], current: Callable[[str], str | None]
+) -> list[FileChange]:
+    """The changes whose file is not already as the result has it."""
+    return [c for c in changes if current(c.path) != c.updated]
 
 
 def on_disk(root: Path) -> Callable[[str], str | None]:

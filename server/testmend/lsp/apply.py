@@ -1,10 +1,10 @@
 """A run's result as one LSP workspace edit: versioned, labelled, applied as presented.
 
-A result is a list of :class:`FileChange` (the test file, and its re-recorded snapshot) so that
-every file of a result lands in the editor as one undoable edit. The edit never asks for
-confirmation: the engine accepted the result (or the user chose "Apply kept result"), and VS
-Code's confirmation preview starts with every change unticked, so that pressing its Apply as
-shown would land nothing. Undo restores the original.
+A result is a list of :class:`FileChange` (the test file, its re-recorded snapshot, a module it
+adds) so that every file of a result lands in the editor as one undoable edit. The edit never
+asks for confirmation: the engine accepted the result (or the user chose "Apply kept result"),
+and VS Code's confirmation preview starts with every change unticked, so that pressing its
+Apply as shown would land nothing. Undo restores the original.
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ class FileChange:
     """The document version the edits are computed against (None: the file on disk)."""
     original: str
     updated: str
+    create: bool = False
+    """A new file (a module the result adds): created, then filled."""
 
 
 def _annotations_supported(capabilities: types.ClientCapabilities) -> bool:
@@ -56,6 +58,14 @@ def workspace_edit(
         types.TextDocumentEdit | types.CreateFile | types.RenameFile | types.DeleteFile
     ] = []
     for change in changes:
+        if change.create:
+            documents.append(
+                types.CreateFile(
+                    uri=change.uri,
+                    options=types.CreateFileOptions(ignore_if_exists=True),
+                    annotation_id=ANNOTATION_ID if annotate else None,
+                )
+            )
         edits: list[types.TextEdit | types.AnnotatedTextEdit | types.SnippetTextEdit] = []
         for edit in text_edits(change.original, change.updated):
             if annotate:
@@ -69,7 +79,7 @@ def workspace_edit(
         documents.append(
             types.TextDocumentEdit(
                 text_document=types.OptionalVersionedTextDocumentIdentifier(
-                    uri=change.uri, version=change.version
+                    uri=change.uri, version=None if change.create else change.version
                 ),
                 edits=edits,
             )

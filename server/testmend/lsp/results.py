@@ -85,16 +85,21 @@ class ResultsServer(DocumentsServer):
     def _other_changes(self, pending: PendingResult, root: Path) -> list[FileChange]:
         """The result's other files (a re-recorded snapshot) as LSP changes, when still as the
         run found them."""
-        from ..engine.changes import changed_since, result_changes  # loaded by the run
+        from ..engine.changes import result_changes, write_changes  # loaded by the run
 
         result = pending.result
         changes = []
+        creates = self._creates_files()
         for change in result_changes(result)[1:]:
-            if (
-                change.original is None
-                or change.updated is None
-                or changed_since([change], lambda rel: self._current_text(root, rel))
-            ):
+            current = self._current_text(root, change.path)
+            if current == change.updated:
+                continue  # already as the result has it (a module another result added)
+            if change.original is None and current is None and change.updated is not None:
+                if not creates:  # the editor cannot create it in the edit: the file is new
+                    write_changes(root, [change])
+                    self.note(f"created {change.path} (the result imports it)")
+                    continue
+            elif change.updated is None or current not in (change.original, change.updated):
                 self.tell(
                     f"{change.path} is not part of the edit (created, deleted or changed "
                     "meanwhile): run the test once with `jest -u` to record it",
@@ -105,8 +110,20 @@ class ResultsServer(DocumentsServer):
             uri = uris.from_fs_path(str(path)) or path.as_uri()
             document = self.workspace.text_documents.get(uri)
             version = document.version if document is not None else None
-            changes.append(FileChange(uri, version, change.original, change.updated))
+            created = change.original is None
+            changes.append(
+                FileChange(uri, version, change.original or "", change.updated, create=created)
+            )
         return changes
+
+    def _creates_files(self) -> bool:
+        """Whether the client creates files from a workspace edit (``resourceOperations``)."""
+        workspace = self.client_capabilities.workspace
+        edit = workspace.workspace_edit if workspace else None
+        operations = (edit.resource_operations or []) if edit else []
+        return bool(
+            edit and edit.document_changes and types.ResourceOperationKind.Create in operations
+        )
 
     async def apply_pending(self, pending: PendingResult, *, against_current: bool) -> bool:
         """Apply a kept result; ``against_current`` replaces whatever the buffer holds now."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from testmend.layout import INTERNAL_DIRS, NEVER_WALKED
+from testmend.layout import INTERNAL_DIRS, NEVER_WALKED, is_secret_name
 from testmend.project.errors import (
     BinaryFileError,
     FileMissingError,
@@ -25,19 +25,11 @@ from testmend.project.errors import (
 )
 from testmend.workspace.paths import PathEscapeError, resolve_in_root, split_relative
 
-_SECRET_FILE_RE = re.compile(r"^(?:\.env(?:\..+)?|\.npmrc|\.yarnrc\.yml|\.netrc|\.pypirc)$")
-_SECRET_TEMPLATE_RE = re.compile(r"^\.env\.(?:example|sample|template|dist|defaults)$")
-
 MAX_FILE_BYTES = 1024 * 1024
 """Files larger than this are not read or searched."""
 MAX_WALK_FILES = 50_000
 """A recursive walk stops after this many files (the result says so)."""
 _SNIFF_BYTES = 8192
-
-
-def is_secret_name(name: str) -> bool:
-    """Files that usually hold credentials (``.env``, ``.npmrc``): never read or searched."""
-    return bool(_SECRET_FILE_RE.match(name)) and not _SECRET_TEMPLATE_RE.match(name)
 
 
 def check_allowed(relative: str, parts: tuple[str, ...]) -> None:

@@ -21,14 +21,13 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from testmend.layout import INTERNAL_DIRS, NEVER_WALKED
+from testmend.layout import INTERNAL_DIRS, NEVER_WALKED, is_secret_name
 from testmend.project._walk import (
     MAX_FILE_BYTES,
     MAX_WALK_FILES,
     WalkStats,
     compile_glob,
     format_size,
-    is_secret_name,
     looks_binary,
     read_text_file,
     rel_of,

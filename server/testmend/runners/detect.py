@@ -29,6 +29,8 @@ class ResolvedCommands:
     lint_fix: list[str] | None
     typecheck: list[str] | None
     origin: dict[str, str] = field(default_factory=dict)
+    lint_max_warnings: int | None = None
+    """Warnings the project's lint allows (None: any number; eslint fails only on errors)."""
     """For each tool: 'configured', 'detected' or why it is missing."""
 
 
@@ -199,4 +201,24 @@ def resolve_commands(config: Config, root: Path | None = None) -> ResolvedComman
     else:
         origin["typecheck"] = "tsc not found in node_modules/.bin"
 
-    return ResolvedCommands(test, lint, lint_fix, typecheck, origin)
+    max_warnings = configured.lint_max_warnings
+    if max_warnings is not None:
+        origin["lintMaxWarnings"] = "configured"
+    elif (max_warnings := _script_max_warnings(root)) is not None:
+        origin["lintMaxWarnings"] = "detected (--max-warnings of the package.json lint script)"
+    return ResolvedCommands(test, lint, lint_fix, typecheck, origin, max_warnings)
+
+
+_MAX_WARNINGS = re.compile(r"--max-warnings(?:=|\s+)(\d+)")
+
+
+def _script_max_warnings(root: Path) -> int | None:
+    """The lowest ``--max-warnings`` of the package.json scripts that run eslint."""
+    scripts = read_package_json(root).get("scripts")
+    found = [
+        int(m.group(1))
+        for script in (scripts.values() if isinstance(scripts, dict) else [])
+        if isinstance(script, str) and "eslint" in script
+        for m in _MAX_WARNINGS.finditer(script)
+    ]
+    return min(found) if found else None

@@ -113,6 +113,20 @@ def snapshot_file(test_file: str) -> str:
     return (path.parent / "__snapshots__" / f"{path.name}.snap").as_posix()
 
 
+def without_reporters(argv: Sequence[str]) -> list[str]:
+    """A jest command without the reporters it names (``--reporters=x``, ``--reporters x``)."""
+    kept: list[str] = []
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word == "--reporters":
+            skip = True
+        elif not word.startswith("--reporters="):
+            kept.append(word)
+    return kept
+
+
 class ProjectRunners:
     """The project's own tools, run in ``cwd`` (the project root or a shadow workspace of it).
 
@@ -408,11 +422,14 @@ class ProjectRunners:
         *,
         all_cores: bool = False,
     ) -> tuple[dict[str, Any], str, Completed]:
-        base = self._argv(self.commands.test, "jest", "test")
+        base = without_reporters(self._argv(self.commands.test, "jest", "test"))
         with self.temp_dir(f"{TEMP_DIR_PREFIX}jest-") as tmp:
             report_path = Path(tmp) / "report.json"
             argv = [
                 *base,
+                # Only the reporter jest prints with: a project's own (a reporter that runs
+                # eslint or git, say) can fail the run or reach outside the sandbox.
+                "--reporters=default",
                 "--json",
                 f"--outputFile={report_path}",
                 "--testLocationInResults",

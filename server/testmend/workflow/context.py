@@ -59,7 +59,7 @@ class RunDeps:
     @cached_property
     def conventions(self) -> CodemodOptions:
         """The project's test conventions, detected once per run (it walks the sources)."""
-        return detect_conventions(self.workspace_root)
+        return detect_conventions(self.workspace_root, events=self.config.codemod.events)
 
     def record_check(
         self,

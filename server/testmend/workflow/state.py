@@ -234,6 +234,9 @@ class MigrationState(_Model):
     """What the conversion noted (every kind, ``untranslated`` included)."""
     snapshot_file: str | None = None
     """The test's jest snapshot file, when its Enzyme snapshots must be recorded again."""
+    support_files: list[str] = []
+    """Modules the candidate imports that the run added (the recording helper): in
+    ``extra_files``, put back into every workspace the run works in."""
     extra_files: dict[str, str | None] = {}
     """Other files the result changes (the re-recorded snapshot): content, or None = deleted."""
     extra_originals: dict[str, str | None] = {}

@@ -14,10 +14,11 @@ import shutil
 import signal
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..layout import NEVER_WALKED, is_secret_name
 from .errors import ShadowWorkspaceError
 from .files import rmtree
 
@@ -234,10 +235,12 @@ STATUS_ARGS = (
     "--porcelain=v1",
     "-z",
     "--untracked-files=all",
+    "--ignored=matching",  # generated inputs of the tests (see build_inputs)
     "--ignore-submodules=all",
     "--no-renames",  # a rename is a deletion plus an addition: both are mirrored
 )
-"""`git status` listing every path that differs from HEAD (see :func:`parse_status`)."""
+"""`git status` listing every path that differs from HEAD (see :func:`parse_status`) and the
+ignored ones (:func:`parse_ignored`)."""
 
 
 def start_git_status(git: GitProject) -> GitProcess:
@@ -249,13 +252,64 @@ def start_git_status(git: GitProject) -> GitProcess:
 
 
 def parse_status(out: bytes) -> list[str]:
-    """Paths (relative to the repository) from `git status --porcelain=v1 -z`."""
+    """Paths (relative to the repository) from `git status --porcelain=v1 -z` that differ from
+    HEAD (ignored ones left out)."""
     paths: list[str] = []
     for entry in out.split(b"\0"):
-        if len(entry) < 4:
+        if len(entry) < 4 or entry.startswith(b"!!"):
             continue
         path = os.fsdecode(entry[3:])
         if path.endswith("/"):  # a nested repository shown as a directory
             continue
         paths.append(path)
     return paths
+
+
+_BUILD_INPUT = re.compile(
+    r"\.(?:css|scss|sass|less|styl|json|js|jsx|mjs|cjs|ts|tsx|mts|cts|svg|graphql|gql|ya?ml)$"
+)
+MAX_BUILD_INPUTS = 5_000
+MAX_BUILD_INPUT_BYTES = 1024 * 1024
+
+
+def parse_ignored(out: bytes) -> list[str]:
+    """The ignored paths `git status --ignored=matching` lists (a folder ends with ``/``)."""
+    return [os.fsdecode(entry[3:]) for entry in out.split(b"\0") if entry.startswith(b"!! ")]
+
+
+def _files_of(ignored: Sequence[str], root: Path) -> Iterator[str]:
+    """The ignored files, those of an ignored folder (one the walks never skip) included."""
+    for path in ignored:
+        if not path.endswith("/"):
+            yield path
+            continue
+        if any(part in NEVER_WALKED for part in path.rstrip("/").split("/")):
+            continue
+        for directory, folders, names in os.walk(root / path):
+            folders[:] = [f for f in folders if f not in NEVER_WALKED]
+            base = Path(directory).relative_to(root).as_posix()
+            for name in names:
+                yield f"{base}/{name}"
+
+
+def build_inputs(ignored: Sequence[str], root: Path) -> list[str]:
+    """The ignored files a test may import that a build step made (the CSS compiled from SCSS,
+    compiled locale messages, generated code): modules, styles and data, outside the folders
+    never walked, no secret, no larger than 1 MB; at most 5,000 of them. ``root``: the
+    repository the paths are relative to."""
+    found: list[str] = []
+    for path in _files_of(ignored, root):
+        parts = path.split("/")
+        if any(part in NEVER_WALKED for part in parts[:-1]) or is_secret_name(parts[-1]):
+            continue
+        if not _BUILD_INPUT.search(parts[-1]):
+            continue
+        try:
+            if (root / path).stat().st_size > MAX_BUILD_INPUT_BYTES:
+                continue
+        except OSError:
+            continue
+        found.append(path)
+        if len(found) >= MAX_BUILD_INPUTS:
+            break
+    return found

@@ -49,7 +49,6 @@ from .git import (
     GitError,
     GitProject,
     detect_git,
-    parse_status,
     run_git,
     sparse_checkout,
     start_git_status,
@@ -64,6 +63,7 @@ from .shadow import (
     link_node_modules,
     made_in_worker,
     mirror_changes,
+    mirror_list,
     register_live,
     run_id_checked,
 )
@@ -221,7 +221,7 @@ def _prepare_slot(
                 reused = False
         if not reused:
             _fresh_tree(git, tree, cancel)
-        changed = parse_status(status.finish())
+        changed = mirror_list(status.finish(), git)
     except BaseException:
         status.kill()
         raise

@@ -24,7 +24,7 @@ import os
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
-from .git import STATUS_ARGS, GitError, parse_status, run_git
+from .git import STATUS_ARGS, GitError, build_inputs, parse_ignored, parse_status, run_git
 
 INSTALL_MARKERS = (".package-lock.json", ".yarn-integrity", ".yarn-state.yml", ".modules.yaml")
 
@@ -81,7 +81,8 @@ def workspace_state(
     below = Path(os.path.relpath(root, toplevel)).as_posix()
     skipped = {name if below == "." else f"{below}/{name}" for name in exclude}
     h = hashlib.sha256(b"workspace-state 1\n" + head + b"\n")
-    listed = sorted(set(parse_status(status)) - skipped)
+    inputs = build_inputs(parse_ignored(status), toplevel)
+    listed = sorted(set(parse_status(status)) | set(inputs) - skipped)
     try:
         for path in listed:
             h.update(os.fsencode(path) + b"\0" + _file_digest(toplevel / path) + b"\n")

@@ -164,9 +164,16 @@ class Finishing(Statements):
                 Edit(
                     line_start(self.src, at),
                     line_start(self.src, at),
-                    f"{indent}const user = userEvent.setup();\n",
+                    f"{indent}const {self.user_name} = "
+                    f"userEvent.setup({self._user_event_options()});\n",
                 )
             )
+
+    def _user_event_options(self) -> str:
+        """With jest's fake timers user-event's own delays must advance them, or it waits for
+        ever."""
+        fake = self.options.fake_timers or "useFakeTimers" in self.src.decode("utf-8")
+        return "{ advanceTimers: jest.advanceTimersByTime }" if fake else ""
 
     def finish_imports(self) -> None:
         if self.needs_jest_dom and not self.options.jest_dom_global:

@@ -6,20 +6,20 @@ from __future__ import annotations
 import re
 
 from ..syntax import (
-    Edit,
     Node,
     args_of,
+    js_string,
     string_value,
     text,
     unwrap,
     walk,
 )
-from .rerender import Rerenders
+from .awaiting import Awaiting
 from .state import Ctx, Target, Untranslatable
 from .tables import EVENT_METHODS, EVENTS, SELECT_OPS, UNTRANSLATABLE
 
 
-class Interactions(Rerenders):
+class Interactions(Awaiting):
     """Values read from wrappers, and the user actions and re-renders."""
 
     def _raw_op(self, op: str, args: list[Node]) -> str:
@@ -314,35 +314,91 @@ class Interactions(Rerenders):
     def _user_event(
         self, event: str, element: str, payload: str | None, args: list[Node], ctx: Ctx
     ) -> str | None:
-        value = None
-        if event == "change" and len(args) > 1:
-            match = re.fullmatch(
-                r"\{\s*target:\s*\{\s*value:?\s*([^{}]*?)\s*\}\s*\}", payload or ""
-            )
-            if match is None:
-                return None
-            value = match.group(1) or "value"
-        if event not in ("click", "change", "dblClick"):
+        """The user-event call for a simulated event, or None when user-event cannot say it
+        (a hand-made payload, an event no user action makes, a function that cannot wait)."""
+        if ctx.test is not None and ctx.test.name in self.options.fire_event_tests:
             return None
-        if ctx.owner is None or not self._make_async(ctx.owner):
+        calls = self._user_calls(event, element, payload, args)
+        if calls is None or not args:
+            return None
+        fn = self.enclosing_function(args[0])
+        act = self.act_of(fn) if fn is not None else None
+        if act is not None:
+            # Inside act(() => …): the act is awaited and its callback async; the tidy pass
+            # then takes the awaited user-event call out of the act, which it already is in.
+            fn = self.enclosing_function(act)
+            if fn is None or not self.make_async(fn):
+                return None
+            self.await_act(act)
+        elif fn is None or not self.make_async(fn):
             return None
         self.needs_user_event = True
-        self.user_owner_nodes[ctx.owner.id] = ctx.owner
-        if event == "click":
-            return f"await user.click({element});"
-        if event == "dblClick":
-            return f"await user.dblClick({element});"
-        return f"await user.clear({element});\x00await user.type({element}, {value});"
+        self.user_owner_nodes[fn.id] = fn
+        return "\x00".join(f"await {self.user_name}.{call};" for call in calls)
 
-    def _make_async(self, fn: Node) -> bool:
-        if fn.type not in ("arrow_function", "function_expression", "function"):
-            return False
-        if text(fn).startswith("async"):
-            return True
-        if fn.id not in self.async_fixed:
-            self.async_fixed.add(fn.id)
-            self.edits.append(Edit(fn.start_byte, fn.start_byte, "async "))
-        return True
+    def _user_calls(
+        self, event: str, element: str, payload: str | None, args: list[Node]
+    ) -> list[str] | None:
+        if event in ("click", "dblClick") and payload is None:
+            return [f"{event}({element})"]
+        if event in ("mouseEnter", "mouseOver") and payload is None:
+            return [f"hover({element})"]
+        if event in ("mouseLeave", "mouseOut") and payload is None:
+            return [f"unhover({element})"]
+        if event != "change" or len(args) < 2:
+            return None
+        value = self._changed_to(args[1])
+        if value is None:
+            return None
+        kind = self._entry_kind(args[0])
+        if kind == "select":
+            return [f"selectOptions({element}, {js_string(value)})"]
+        if kind != "text":
+            return None
+        typed = value.replace("{", "{{").replace("[", "[[")
+        if not typed:
+            return [f"clear({element})"]
+        return [f"clear({element})", f"type({element}, {js_string(typed)})"]
+
+    def _changed_to(self, payload: Node) -> str | None:
+        """The string literal of ``{ target: { value: '…' } }`` (nothing else in it)."""
+        obj = unwrap(payload)
+        if obj is None or obj.type != "object" or len(obj.named_children) != 1:
+            return None
+        pair = obj.named_children[0]
+        key = pair.child_by_field_name("key")
+        inner = unwrap(pair.child_by_field_name("value"))
+        if pair.type != "pair" or key is None or text(key) != "target" or inner is None:
+            return None
+        if inner.type != "object" or len(inner.named_children) != 1:
+            return None
+        member = inner.named_children[0]
+        name = member.child_by_field_name("key")
+        if member.type != "pair" or name is None or text(name) != "value":
+            return None
+        return string_value(member.child_by_field_name("value"))
+
+    def _entry_kind(self, at: Node) -> str | None:
+        """``text`` or ``select`` when the capture shows what the simulated element is (an input
+        one types in, a textarea, a select), else None."""
+        if self.dom is None:
+            return None
+        line = at.start_point[0] + 1
+        tags = {
+            (e.tag, e.attributes.get("type", "text"))
+            for r in self.dom.records
+            if r.line == line and r.count == 1
+            for e in r.elements
+        }
+        if len(tags) != 1:
+            return None
+        tag, kind = next(iter(tags))
+        if tag == "select":
+            return "select"
+        text_inputs = {"text", "email", "password", "search", "tel", "url", "number"}
+        if tag == "textarea" or (tag == "input" and kind in text_inputs):
+            return "text"
+        return None
 
     def _event_mocks(self, node: Node, ctx: Ctx) -> list[str]:
         """``key: code`` for the event methods the test replaces with a function it can look

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 
-from ...assets import read_asset
 from ...project.module_syntax import mock_calls
 from ..models import CodemodOptions, DomCapture
 from ..syntax import Edit, Node, args_of, js_string, string_value, text, unwrap, walk
@@ -352,26 +351,24 @@ class Recordings(Targets):
         if not notes:
             return
         lines = [f"// testmend: {note}" for note in notes]
+        helper = self.support_module("recordProps")
         for module in sorted({*self.recorded, *self.unrendered}):
             exports = sorted({*self.recorded.get(module, {}), *self.unrendered.get(module, {})})
             spec = js_string(module)
             listed = ", ".join(js_string(e) for e in exports)
             stubs = ", ".join(js_string(e) for e in sorted(self.unrendered.get(module, {})))
+            # The helper module is required inside the factory: jest hoists the mock above
+            # every import, and a factory may not reach the file's own bindings.
             lines.append(
-                f"jest.mock({spec}, () => mockRecordingProps(jest.requireActual({spec}), "
-                f"[{listed}]{f', [{stubs}]' if stubs else ''}));"
+                f"jest.mock({spec}, () => jest.requireActual({js_string(helper)})"
+                f".mockRecordingProps(jest.requireActual({spec}), [{listed}]"
+                f"{f', [{stubs}]' if stubs else ''}));"
             )
-        helpers = ""
-        if self.recorded or self.unrendered:
-            ext = "ts" if self.ts else "js"
-            helpers = read_asset("testmend.codemod", f"assets/mock-recording-props.{ext}")
         if self.recorded:
-            helpers += "\n" + read_asset("testmend.codemod", f"assets/recorded-props.{ext}")
-        # The helpers first: jest hoists the mocks above everything anyway, and a linter's
-        # no-use-before-define sees the helpers defined where the mocks name them.
-        block = (helpers + "\n" if helpers else "") + "\n".join(lines)
+            self.need("recordedProps", helper)
+        block = "\n".join(lines)
         offsets = []
-        at = len(helpers) + 1 if helpers else 0  # character offsets into the edit's text
+        at = 0  # character offsets into the edit's text
         for line, note in zip(lines[: len(notes)], notes, strict=True):
             offsets.append((at, note))
             at += len(line) + 1

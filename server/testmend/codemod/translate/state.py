@@ -3,10 +3,13 @@ found, and the primitives every part uses to edit and note."""
 
 from __future__ import annotations
 
+import posixpath
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ...assets import read_asset
 from ...js_syntax import grammar_for
 from ...project.resolver import specifier_for
 from ..models import CodemodOptions, DomCapture, FindRecord, NoteKind
@@ -137,6 +140,16 @@ def one_line(message: str) -> str:
     return " ".join(message.split())
 
 
+def commonjs(source: str) -> str:
+    """An asset module's ES ``import * as X from 'm'`` and ``export function`` as CommonJS."""
+    source = re.sub(
+        r"^import \* as (\w+) from ('[^']+');$", r"const \1 = require(\2);", source, flags=re.M
+    )
+    exported = re.findall(r"^export function (\w+)", source, flags=re.M)
+    source = re.sub(r"^export function ", "function ", source, flags=re.M)
+    return source + f"\nmodule.exports = {{ {', '.join(exported)} }};\n"
+
+
 def relative_specifier(module: str, module_path: str | None, test_path: str) -> str:
     if not module.startswith("./") or module_path is None:
         return module
@@ -154,6 +167,7 @@ class ConverterState:
         self.ts = grammar_for(path) in ("tsx", "typescript")
         self.tree = parse(self.src, path)
         self.edits: list[Edit] = []
+        self.support_files: dict[str, str] = {}
         self.notes: list[tuple[int, NoteKind, str]] = []
         """(byte offset in the source, kind, message) of notes with no comment in the code."""
         self.enzyme_renders: dict[str, str] = {}
@@ -184,6 +198,12 @@ class ConverterState:
         self.pending_notes: list[tuple[NoteKind, str]] = []
         self.user_owner_nodes: dict[int, Node] = {}
         self.async_fixed: set[int] = set()
+        names = {text(n) for n in walk(self.tree.root_node) if n.type == "identifier"}
+        self.user_name = next(
+            (n for n in ("user", "tester", "userSession") if n not in names), "userEventSession"
+        )
+        """The user-event instance's name: ``user``, unless the file has a ``user`` already."""
+        self._async_verdicts: dict[int, bool] = {}
         self.fallbacks_noted: set[tuple[str, str]] = set()
         self.removed_ids: set[int] = set()
         self.var_decls: list[tuple[Binding, Node, Node | None]] = []
@@ -290,6 +310,17 @@ class ConverterState:
     def need(self, name: str, module: str | None = None) -> str:
         self.imports.setdefault(module or self.rtl_module(), set()).add(name)
         return name
+
+    def support_module(self, name: str) -> str:
+        """The specifier of the shared module ``name`` (``codemod/assets``) from this test,
+        added to the result's support files."""
+        ext = "ts" if self.ts else "js"
+        path = posixpath.normpath(f"{self.options.support_dir}/{name}.{ext}")
+        source = read_asset("testmend.codemod", f"assets/{name}.{ext}")
+        if self.uses_require and not self.ts:
+            source = commonjs(source)
+        self.support_files[path] = source
+        return specifier_for(self.path, path)
 
     def need_type(self, name: str) -> str:
         self.type_imports.setdefault(self.rtl_module(), set()).add(name)

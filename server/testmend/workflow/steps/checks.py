@@ -45,7 +45,8 @@ class Check:
     run: Callable[[RunDeps, str], Awaitable[Any]]
     observed: Callable[[Any], list[ObservedError]]
     describe: Callable[[Any], str]
-    count: Callable[[Any], int]
+    count: Callable[[RunDeps, Any], int]
+    """What holds a result back: errors, and warnings past what the project allows."""
     clean_detail: str
     left_detail: Callable[[Any], str]
     summary_key: str
@@ -55,6 +56,15 @@ class Check:
     available: Callable[[RunDeps, str], bool]
     """Whether the project's tool says anything about the file."""
     autofix: bool = False
+
+
+def _blocking_warnings(deps: RunDeps, result: LintResult) -> int:
+    """Warnings count when the project's lint fails on them (``--max-warnings``): all of them
+    once there are more than it allows."""
+    allowed = deps.runners.commands.lint_max_warnings
+    if allowed is None or result.warning_count <= allowed:
+        return 0
+    return result.warning_count
 
 
 async def _lint(deps: RunDeps, test_file: str) -> LintResult:
@@ -74,7 +84,7 @@ LINT = Check(
         ObservedError(subject=m.rule or "parse", message=m.message) for m in r.messages
     ],
     describe=lambda r: describe_lint(r.messages),
-    count=lambda r: r.error_count + r.warning_count,
+    count=lambda deps, r: r.error_count + _blocking_warnings(deps, r),
     clean_detail="lint clean",
     left_detail=lambda r: f"{r.error_count} errors, {r.warning_count} warnings left",
     summary_key="lint_summary",
@@ -103,7 +113,7 @@ TYPES = Check(
     run=_types,
     observed=lambda r: [ObservedError(subject=d.code, message=d.message) for d in r.diagnostics],
     describe=lambda r: describe_types(r.diagnostics),
-    count=lambda r: r.error_count,
+    count=lambda _deps, r: r.error_count,
     clean_detail="types clean",
     left_detail=lambda r: f"{r.error_count} type errors left",
     summary_key="type_summary",
@@ -181,7 +191,7 @@ async def run_check(check: Check, state: MigrationState, deps: RunDeps) -> Updat
         return fail(deps, state, step, exc.message, candidate=candidate, **baseline)
     verdict = deps.record_check(state.error_tracker, step, check.observed(result), [])
     tracker = verdict.tracker
-    if check.count(result) and deps.models is not None:
+    if check.count(deps, result) and deps.models is not None:
         values = {
             "test_file": state.test_file,
             "candidate": candidate,  # rendered from the agent's state on each turn
@@ -201,7 +211,7 @@ async def run_check(check: Check, state: MigrationState, deps: RunDeps) -> Updat
         candidate = await keep_if_behaviour_holds(deps, state, candidate, edited)
         sync_candidate(deps, state.test_file, candidate)
         result = await check.run(deps, state.test_file)
-    count = check.count(result)
+    count = check.count(deps, result)
     detail = check.left_detail(result) if count else check.clean_detail
     if result.reused:
         detail += " (as in an earlier run: nothing it depends on changed)"

@@ -20,7 +20,26 @@ def emit_start(deps: RunDeps, step: Step, state: MigrationState | None = None) -
     deps.usage.step = step
     if state is not None and state.snapshot_file:
         restore_snapshot(deps, state.snapshot_file, state.extra_files)
+    if state is not None:
+        restore_support_files(deps, state)
     deps.emit(StepStarted(run_id=deps.run_id, step=step))
+
+
+def restore_support_files(deps: RunDeps, state: MigrationState) -> None:
+    """The modules the candidate imports that the run added, in this (perhaps new) shadow
+    workspace."""
+    for relative in state.support_files:
+        content = state.extra_files.get(relative)
+        if content is not None:
+            write_support_file(deps, relative, content)
+
+
+def write_support_file(deps: RunDeps, relative: str, content: str) -> None:
+    path = resolve_in_root(deps.workspace_root, relative)
+    if path.is_file() and path.read_text(encoding="utf-8") == content:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(content, encoding="utf-8")
 
 
 def restore_snapshot(deps: RunDeps, snapshot: str, recorded: dict[str, str | None]) -> None:

@@ -41,6 +41,7 @@ from .common import (
     research_summary,
     restore_snapshot,
     run_tests,
+    write_support_file,
 )
 from .review import findings_text
 
@@ -61,6 +62,29 @@ def _retire_enzyme_snapshot(deps: RunDeps, state: MigrationState, candidate: str
     return {
         "snapshot_file": snapshot,
         "extra_originals": {**state.extra_originals, snapshot: original},
+    }
+
+
+def _add_support_files(deps: RunDeps, state: MigrationState, files: dict[str, str]) -> Update:
+    """The modules the conversion's result imports (the recording helper), written into the
+    workspace; those the project lacks (or has in another version) become files of the
+    result."""
+    added: dict[str, str] = {}
+    originals: dict[str, str | None] = {}
+    for relative, content in files.items():
+        path = resolve_in_root(deps.workspace_root, relative)
+        current = path.read_text(encoding="utf-8") if path.is_file() else None
+        if current == content:
+            continue
+        write_support_file(deps, relative, content)
+        added[relative] = content
+        originals[relative] = current
+    if not added:
+        return {}
+    return {
+        "support_files": sorted({*state.support_files, *added}),
+        "extra_files": {**state.extra_files, **added},
+        "extra_originals": {**state.extra_originals, **originals},
     }
 
 
@@ -109,8 +133,11 @@ async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
         )
     snapshot_update = _retire_enzyme_snapshot(deps, state, converted.content)
     state = state.model_copy(update=snapshot_update)
+    support_update = _add_support_files(deps, state, converted.support_files)
+    state = state.model_copy(update=support_update)
+    snapshot_update = {**snapshot_update, **support_update}
     content = converted.content
-    if snapshot_update:  # the run records the snapshot itself: no "re-record it" note
+    if "snapshot_file" in snapshot_update:  # the run records the snapshot: no "re-record it" note
         content = _SNAPSHOT_NOTE_LINE.sub("", content)
     deps.emit(
         EditApplied(

@@ -1,0 +1,55 @@
+// Written by testmend for tests migrated from Enzyme that read the props a child component
+// received. An assertion on what the child renders would survive a refactor of those props:
+// replace these reads with one when you can.
+import * as React from 'react';
+
+const instances = new WeakMap();
+
+/**
+ * `actual` (a module) with its components `names` wrapped: each records the props it last
+ * rendered with while it is mounted (read them with `recordedProps`), and renders as before, or
+ * only its children when it is one of `unrendered`. Use it in a jest.mock factory:
+ * `jest.mock('./Item', () => jest.requireActual('./recordProps').mockRecordingProps(jest.requireActual('./Item'), ['Item']))`.
+ */
+export function mockRecordingProps(actual, names, unrendered = []) {
+  const wrapped = { ...actual, __esModule: true };
+  names.forEach((name) => {
+    const Component = actual[name];
+    const mounted = [];
+    const Recording = React.forwardRef((props, ref) => {
+      const self = React.useRef(null);
+      if (self.current === null) {
+        self.current = { props, committed: false };
+        mounted.push(self.current);
+      }
+      self.current.props = props;
+      React.useLayoutEffect(() => {
+        const instance = self.current;
+        instance.committed = true;
+        return () => {
+          mounted.splice(mounted.indexOf(instance), 1);
+        };
+      }, []);
+      if (unrendered.includes(name)) {
+        const children = Reflect.get(props, 'children');
+        return typeof children === 'function' || children === undefined
+          ? null
+          : React.createElement(React.Fragment, null, children);
+      }
+      return React.createElement(Component, ref ? { ...props, ref } : props);
+    });
+    Recording.displayName = Component.displayName || Component.name;
+    Recording.defaultProps = Component.defaultProps;
+    instances.set(Recording, mounted);
+    wrapped[name] = Recording;
+  });
+  return wrapped;
+}
+
+/** The props of each mounted instance of a component wrapped by `mockRecordingProps`, in the
+ * order the instances mounted. */
+export function recordedProps(component) {
+  return (instances.get(component) || [])
+    .filter((instance) => instance.committed)
+    .map((instance) => instance.props);
+}

@@ -1,0 +1,541 @@
+"""What the conversion wrote, made as a person writes Testing Library code, so the project's
+lint (``eslint-plugin-testing-library`` among it) has nothing to say about the structure:
+
+- ``act`` around Testing Library's own calls goes (they are wrapped already); what else an
+  ``act`` held stays in one; an awaited ``act`` that waited for pending updates keeps waiting
+  (``await act(() => Promise.resolve())``) unless a user-event call awaits them already;
+- a render in ``beforeEach`` becomes a ``renderX()`` each test calls (``no-render-in-lifecycle``):
+  the hook's statements run at the same point, before the test's own;
+- a render result is destructured or named ``view`` (``render-result-naming-convention``), and
+  dropped when nothing reads it;
+- imports nothing uses any more go.
+
+Each pass parses the file again and rewrites only what it recognises; anything else stays as
+it is. Pure: text in, text out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from itertools import pairwise
+
+from ..js_syntax import Node, parse, text_of, walk
+from .syntax import Edit, apply_edits
+
+_TESTING_LIBRARY_ROOTS = frozenset({"fireEvent", "user", "userEvent", "screen", "within"})
+_RENDER_RESULT_METHODS = frozenset({"rerender", "unmount"})
+_TESTS = frozenset({"it", "test", "fit", "xit", "xtest"})
+_HOOKS = frozenset({"beforeEach", "afterEach", "beforeAll", "afterAll"})
+_DESCRIBES = frozenset({"describe", "fdescribe", "xdescribe"})
+_FUNCTIONS = ("arrow_function", "function_expression", "function", "function_declaration")
+_GOOD_NAMES = ("view", "utils")
+_FLUSH = "await act(() => Promise.resolve());"
+
+
+def tidy(content: str, path: str) -> str:
+    """Every pass in order (each on the result of the one before); the content unchanged when
+    it does not parse."""
+    steps = (
+        _unwrap_act,
+        _declare_where_assigned,
+        _renders_out_of_hooks,
+        _name_render_results,
+        _drop_unused_imports,
+    )
+    for step in steps:
+        tree = parse(content, path)
+        if tree.root_node.has_error:
+            return content
+        updated = step(content, tree.root_node)
+        if updated != content and not parse(updated, path).root_node.has_error:
+            content = updated
+    return content
+
+
+def _apply(content: str, edits: list[Edit]) -> str:
+    if not edits:
+        return content
+    return apply_edits(content.encode("utf-8"), edits)[0]
+
+
+def _callee_root(call: Node) -> Node | None:
+    node = call.child_by_field_name("function")
+    while node is not None and node.type in ("member_expression", "call_expression"):
+        field = "object" if node.type == "member_expression" else "function"
+        node = node.child_by_field_name(field)
+    return node
+
+
+def _callee_name(call: Node) -> str:
+    root = _callee_root(call)
+    return text_of(root) if root is not None and root.type == "identifier" else ""
+
+
+def _is_render_call(node: Node | None) -> bool:
+    """``render(…)``, ``renderWithProviders(…)``: the project's render helpers count (and the
+    ``renderX()`` this module writes)."""
+    if node is None or node.type != "call_expression":
+        return False
+    callee = node.child_by_field_name("function")
+    return (
+        callee is not None and callee.type == "identifier" and text_of(callee).startswith("render")
+    )
+
+
+def _is_testing_library_call(node: Node | None) -> bool:
+    if node is not None and node.type == "await_expression":
+        node = node.named_children[0] if node.named_children else None
+    if node is None or node.type != "call_expression":
+        return False
+    if _is_render_call(node) or _callee_name(node) in _TESTING_LIBRARY_ROOTS:
+        return True
+    callee = node.child_by_field_name("function")
+    prop = callee.child_by_field_name("property") if callee is not None else None
+    return (
+        callee is not None
+        and callee.type == "member_expression"
+        and prop is not None
+        and text_of(prop) in _RENDER_RESULT_METHODS
+    )
+
+
+def _is_testing_library_statement(stmt: Node) -> bool:
+    if stmt.type != "expression_statement" or not stmt.named_children:
+        return False
+    expr: Node | None = stmt.named_children[0]
+    if expr is not None and expr.type == "assignment_expression":
+        expr = expr.child_by_field_name("right")
+    return _is_testing_library_call(expr)
+
+
+def _indent_of(content: bytes, offset: int) -> str:
+    start = content.rfind(b"\n", 0, offset) + 1
+    match = re.match(rb"[ \t]*", content[start:offset])
+    return match.group(0).decode() if match else ""
+
+
+def _reindent(lines: list[str], indent: str) -> str:
+    """``lines`` moved to ``indent`` (their common indentation replaced)."""
+    body = [line for line in lines if line.strip()]
+    common = min((len(line) - len(line.lstrip()) for line in body), default=0)
+    return "\n".join((indent + line[common:]) if line.strip() else "" for line in lines)
+
+
+# -- act around Testing Library's own calls ----------------------------------------------------
+
+
+def _act_statement(stmt: Node) -> tuple[Node, Node, bool] | None:
+    """``act(cb)`` or ``await act(cb)`` as a statement: (the call, its callback, awaited)."""
+    if stmt.type != "expression_statement" or not stmt.named_children:
+        return None
+    expr: Node | None = stmt.named_children[0]
+    awaited = expr is not None and expr.type == "await_expression"
+    if expr is not None and awaited:
+        expr = expr.named_children[0] if expr.named_children else None
+    if expr is None or expr.type != "call_expression":
+        return None
+    callee = expr.child_by_field_name("function")
+    if callee is None or text_of(callee) not in ("act", "TestUtils.act", "ReactTestUtils.act"):
+        return None
+    args = expr.child_by_field_name("arguments")
+    callbacks = [a for a in (args.named_children if args else []) if a.type != "comment"]
+    if len(callbacks) != 1 or callbacks[0].type not in ("arrow_function", "function_expression"):
+        return None
+    return expr, callbacks[0], awaited
+
+
+def _unwrap_act(content: str, root: Node) -> str:
+    data = content.encode("utf-8")
+    edits: list[Edit] = []
+    for stmt in walk(root):
+        found = _act_statement(stmt)
+        if found is None:
+            continue
+        _call, callback, awaited = found
+        body = callback.child_by_field_name("body")
+        if body is None:
+            continue
+        if body.type != "statement_block":  # act(() => fireEvent.click(x))
+            if _is_testing_library_call(body):
+                edits.append(Edit(stmt.start_byte, stmt.end_byte, f"{text_of(body)};"))
+            continue
+        statements = [c for c in body.named_children if c.type != "comment"]
+        if not statements or not any(_is_testing_library_statement(s) for s in statements):
+            continue
+        if any(c.type == "comment" for c in body.named_children):
+            continue  # a comment inside would lose its place
+        indent = _indent_of(data, stmt.start_byte)
+        is_async = text_of(callback).startswith("async")
+        groups: list[tuple[bool, list[Node]]] = []
+        for s in statements:
+            library = _is_testing_library_statement(s)
+            if groups and groups[-1][0] == library:
+                groups[-1][1].append(s)
+            else:
+                groups.append((library, [s]))
+        parts: list[str] = []
+        for library, members in groups:
+            lines = data[members[0].start_byte : members[-1].end_byte].decode("utf-8")
+            first = _indent_of(data, members[0].start_byte)
+            block = (first + lines).split("\n")
+            if library:
+                parts.append(_reindent(block, indent).lstrip())
+            else:
+                head = "await act(async () => {" if awaited and is_async else "act(() => {"
+                inner = _reindent(block, indent + "  ")
+                parts.append(f"{head}\n{inner}\n{indent}}});")
+        last_library, last = groups[-1]
+        waits = any("await " in text_of(s) for s in last)
+        if awaited and is_async and last_library and not waits:
+            parts.append(_FLUSH)
+        edits.append(Edit(stmt.start_byte, stmt.end_byte, f"\n{indent}".join(parts)))
+    return _apply(content, edits)
+
+
+# -- let x; x = …; → const x = …; -------------------------------------------------------------
+
+
+def _declare_where_assigned(content: str, root: Node) -> str:
+    """``let x: T;`` followed at once by its only assignment ``x = value;`` (what unwrapping an
+    ``act`` leaves) → ``const x = value;``."""
+    edits: list[Edit] = []
+    for block in walk(root):
+        if block.type in ("statement_block", "program"):
+            statements = [c for c in block.named_children if c.type != "comment"]
+            for declaration, following in pairwise(statements):
+                edit = _merged(block, declaration, following)
+                if edit is not None:
+                    edits.append(edit)
+    return _apply(content, edits)
+
+
+_ASSIGNMENTS = ("assignment_expression", "augmented_assignment_expression", "update_expression")
+
+
+def _merged(block: Node, declaration: Node, following: Node) -> Edit | None:
+    if declaration.type != "lexical_declaration" or not text_of(declaration).startswith("let "):
+        return None
+    declarators = [c for c in declaration.named_children if c.type == "variable_declarator"]
+    if len(declarators) != 1 or declarators[0].child_by_field_name("value") is not None:
+        return None
+    name = declarators[0].child_by_field_name("name")
+    expr = following.named_children[0] if following.named_children else None
+    if name is None or following.type != "expression_statement" or expr is None:
+        return None
+    if expr.type != "assignment_expression":
+        return None
+    variable = text_of(name)
+    left, right = expr.child_by_field_name("left"), expr.child_by_field_name("right")
+    if left is None or right is None or text_of(left) != variable:
+        return None
+    assignments = [
+        n
+        for n in walk(block)
+        if n.type in _ASSIGNMENTS and any(text_of(c) == variable for c in n.named_children[:1])
+    ]
+    if len(assignments) != 1:
+        return None
+    return Edit(declaration.start_byte, following.end_byte, f"const {variable} = {text_of(right)};")
+
+
+# -- renders in beforeEach → setup() ------------------------------------------------------------
+
+
+def _calls_named(node: Node, names: frozenset[str]) -> Iterator[tuple[Node, Node]]:
+    """``name(…, callback)`` statements directly in ``node`` (a block): (call, callback)."""
+    for stmt in node.named_children:
+        if stmt.type != "expression_statement" or not stmt.named_children:
+            continue
+        call = stmt.named_children[0]
+        if call.type != "call_expression" or _callee_name(call) not in names:
+            continue
+        args = call.child_by_field_name("arguments")
+        callbacks = [a for a in (args.named_children if args else []) if a.type in _FUNCTIONS]
+        if callbacks:
+            yield call, callbacks[-1]
+
+
+def _identifiers(node: Node, name: str) -> list[Node]:
+    return [
+        n
+        for n in walk(node)
+        if n.type in ("identifier", "shorthand_property_identifier") and text_of(n) == name
+    ]
+
+
+def _renders_out_of_hooks(content: str, root: Node) -> str:
+    data = content.encode("utf-8")
+    edits: list[Edit] = []
+    for describe, callback in _describe_blocks(root):
+        edit = _setup_for(data, describe, callback)
+        if edit is not None:
+            edits.extend(edit)
+    return _apply(content, edits)
+
+
+def _describe_blocks(root: Node) -> Iterator[tuple[Node, Node]]:
+    for node in walk(root):
+        if node.type == "call_expression" and _callee_name(node) in _DESCRIBES:
+            args = node.child_by_field_name("arguments")
+            callbacks = [a for a in (args.named_children if args else []) if a.type in _FUNCTIONS]
+            body = callbacks[-1].child_by_field_name("body") if callbacks else None
+            if body is not None and body.type == "statement_block":
+                yield node, body
+
+
+def _setup_for(data: bytes, describe: Node, block: Node) -> list[Edit] | None:
+    """``beforeEach(() => { …; wrapper = render(…); … })`` of a describe → ``function setup()``
+    with the hook's statements, returning the render, and ``const wrapper = setup();`` (or
+    ``setup();``) first in each test of the describe. Only when that changes nothing a test sees:
+    no other before-hook runs in between, and the render's variable is read in tests only."""
+    hooks = list(_calls_named(block, frozenset({"beforeEach"})))
+    if len(hooks) != 1:
+        return None
+    hook_call, hook = hooks[0]
+    body = hook.child_by_field_name("body")
+    if body is None or body.type != "statement_block":
+        return None
+    statements = [c for c in body.named_children if c.type != "comment"]
+    if len(statements) != len(body.named_children):
+        return None
+    assigned = [s for s in statements if _render_assignment(s) is not None]
+    bare = [
+        s
+        for s in statements
+        if s.type == "expression_statement" and _is_render_call(_unawaited(s.named_children[0]))
+    ]
+    if len(assigned) + len(bare) != 1:
+        return None
+    render_stmt = (assigned or bare)[0]
+    variable = _render_assignment(render_stmt)
+    others = [
+        n
+        for n in walk(block)
+        if n.type == "call_expression"
+        and n is not hook_call
+        and _callee_name(n) in ("beforeEach", "beforeAll")
+    ]
+    if others:
+        return None  # a hook that runs between this one and the test
+    tests = [n for n in walk(block) if n.type == "call_expression" and _callee_name(n) in _TESTS]
+    if not tests:
+        return None
+    declaration: Node | None = None
+    if variable is not None:
+        declaration = _let_declaration(block, variable)
+        if declaration is None:
+            return None
+        users = [
+            n
+            for n in _identifiers(block, variable)
+            if not _inside(n, declaration) and not _inside(n, hook)
+        ]
+        if any(_test_callback_of(n, tests) is None for n in users):
+            return None  # read outside a test (another hook, a helper): leave it
+    is_async = text_of(hook).startswith("async")
+    indent = _indent_of(data, hook_call.start_byte)
+    name = _setup_name(render_stmt, describe)
+    lines: list[str] = []
+    for s in statements:
+        piece = data[s.start_byte : s.end_byte].decode("utf-8")
+        if s is render_stmt and variable is not None:
+            right = s.named_children[0].child_by_field_name("right")
+            assert right is not None
+            last = s is statements[-1]
+            piece = f"return {text_of(right)};" if last else f"const {variable} = {text_of(right)};"
+        lines.append(_reindent((_indent_of(data, s.start_byte) + piece).split("\n"), indent + "  "))
+    if variable is not None and render_stmt is not statements[-1]:
+        lines.append(f"{indent}  return {variable};")
+    keyword = "async function" if is_async else "function"
+    setup = f"{keyword} {name}() {{\n" + "\n".join(lines) + f"\n{indent}}}"
+    statement = hook_call.parent if hook_call.parent is not None else hook_call
+    edits = [Edit(statement.start_byte, statement.end_byte, setup)]
+    if declaration is not None:
+        edits.append(_remove_line(data, declaration))
+    for test in tests:
+        callback = _test_callback(test)
+        test_body = callback.child_by_field_name("body") if callback is not None else None
+        if callback is None or test_body is None or test_body.type != "statement_block":
+            return None
+        uses = variable is not None and bool(_identifiers(test_body, variable))
+        call = f"await {name}()" if is_async else f"{name}()"
+        line = f"const {variable} = {call};" if uses else f"{call};"
+        first = next(iter(test_body.named_children), None)
+        inner = (
+            _indent_of(data, first.start_byte)
+            if first is not None
+            else _indent_of(data, test.start_byte) + "  "
+        )
+        at = test_body.start_byte + 1
+        edits.append(Edit(at, at, f"\n{inner}{line}"))
+        if is_async and not text_of(callback).startswith("async"):
+            edits.append(Edit(callback.start_byte, callback.start_byte, "async "))
+    return edits
+
+
+def _setup_name(render_stmt: Node, describe: Node) -> str:
+    """``renderTodoList``: after the element the hook rendered (a render helper by the plugin's
+    reading too), unless the file has that name already."""
+    element = next(
+        (
+            n
+            for n in walk(render_stmt)
+            if n.type in ("jsx_opening_element", "jsx_self_closing_element")
+        ),
+        None,
+    )
+    tag = element.child_by_field_name("name") if element is not None else None
+    component = text_of(tag) if tag is not None and text_of(tag)[:1].isupper() else "Subject"
+    name = "render" + component.replace(".", "")
+    root = describe
+    while root.parent is not None:
+        root = root.parent
+    taken = {text_of(n) for n in walk(root) if n.type == "identifier"}
+    return name if name not in taken else f"{name}ForTest"
+
+
+def _render_assignment(stmt: Node) -> str | None:
+    """``x = render(…);`` (awaited or not) as a statement: ``x``."""
+    if stmt.type != "expression_statement" or not stmt.named_children:
+        return None
+    expr = stmt.named_children[0]
+    if expr.type != "assignment_expression":
+        return None
+    left = expr.child_by_field_name("left")
+    if left is None or left.type != "identifier":
+        return None
+    return text_of(left) if _is_render_call(_unawaited(expr.child_by_field_name("right"))) else None
+
+
+def _let_declaration(block: Node, name: str) -> Node | None:
+    for stmt in block.named_children:
+        if stmt.type == "lexical_declaration" and text_of(stmt).startswith("let "):
+            declarators = [c for c in stmt.named_children if c.type == "variable_declarator"]
+            if len(declarators) == 1:
+                ident = declarators[0].child_by_field_name("name")
+                value = declarators[0].child_by_field_name("value")
+                if ident is not None and text_of(ident) == name and value is None:
+                    return stmt
+    return None
+
+
+def _inside(node: Node, outer: Node) -> bool:
+    return outer.start_byte <= node.start_byte and node.end_byte <= outer.end_byte
+
+
+def _test_callback(test: Node) -> Node | None:
+    args = test.child_by_field_name("arguments")
+    callbacks = [a for a in (args.named_children if args else []) if a.type in _FUNCTIONS]
+    return callbacks[-1] if callbacks else None
+
+
+def _test_callback_of(node: Node, tests: list[Node]) -> Node | None:
+    for test in tests:
+        callback = _test_callback(test)
+        if callback is not None and _inside(node, callback):
+            return callback
+    return None
+
+
+def _remove_line(data: bytes, node: Node) -> Edit:
+    """The lines of ``node``, and a blank line after them that would open a block."""
+    start = data.rfind(b"\n", 0, node.start_byte) + 1
+    end = data.find(b"\n", node.end_byte)
+    end = len(data) if end == -1 else end + 1
+    opens_block = data[:start].rstrip().endswith(b"{")
+    if opens_block and data[end : data.find(b"\n", end) + 1].strip() == b"":
+        end = data.find(b"\n", end) + 1
+    return Edit(start, end, "")
+
+
+# -- render results named as Testing Library's lint expects --------------------------------------
+
+
+def _scope_of(node: Node) -> Node:
+    current = node.parent
+    while current is not None and current.type not in ("statement_block", "program"):
+        current = current.parent
+    return current if current is not None else node
+
+
+def _name_render_results(content: str, root: Node) -> str:
+    edits: list[Edit] = []
+    given: dict[int, set[str]] = {}
+    for declarator in walk(root):
+        if declarator.type != "variable_declarator":
+            continue
+        name = declarator.child_by_field_name("name")
+        value = declarator.child_by_field_name("value")
+        if name is None or name.type != "identifier" or not _is_render_call(_unawaited(value)):
+            continue
+        current = text_of(name)
+        if current in _GOOD_NAMES:
+            continue
+        scope = _scope_of(declarator)
+        references = [n for n in _identifiers(scope, current) if n is not name]
+        statement = declarator.parent
+        if not references and statement is not None and len(statement.named_children) == 1:
+            assert value is not None
+            edits.append(Edit(statement.start_byte, value.start_byte, ""))
+            continue
+        taken = {text_of(n) for n in walk(scope) if n.type == "identifier"}
+        taken |= given.setdefault(scope.id, set())
+        new = next((g for g in _GOOD_NAMES if g not in taken), None)
+        if new is None:
+            continue
+        given[scope.id].add(new)
+        edits.append(Edit(name.start_byte, name.end_byte, new))
+        for ref in references:
+            if ref.type == "shorthand_property_identifier":
+                edits.append(Edit(ref.start_byte, ref.end_byte, f"{current}: {new}"))
+            else:
+                edits.append(Edit(ref.start_byte, ref.end_byte, new))
+    return _apply(content, edits)
+
+
+def _unawaited(node: Node | None) -> Node | None:
+    if node is not None and node.type == "await_expression" and node.named_children:
+        return node.named_children[0]
+    return node
+
+
+# -- imports nothing uses ---------------------------------------------------------------------
+
+
+def _drop_unused_imports(content: str, root: Node) -> str:
+    data = content.encode("utf-8")
+    used: dict[str, int] = {}
+    for n in walk(root):
+        if n.type in (
+            "identifier",
+            "type_identifier",
+            "jsx_identifier",
+            "shorthand_property_identifier",
+        ):
+            used[text_of(n)] = used.get(text_of(n), 0) + 1
+    edits: list[Edit] = []
+    for stmt in root.named_children:
+        if stmt.type != "import_statement":
+            continue
+        clause = next((c for c in stmt.named_children if c.type == "import_clause"), None)
+        named = (
+            next((c for c in clause.named_children if c.type == "named_imports"), None)
+            if clause
+            else None
+        )
+        if clause is None or named is None or len(clause.named_children) != 1:
+            continue
+        specs = [s for s in named.named_children if s.type == "import_specifier"]
+        keep = []
+        for spec in specs:
+            local = spec.child_by_field_name("alias") or spec.child_by_field_name("name")
+            if local is not None and used.get(text_of(local), 0) > 1:
+                keep.append(text_of(spec))
+        if len(keep) == len(specs):
+            continue
+        if keep:
+            edits.append(Edit(named.start_byte, named.end_byte, "{ " + ", ".join(keep) + " }"))
+        else:
+            edits.append(_remove_line(data, stmt))
+    return _apply(content, edits)
