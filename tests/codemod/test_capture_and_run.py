@@ -7,10 +7,10 @@ from pathlib import Path
 
 from testmend.codemod import capture_dom, convert_enzyme_test, detect_conventions
 from testmend.codemod.capture import find_jest_config, write_wrapper_config
-from testmend.codemod.offline import migrate_offline
 from testmend.config import load_config
 from testmend.runners import ProjectRunners
 from tests.support.apps import fixture_text
+from tests.support.codemod import migrate_offline
 
 
 def runners_for(root: Path) -> ProjectRunners:
@@ -166,27 +166,17 @@ async def test_own_suite_converts_and_passes(app_copy: Path) -> None:
 
 
 async def test_migrate_offline_on_example_file(app_copy: Path) -> None:
+    """The whole offline pipeline, as ``testmend migrate --offline`` runs it: the capture
+    verified queries, the snapshot is recorded again, every check passes."""
     file = "src/components/Pagination/Pagination.test.tsx"
-    original = (app_copy / file).read_text()
-    snapshot = app_copy / "src/components/Pagination/__snapshots__/Pagination.test.tsx.snap"
-    snapshot_text = snapshot.read_text()
-    try:
-        result = await migrate_offline(
-            load_config(app_copy, environ={}),
-            file,
-            workspace_root=app_copy,
-            options=detect_conventions(app_copy),
-        )
-    finally:
-        (app_copy / file).write_text(original)
-        snapshot.write_text(snapshot_text)
-    assert result.fully_passing, result.errors
-    assert result.passed == result.total == 7
-    assert result.snapshots_rewritten == [
+    result = await migrate_offline(app_copy, file)
+    assert result.status == "succeeded", result.reasons
+    assert result.summary.tests_passing == result.summary.tests_total == 7
+    assert list(result.extra_files) == [
         "src/components/Pagination/__snapshots__/Pagination.test.tsx.snap"
     ]
-    assert result.codemod.enzyme_free and result.typecheck and result.typecheck.clean
-    assert result.capture is not None and result.capture.records
+    assert result.summary.enzyme_free and result.type_messages == [] == result.lint_messages
+    assert "screen.getByRole(" in result.content  # queries from the capture
 
 
 # A shallow suite in the style of react-bootstrap-typeahead and reactstrap: assertions on the

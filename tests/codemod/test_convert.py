@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 import pytest
@@ -1023,3 +1024,72 @@ def test_props_of_what_a_mounted_component_rendered_are_its_attributes() -> None
     content = body(result)
     assert "expect(container.firstElementChild).toHaveAttribute('type', 'button');" in content
     assert "// expect(wrapper.prop('color')).toBe('primary');" in content
+
+
+def _captured_finds(source: str, test: str, elements: dict[str, CapturedElement]) -> DomCapture:
+    """A capture of every ``find('selector')`` of ``source`` (one element each, with a role
+    query for buttons), as the capture would record them for ``test``."""
+    records = []
+    for number, line in enumerate(source.splitlines(), 1):
+        for match in re.finditer(r"\.find\('([^']+)'\)", line):
+            selector = match.group(1)
+            element = elements.get(selector, CapturedElement(tag="div"))
+            queries = (
+                [CapturedQuery(method="Role", args=["button"])] if element.tag == "button" else []
+            )
+            records.append(
+                _record(number, match.start() + 2, selector, test, *queries, elements=[element])
+            )
+    return DomCapture(file="src/X.test.tsx", records=records)
+
+
+def test_user_events_where_the_capture_shows_what_the_user_acts_on() -> None:
+    """With user-event 14: typing into what the capture shows is a text input, selecting in a
+    select, clicks; the helper that acts becomes async and its calls awaited; an act around a
+    click goes; a keydown with a hand-made key, and a click in a callback that cannot wait,
+    stay fireEvent."""
+    source = fixture("user_event_helpers.tsx")
+    elements = {
+        "input": CapturedElement(tag="input", attributes={"type": "text"}),
+        "select": CapturedElement(tag="select"),
+        "button": CapturedElement(tag="button", text="Go"),
+    }
+    options = CodemodOptions(
+        jest_dom_global=True, event_style="userEvent", user_event_installed=True
+    )
+    dom = _captured_finds(source, "Search searches", elements)
+    dom = dom.model_copy(
+        update={
+            "records": [
+                *dom.records,
+                *_captured_finds(source, "Search retries", elements).records,
+            ]
+        }
+    )
+    content = convert(source, options=options, dom=dom).content
+    assert "async function search(text: string) {\n  const user = userEvent.setup();" in content
+    assert "await user.clear(document.querySelector('input')!);" in content
+    assert "await user.type(document.querySelector('input')!, 'cats');" in content
+    assert "it('searches', async () => {" in content
+    assert "    await search('cats');" in content
+    # The act around the click goes: user-event waits for the updates itself.
+    assert "act(" not in content.split("it('retries'")[1].split("forEach")[0]
+    assert "    await user.click(screen.getByRole('button'));\n" in content
+    assert "[1, 2].forEach(() => { fireEvent.click(screen.getByRole('button')); });" in content
+    assert "await user.selectOptions(screen.getByRole('combobox'), 'dogs');" in content
+    assert "fireEvent.keyDown(document.querySelector('input')!, { key: 'Enter' });" in content
+
+
+def test_user_event_waits_on_fake_timers() -> None:
+    source = (
+        "import { mount } from 'enzyme';\nimport { Clock } from './Clock';\n\n"
+        "it('ticks', () => {\n  jest.useFakeTimers();\n  const wrapper = mount(<Clock />);\n"
+        "  wrapper.find('button').simulate('click');\n});\n"
+    )
+    options = CodemodOptions(
+        jest_dom_global=True, event_style="userEvent", user_event_installed=True
+    )
+    dom = _captured_finds(source, "ticks", {"button": CapturedElement(tag="button")})
+    content = convert(source, options=options, dom=dom).content
+    assert "const user = userEvent.setup({ advanceTimers: jest.advanceTimersByTime });" in content
+    assert "await user.click(screen.getByRole('button'));" in content

@@ -16,13 +16,10 @@ from testmend.codemod import (
     DomCapture,
     capture_dom,
     convert_enzyme_test,
-    detect_conventions,
 )
 from testmend.codemod.models import RenderRecord, UnrenderedChild
-from testmend.codemod.offline import migrate_offline
-from testmend.config import load_config
 from tests.support.apps import fixture_text
-from tests.support.codemod import broken_tests, migrate, write_components
+from tests.support.codemod import broken_tests, migrate, migrate_offline, write_components
 from tests.support.runners import runners_for
 
 SOURCES = {
@@ -190,23 +187,16 @@ async def test_a_child_that_cannot_be_stubbed_is_said_and_fails(
     without the check it had."""
     file = "src/components/Cards/Themed.test.js"
     (app_copy / file).write_text(THEMED_SUITE.lstrip())
-    result = await migrate_offline(
-        load_config(app_copy, environ={}),
-        file,
-        workspace_root=app_copy,
-        options=detect_conventions(app_copy),
-    )
-    assert result.tests is not None and not result.fully_passing
-    assert "useTheme must be used within a ThemeProvider" in str(
-        [t.failure_messages for t in result.tests.failing()]
-    )
+    result = await migrate_offline(app_copy, file)
+    assert result.status == "failed" and not result.tests_pass
+    assert "useTheme must be used within a ThemeProvider" in Path(result.report_path).read_text()
     assert (
         "// testmend: The shallow test never rendered Themed; rendered, it needs what the test "
         "never set up (useTheme must be used within a ThemeProvider). It cannot be stubbed (the "
         "component under test does not import it from a module of its own)"
-    ) in result.final_content
+    ) in result.content
     # Counter, which can be, is stubbed as in the other suite.
-    assert "jest.mock('./Counter'" in result.final_content
+    assert "jest.mock('./Counter'" in result.content
 
 
 MIXED_SUITE = fixture_text("codemod/unrendered_children/mixed_suite.tsx")

@@ -29,7 +29,7 @@ from testmend.project import (
     render_dependency_tree,
     tests_of_dependencies,
 )
-from testmend.project.children import children_of_the_tested_component, component_children
+from testmend.project.children import component_children
 from tests.support.apps import EXAMPLE_APP
 
 USER_LIST_TEST = "src/components/UserList/__tests__/UserList.test.tsx"
@@ -211,7 +211,10 @@ def test_children_of_the_component_under_test_as_a_test_reaches_them(tmp_path: P
     expected["Axis"] = ["../Axis", "default"]
     assert component_children(tmp_path, test, "src/chart/AxisBottom.tsx") == expected
     # The component under test found from the test's name, through the index it imports.
-    assert children_of_the_tested_component(tmp_path, test) == expected
+    tree = dependency_tree(tmp_path, test)
+    assert component_children(tmp_path, test, component_under_test(tmp_path, test, tree)) == (
+        expected
+    )
     assert component_children(tmp_path, test, None) == {}
     assert component_children(tmp_path, test, "src/chart/Missing.tsx") == {}
 

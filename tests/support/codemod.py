@@ -6,11 +6,32 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from testmend.codemod import detect_conventions
-from testmend.codemod.offline import migrate_offline
 from testmend.config import load_config
+from testmend.engine import Engine, RunRequest, RunResult
+from testmend.engine.changes import result_changes, write_changes
 
+from .engine import testmend_environ
 from .runners import runners_for
+
+
+async def migrate_offline(app: Path, file: str, *, write: bool = False) -> RunResult:
+    """``file`` of the project ``app`` through the engine offline, as ``testmend migrate
+    --offline`` runs it (in a workspace of its own); ``write``: the result's files (the test,
+    its snapshot, a module it adds) written into ``app`` whatever the outcome."""
+    workspaces = app.parent / "workspaces"
+    workspaces.mkdir(exist_ok=True)
+    config = load_config(app, environ=testmend_environ())
+    async with Engine(config, offline=True, workspaces_dir=workspaces) as engine:
+        handle = await engine.start(RunRequest(file=file))
+        result = await handle.wait()
+    assert result is not None
+    if write:
+        write_changes(app, result_changes(result))
+    return result
+
+
+def untranslated(result: RunResult) -> list[str]:
+    return [f.message for f in result.codemod_findings if f.kind == "untranslated"]
 
 
 def write_components(folder: Path, sources: dict[str, str]) -> Path:
@@ -22,15 +43,13 @@ def write_components(folder: Path, sources: dict[str, str]) -> Path:
 
 
 async def migrate(app: Path, file: str, suite: str) -> str:
+    """``suite`` written at ``file`` and migrated offline; the result (every test passing,
+    nothing left untranslated) written in its place."""
     (app / file).write_text(suite.lstrip())
-    result = await migrate_offline(
-        load_config(app, environ={}), file, workspace_root=app, options=detect_conventions(app)
-    )
-    assert result.fully_passing, result.errors or [
-        t.failure_messages for t in result.tests.failing()
-    ]
-    assert result.codemod.untranslated_count == 0
-    return result.final_content
+    result = await migrate_offline(app, file, write=True)
+    assert result.tests_pass and result.summary.enzyme_free, result.reasons
+    assert untranslated(result) == []
+    return result.content
 
 
 async def broken_tests(app: Path, file: str, module: Path, correct: str, broken: str) -> list[str]:

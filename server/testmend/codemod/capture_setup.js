@@ -512,9 +512,68 @@ function patch(Wrapper, isShallow) {
   };
 }
 
+// The root wrapper's own element where a test reads or acts on it (`wrapper.hasClass(…)`,
+// `wrapper.simulate(…)`): queries for that element, as for a find, recorded at the call site
+// under the selector ':root'.
+const ROOT_METHODS = ['hasClass', 'simulate', 'prop', 'props', 'text', 'getDOMNode', 'is', 'exists'];
+let inRootRecord = false;
+function recordRoot(self, isShallow) {
+  if (inRootRecord || state.records.length >= MAX_RECORDS) return;
+  const site = callSite();
+  if (!site) return;
+  inRootRecord = true;
+  try {
+    let element = null;
+    if (isShallow) {
+      element = shallowElements(self, self)[0] || null;
+    } else {
+      const node = self.getDOMNode();
+      element = node && node.nodeType === 1 ? node : null;
+    }
+    const elements = element ? [element] : [];
+    state.records.push({
+      line: site.line,
+      column: site.column,
+      selector: ':root',
+      test: currentTest(),
+      count: elements.length,
+      shallow: isShallow,
+      elements: elements.map(describeElement),
+      queries: queriesFor(elements),
+      element_queries: [],
+      css: null,
+    });
+  } catch (e) {
+    // an unmounted or empty render: nothing to record
+  } finally {
+    inRootRecord = false;
+  }
+}
+
+function patchRoot(Wrapper, isShallow) {
+  if (!Wrapper || !Wrapper.prototype || Wrapper.prototype.__testmendRootPatched) return;
+  Wrapper.prototype.__testmendRootPatched = true;
+  for (const name of ROOT_METHODS) {
+    const original = Wrapper.prototype[name];
+    if (typeof original !== 'function') continue;
+    Wrapper.prototype[name] = function rootMethod() {
+      if (!inRootRecord) {
+        try {
+          if (this === this.root()) recordRoot(this, isShallow);
+        } catch (e) {
+          // not a wrapper with a root
+        }
+      }
+      return original.apply(this, arguments);
+    };
+  }
+}
+
 if (enzyme) {
   patch(enzyme.ReactWrapper, false);
   patch(enzyme.ShallowWrapper, true);
+  patchRoot(enzyme.ReactWrapper, false);
+  patchRoot(enzyme.ShallowWrapper, true);
 }
 
 // Each render call site: the tag of the root element the component rendered (an SVG element

@@ -2,8 +2,9 @@
 lint (``eslint-plugin-testing-library`` among it) has nothing to say about the structure:
 
 - ``act`` around Testing Library's own calls goes (they are wrapped already); what else an
-  ``act`` held stays in one; an awaited ``act`` that waited for pending updates keeps waiting
-  (``await act(() => Promise.resolve())``) unless a user-event call awaits them already;
+  ``act`` held stays in one; an ``act`` around another one is one; an awaited ``act`` that
+  waited for pending updates keeps waiting (``await act(() => Promise.resolve())``) unless a
+  user-event call awaits them already;
 - a render in ``beforeEach`` becomes a ``renderX()`` each test calls (``no-render-in-lifecycle``):
   the hook's statements run at the same point, before the test's own;
 - a render result is destructured or named ``view`` (``render-result-naming-convention``), and
@@ -161,6 +162,13 @@ def _unwrap_act(content: str, root: Node) -> str:
                 edits.append(Edit(stmt.start_byte, stmt.end_byte, f"{text_of(body)};"))
             continue
         statements = [c for c in body.named_children if c.type != "comment"]
+        if len(statements) == 1 and _act_statement(statements[0]) is not None:
+            # act(() => { act(() => …); }): the inner one is enough.
+            inner = statements[0]
+            block = (_indent_of(data, inner.start_byte) + text_of(inner)).split("\n")
+            replacement = _reindent(block, _indent_of(data, stmt.start_byte)).lstrip()
+            edits.append(Edit(stmt.start_byte, stmt.end_byte, replacement))
+            continue
         if not statements or not any(_is_testing_library_statement(s) for s in statements):
             continue
         if any(c.type == "comment" for c in body.named_children):
@@ -313,7 +321,7 @@ def _setup_for(data: bytes, describe: Node, block: Node) -> list[Edit] | None:
         n
         for n in walk(block)
         if n.type == "call_expression"
-        and n is not hook_call
+        and n != hook_call
         and _callee_name(n) in ("beforeEach", "beforeAll")
     ]
     if others:
@@ -339,13 +347,13 @@ def _setup_for(data: bytes, describe: Node, block: Node) -> list[Edit] | None:
     lines: list[str] = []
     for s in statements:
         piece = data[s.start_byte : s.end_byte].decode("utf-8")
-        if s is render_stmt and variable is not None:
+        if s == render_stmt and variable is not None:
             right = s.named_children[0].child_by_field_name("right")
             assert right is not None
-            last = s is statements[-1]
+            last = s == statements[-1]
             piece = f"return {text_of(right)};" if last else f"const {variable} = {text_of(right)};"
         lines.append(_reindent((_indent_of(data, s.start_byte) + piece).split("\n"), indent + "  "))
-    if variable is not None and render_stmt is not statements[-1]:
+    if variable is not None and render_stmt != statements[-1]:
         lines.append(f"{indent}  return {variable};")
     keyword = "async function" if is_async else "function"
     setup = f"{keyword} {name}() {{\n" + "\n".join(lines) + f"\n{indent}}}"
@@ -473,7 +481,7 @@ def _name_render_results(content: str, root: Node) -> str:
         if current in _GOOD_NAMES:
             continue
         scope = _scope_of(declarator)
-        references = [n for n in _identifiers(scope, current) if n is not name]
+        references = [n for n in _identifiers(scope, current) if n != name]
         statement = declarator.parent
         if not references and statement is not None and len(statement.named_children) == 1:
             assert value is not None

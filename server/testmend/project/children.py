@@ -17,7 +17,7 @@ from testmend.project.module_syntax import module_info
 from testmend.project.resolver import ModuleResolver, specifier_for
 from testmend.workspace.paths import PathEscapeError
 
-__all__ = ["children_of_the_tested_component", "component_children"]
+__all__ = ["component_children"]
 
 
 def component_children(root: Path, test_file: str, component: str | None) -> dict[str, list[str]]:
@@ -51,14 +51,3 @@ def component_children(root: Path, test_file: str, component: str | None) -> dic
             if local[:1].isupper():
                 found[local] = [specifier, imported]
     return found
-
-
-def children_of_the_tested_component(root: Path, test_file: str) -> dict[str, list[str]]:
-    """:func:`component_children` of the component ``test_file`` is most likely about."""
-    from testmend.project.dependencies import component_under_test, dependency_tree
-
-    try:
-        tree = dependency_tree(root, test_file)
-        return component_children(root, test_file, component_under_test(root, test_file, tree))
-    except (ProjectToolError, PathEscapeError, OSError):
-        return {}

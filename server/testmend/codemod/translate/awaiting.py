@@ -56,9 +56,7 @@ class Awaiting(Rerenders):
             if parent.type == "call_expression":
                 calls.append(parent)
             elif parent.type not in ("variable_declarator", "function_declaration"):
-                return None  # a declaration is not a use
-            else:
-                return None
+                return None  # a declaration is not a use; anything else is
         return calls
 
     def can_be_async(self, fn: Node, seen: frozenset[int] = frozenset()) -> bool:

@@ -20,15 +20,18 @@ class CapturedQueries(Chains):
 
     # -- capture lookup ----------------------------------------------------------------------
 
-    def _records_at(self, prop: Node, ctx: Ctx) -> list[FindRecord] | None:
+    def _records_at(self, prop: Node, ctx: Ctx, *, root: bool = False) -> list[FindRecord] | None:
+        """The capture's records at the call ``prop`` names: its finds, or (``root``) the root
+        wrapper's element where the test used it (selector ``:root``)."""
         if not self.records:
             return None
         key = (prop.start_point[0] + 1, prop.start_point[1] + 1)
-        records = self.records.get(key)
+        records = self._of_kind(self.records.get(key), root)
         if records is None:
             # Stack columns can point at the call's start on some engines.
             line = key[0]
             same_line = [r for k, rs in self.records.items() if k[0] == line for r in rs]
+            same_line = self._of_kind(same_line, root) or []
             selectors = {r.selector for r in same_line}
             records = (
                 same_line
@@ -42,6 +45,13 @@ class CapturedQueries(Chains):
             if mine:
                 return mine
         return records
+
+    @staticmethod
+    def _of_kind(records: list[FindRecord] | None, root: bool) -> list[FindRecord] | None:
+        if records is None:
+            return None
+        kept = [r for r in records if (r.selector == ":root") == root]
+        return kept or None
 
     def _consensus(
         self, records: Iterable[FindRecord], *, element: int | None = None

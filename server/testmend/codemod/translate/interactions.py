@@ -387,7 +387,7 @@ class Interactions(Awaiting):
         tags = {
             (e.tag, e.attributes.get("type", "text"))
             for r in self.dom.records
-            if r.line == line and r.count == 1
+            if r.line == line and r.count == 1 and r.selector != ":root"
             for e in r.elements
         }
         if len(tags) != 1:

@@ -19,6 +19,11 @@ from .tables import (
     TAG_ROLES,
 )
 
+ROOT_QUERIED = frozenset({"hasClass", "simulate", "text", "getDOMNode", "is"})
+"""Operations on the root wrapper that act on its element (the capture records it there,
+``capture_setup.js``). Not ``prop``/``props``: a full render's root props are the element the
+test passed, not the DOM element's."""
+
 
 class Targets(CapturedQueries):
     """Which elements an Enzyme selection means, and the RTL code that reads them."""
@@ -257,7 +262,34 @@ class Targets(CapturedQueries):
                 i += 1
                 continue
             raise Untranslatable(f"{op}() has no Testing Library equivalent here")
+        if target.kind == "root" and finds == 0 and i < len(ops):
+            queried = self._root_query(target, ops[i][2], ctx)
+            if queried is not None:
+                target = queried
         return target, ops[i:]
+
+    def _root_query(self, root: Target, call: Node, ctx: Ctx) -> Target | None:
+        """The query the capture verified for the root wrapper's element where the test reads
+        or acts on it (``wrapper.hasClass(…)``): its role, label, text or test id, in place of
+        the node access to the render's first element. Not for a shallow root that is another
+        component's element (its props are not the element's), an inline render, an SVG root
+        or several renders at once."""
+        render = root.render
+        if root.inline is not None or render.svg or (render.shallow and render.component_root):
+            return None
+        if root.binding is not None and root.binding.beside_others:
+            return None
+        fn = call.child_by_field_name("function")
+        prop = fn.child_by_field_name("property") if fn is not None else None
+        if prop is None or text(prop) not in ROOT_QUERIED:
+            return None
+        records = self._records_at(prop, ctx, root=True) or []
+        if not records or any(r.count != 1 for r in records):
+            return None
+        picked = self._pick(self._consensus(records), "element")
+        if picked is None or picked[2]:
+            return None
+        return self._query_target(picked, multi=False, index=None)
 
     def _from_capture_only(
         self,
