@@ -122,6 +122,7 @@ describe('against the real testmend server', () => {
     expect(Object.keys(options.testmend).sort()).toEqual(
       [
         'budget',
+        'codemod',
         'commands',
         'fidelity',
         'maxConcurrentRuns',

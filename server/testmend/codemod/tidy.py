@@ -186,13 +186,13 @@ def _unwrap_act(content: str, root: Node) -> str:
         for library, members in groups:
             lines = data[members[0].start_byte : members[-1].end_byte].decode("utf-8")
             first = _indent_of(data, members[0].start_byte)
-            block = (first + lines).split("\n")
+            piece = (first + lines).split("\n")
             if library:
-                parts.append(_reindent(block, indent).lstrip())
+                parts.append(_reindent(piece, indent).lstrip())
             else:
                 head = "await act(async () => {" if awaited and is_async else "act(() => {"
-                inner = _reindent(block, indent + "  ")
-                parts.append(f"{head}\n{inner}\n{indent}}});")
+                indented = _reindent(piece, indent + "  ")
+                parts.append(f"{head}\n{indented}\n{indent}}});")
         last_library, last = groups[-1]
         waits = any("await " in text_of(s) for s in last)
         if awaited and is_async and last_library and not waits:

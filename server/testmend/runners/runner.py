@@ -35,6 +35,7 @@ from .errors import (
     RunnerError,
     ToolCrashedError,
 )
+from .jest_args import without_reporters
 from .memo import ContentMemo
 from .models import (
     LintFixResult,
@@ -111,20 +112,6 @@ def snapshot_file(test_file: str) -> str:
     """Where jest keeps ``test_file``'s snapshots by default (project-relative)."""
     path = Path(test_file)
     return (path.parent / "__snapshots__" / f"{path.name}.snap").as_posix()
-
-
-def without_reporters(argv: Sequence[str]) -> list[str]:
-    """A jest command without the reporters it names (``--reporters=x``, ``--reporters x``)."""
-    kept: list[str] = []
-    skip = False
-    for word in argv:
-        if skip:
-            skip = False
-        elif word == "--reporters":
-            skip = True
-        elif not word.startswith("--reporters="):
-            kept.append(word)
-    return kept
 
 
 class ProjectRunners:

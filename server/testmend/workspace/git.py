@@ -313,3 +313,11 @@ def build_inputs(ignored: Sequence[str], root: Path) -> list[str]:
         if len(found) >= MAX_BUILD_INPUTS:
             break
     return found
+
+
+def mirrored_paths(status: bytes, git: GitProject) -> list[str]:
+    """What a workspace copies from the user's tree (repository-relative): every path that
+    differs from HEAD, and the ignored files a build step made that tests may import
+    (``git.build_inputs``: compiled CSS, compiled locales, generated modules)."""
+    ignored = build_inputs(parse_ignored(status), git.toplevel)
+    return [*parse_status(status), *ignored]

@@ -49,6 +49,7 @@ from .git import (
     GitError,
     GitProject,
     detect_git,
+    mirrored_paths,
     run_git,
     sparse_checkout,
     start_git_status,
@@ -63,7 +64,6 @@ from .shadow import (
     link_node_modules,
     made_in_worker,
     mirror_changes,
-    mirror_list,
     register_live,
     run_id_checked,
 )
@@ -221,7 +221,7 @@ def _prepare_slot(
                 reused = False
         if not reused:
             _fresh_tree(git, tree, cancel)
-        changed = mirror_list(status.finish(), git)
+        changed = mirrored_paths(status.finish(), git)
     except BaseException:
         status.kill()
         raise

@@ -57,11 +57,9 @@ from .git import (
     GIT_TIMEOUT_SECONDS,
     GitError,
     GitProject,
-    build_inputs,
     detect_git,
     head_commit,
-    parse_ignored,
-    parse_status,
+    mirrored_paths,
     sparse_checkout,
     start_git_status,
     start_worktree_add,
@@ -432,20 +430,12 @@ def _populate_from_git(ws: ShadowWorkspace, git: GitProject, cancel: Cancel) -> 
         cancel.check()
         if git.subdir != ".":
             sparse_checkout(git, ws.tree)
-        changed = mirror_list(status.finish(), git)
+        changed = mirrored_paths(status.finish(), git)
     except BaseException:
         status.kill()
         raise
     mirror_changes(ws, git, changed, cancel)
     return node_modules
-
-
-def mirror_list(status: bytes, git: GitProject) -> list[str]:
-    """What a workspace copies from the user's tree (repository-relative): every path that
-    differs from HEAD, and the ignored files a build step made that tests may import
-    (``git.build_inputs``: compiled CSS, compiled locales, generated modules)."""
-    ignored = build_inputs(parse_ignored(status), git.toplevel)
-    return [*parse_status(status), *ignored]
 
 
 def mirror_changes(
