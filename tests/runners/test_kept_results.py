@@ -131,3 +131,21 @@ def test_the_store_keeps_the_recently_used_and_misses_what_it_cannot_read(tmp_pa
     assert cache.get(keys[2], TestRunResult) is None
     with pytest.raises(ValueError):
         cache.get("../../etc/passwd", TestRunResult)
+
+
+def test_a_generated_input_of_the_tests_counts(repo: Path) -> None:
+    """The CSS a build step compiled (ignored by git) is what a test imports: a change of it
+    is a new state; a build folder's output and a secret are not inputs."""
+    (repo / ".gitignore").write_text("node_modules/\nbuild/\n*.css\n.env\n")
+    git(repo, "add", ".gitignore")
+    git(repo, "commit", "-q", "-m", "ignore")
+    app = repo / "app"
+    (app / "src" / "Button.css").write_text(".button { color: red; }\n")
+    first = workspace_state(app)
+    (app / "src" / "Button.css").write_text(".button { color: blue; }\n")
+    second = workspace_state(app)
+    assert second != first
+    (app / "build").mkdir(exist_ok=True)
+    (app / "build" / "bundle.css").write_text("built")
+    (app / ".env").write_text("KEY=1\n")
+    assert workspace_state(app) == second

@@ -605,3 +605,56 @@ async def test_a_stopped_command_leaves_no_unretrieved_error(tmp_path: Path, how
     gc.collect()
     await asyncio.sleep(0.05)
     assert [m for m in seen if "never retrieved" in m] == []
+
+
+async def test_a_reporter_of_the_projects_is_left_out(example_copy: Path) -> None:
+    """A project's reporter can fail the run (addons-code-manager's runs eslint and git,
+    which the sandbox blocks): testmend's runs print with jest's default reporter only, from
+    the config and from the command alike."""
+    write(
+        example_copy,
+        "failing-reporter.js",
+        """
+        class FailingReporter {
+          onRunStart() {
+            throw new Error('this reporter needs git');
+          }
+        }
+        module.exports = FailingReporter;
+        """,
+    )
+    config = (example_copy / "jest.config.js").read_text()
+    (example_copy / "jest.config.js").write_text(
+        config.replace(
+            "clearMocks: true,",
+            "clearMocks: true,\n  reporters: ['default', '<rootDir>/failing-reporter.js'],",
+        )
+    )
+    runners = runners_for(
+        example_copy,
+        commands={"test": ["node_modules/.bin/jest", "--reporters=<rootDir>/failing-reporter.js"]},
+    )
+    result = await runners.run_tests(PASSING_TEST)
+    assert result.success and result.passed_count > 0, result.suite_error
+
+
+def test_lint_warnings_count_where_the_projects_lint_fails_on_them(tmp_path: Path) -> None:
+    (tmp_path / "package.json").write_text(
+        json.dumps(
+            {
+                "scripts": {
+                    "lint": "eslint src --max-warnings=3",
+                    "lint:ci": "eslint . --max-warnings 0 && tsc",
+                    "format": "prettier --max-warnings 9 .",
+                }
+            }
+        )
+    )
+    commands = resolve_commands(load_config(tmp_path, environ={}), tmp_path)
+    assert commands.lint_max_warnings == 0
+    configured = load_config(
+        tmp_path, environ={}, editor_settings={"commands": {"lintMaxWarnings": 5}}
+    )
+    assert resolve_commands(configured, tmp_path).lint_max_warnings == 5
+    (tmp_path / "package.json").write_text(json.dumps({"scripts": {"lint": "eslint ."}}))
+    assert resolve_commands(load_config(tmp_path, environ={}), tmp_path).lint_max_warnings is None

@@ -44,7 +44,7 @@ APP_FILES = {
     "src/old_name.ts": "export const renamed = true;\n",
     "scripts/build.sh": "#!/bin/sh\necho build\n",
     "crlf.txt": "line1\r\nline2\r\n",
-    ".gitignore": "node_modules/\n*.log\nignored_dir/\n",
+    ".gitignore": "node_modules/\n*.log\nignored_dir/\n*.css\nbuild/\n.env\n",
 }
 
 
@@ -75,6 +75,9 @@ def dirty(repo: Path, outside: Path) -> None:
             "src/deep/er/untracked.ts": "deep\n",
             "debug.log": "ignored\n",
             "ignored_dir/x.ts": "ignored\n",
+            "src/App.css": "generated from App.scss\n",
+            "build/bundle.js": "a build's output\n",
+            ".env": "API_KEY=secret\n",
             ".testmend/state.db": "testmend's own state\n",
         },
     )
@@ -129,9 +132,13 @@ def test_worktree_reflects_committed_uncommitted_untracked_and_unsaved(
         assert not (root / "src/staged_deleted.ts").exists()
         assert not (root / "src/old_name.ts").exists()
         assert ws.read_text("src/new_name.ts") == "export const renamed = true;\n"
-        # ignored files and testmend's own state are not copied
+        # ignored files are not copied, but for what a build step made that a test may import
+        # (styles, modules, data; never in a build folder, never a secret); nor testmend's state
         assert not (root / "debug.log").exists()
-        assert not (root / "ignored_dir").exists()
+        assert ws.read_text("ignored_dir/x.ts") == "ignored\n"
+        assert ws.read_text("src/App.css") == "generated from App.scss\n"
+        assert not (root / "build").exists()
+        assert not (root / ".env").exists()
         assert not (root / ".testmend").exists()
         # file modes, exact bytes
         assert os.stat(root / "scripts/build.sh").st_mode & 0o111

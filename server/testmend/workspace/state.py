@@ -82,7 +82,7 @@ def workspace_state(
     skipped = {name if below == "." else f"{below}/{name}" for name in exclude}
     h = hashlib.sha256(b"workspace-state 1\n" + head + b"\n")
     inputs = build_inputs(parse_ignored(status), toplevel)
-    listed = sorted(set(parse_status(status)) | set(inputs) - skipped)
+    listed = sorted((set(parse_status(status)) | set(inputs)) - skipped)
     try:
         for path in listed:
             h.update(os.fsencode(path) + b"\0" + _file_digest(toplevel / path) + b"\n")
