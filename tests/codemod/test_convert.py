@@ -7,6 +7,7 @@ import textwrap
 
 import pytest
 
+from testmend.assets import read_asset
 from testmend.codemod import (
     CapturedElement,
     CapturedQuery,
@@ -19,6 +20,7 @@ from testmend.codemod import (
     is_enzyme_free,
 )
 from testmend.codemod.models import CodemodResult
+from testmend.codemod.translate.state import commonjs
 from testmend.js_syntax import parse
 from tests.support.apps import fixture_text
 
@@ -1093,3 +1095,58 @@ def test_user_event_waits_on_fake_timers() -> None:
     content = convert(source, options=options, dom=dom).content
     assert "const user = userEvent.setup({ advanceTimers: jest.advanceTimersByTime });" in content
     assert "await user.click(screen.getByRole('button'));" in content
+
+
+def test_a_local_render_helper_keeps_its_name_and_calls_testing_librarys_render() -> None:
+    """``const render = (props) => shallow(<X {...props} />)`` must not become a call of
+    itself: Testing Library's render comes in under another name."""
+    source = (
+        "import * as React from 'react';\nimport { shallow } from 'enzyme';\n"
+        "import ToggleButton from '.';\n\n"
+        "describe('ToggleButton', () => {\n"
+        "  const render = (props = {}) => shallow(<ToggleButton {...props} />);\n\n"
+        "  it('renders', () => {\n    const root = render({ label: 'Go' });\n"
+        "    expect(root.find('button')).toHaveLength(1);\n  });\n});\n"
+    )
+    content = convert(source).content
+    assert "import { render as rtlRender, screen } from '@testing-library/react';" in content
+    assert "const render = (props = {}) => rtlRender(<ToggleButton {...props} />);" in content
+    assert "import * as React from 'react';" in content  # the JSX is its use
+
+
+def test_a_type_import_fits_the_projects_typescript() -> None:
+    """``import { render, type RenderResult }`` needs TypeScript 4.5 (and Babel 7.16): older
+    projects get the type in an ``import type`` of its own."""
+    source = fixture("helper_returning_wrapper_keeps_render_result.tsx")
+    assert "import { render, screen, type RenderResult } from" in convert(source).content
+    old = CodemodOptions(jest_dom_global=True, inline_type_imports=False)
+    content = convert(source, options=old).content
+    assert "import type { RenderResult } from '@testing-library/react';" in content
+    assert "import { render, screen } from '@testing-library/react';" in content
+
+
+def test_the_recording_helper_is_a_module_of_the_result() -> None:
+    """The props of a child are read through one typed module the result adds (never pasted
+    into the test), reached from the jest.mock factory with jest.requireActual."""
+    source = (
+        "import { mount } from 'enzyme';\nimport { List } from './List';\n"
+        "import { Item } from './Item';\n\n"
+        "it('passes the label', () => {\n  const wrapper = mount(<List />);\n"
+        "  expect(wrapper.find(Item).first().prop('label')).toBe('a');\n});\n"
+    )
+    options = CodemodOptions(jest_dom_global=True, support_dir="src/test-utils")
+    result = convert(source, path="src/components/List.test.tsx", options=options)
+    assert "import { recordedProps } from '../test-utils/recordProps';" in result.content
+    assert (
+        "jest.mock('./Item', () => jest.requireActual('../test-utils/recordProps')"
+        ".mockRecordingProps(jest.requireActual('./Item'), ['Item']));"
+    ) in result.content
+    assert "function mockRecordingProps" not in result.content
+    helper = result.support_files["src/test-utils/recordProps.ts"]
+    assert "export function recordedProps<P>(component: React.ComponentType<P>): P[]" in helper
+    assert ": any" not in helper and "<any>" not in helper
+    # A CommonJS test gets the module as CommonJS.
+    module = commonjs(read_asset("testmend.codemod", "assets/recordProps.js"))
+    assert "const React = require('react');" in module
+    assert "module.exports = { mockRecordingProps, recordedProps };" in module
+    assert "export " not in module

@@ -97,7 +97,10 @@ async def test_props_of_child_components_are_recorded_and_keep_the_tests_intent(
     file = "src/components/Widgets/List.test.js"
     content = await migrate(app_copy, file, LIST_SUITE)
     # The module List imports Item from is the one mocked, not the index the test imports.
-    assert "jest.mock('./Item', () => mockRecordingProps(jest.requireActual('./Item')" in content
+    assert (
+        "jest.mock('./Item', () => jest.requireActual('../../recordProps')"
+        ".mockRecordingProps(jest.requireActual('./Item')" in content
+    )
     assert "expect(recordedProps(Item)[1].selected).toBe(true);" in content
     assert "recordedProps(Item).slice(-1)[0].label" in content
     assert "const second = recordedProps(Item)[1];" in content

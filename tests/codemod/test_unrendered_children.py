@@ -155,11 +155,13 @@ async def test_children_a_shallow_test_never_rendered_are_stubbed_and_keep_its_i
     file = "src/components/Cards/Card.test.js"
     content = await migrate(app_copy, file, CARD_SUITE)  # fully passing, nothing untranslated
     assert (
-        "jest.mock('./Badge', () => mockRecordingProps(jest.requireActual('./Badge'), "
+        "jest.mock('./Badge', () => jest.requireActual('../../recordProps')"
+        ".mockRecordingProps(jest.requireActual('./Badge'), "
         "['Badge'], ['Badge']));" in content
     )
     assert (
-        "jest.mock('./Counter', () => mockRecordingProps(jest.requireActual('./Counter'), "
+        "jest.mock('./Counter', () => jest.requireActual('../../recordProps')"
+        ".mockRecordingProps(jest.requireActual('./Counter'), "
         "['default'], ['default']));" in content
     )
     assert "// testmend: The shallow test never rendered Badge and Connect(Counter)" in content
@@ -228,7 +230,8 @@ def test_a_child_the_files_full_renders_render_is_not_stubbed() -> None:
         shallow_only.lstrip(), path="src/components/Cards/Mixed.test.js", options=options, dom=dom
     )
     assert (
-        "jest.mock('./Badge', () => mockRecordingProps(jest.requireActual('./Badge'), "
+        "jest.mock('./Badge', () => jest.requireActual('../../recordProps')"
+        ".mockRecordingProps(jest.requireActual('./Badge'), "
         "['Badge'], ['Badge']));" in result.content
     )
     # The component under test may name it otherwise (`import { Badge as Tag }`).

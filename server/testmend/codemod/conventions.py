@@ -12,7 +12,7 @@ from pathlib import Path
 from ..config import EventsSetting
 from ..enzyme_import import ENZYME_IMPORT
 from ..layout import NEVER_WALKED
-from ..project.packages import read_package_json
+from ..project.packages import installed_version, read_package_json
 from .models import CodemodOptions, EventStyle, HelperMapping, RenderHelper
 from .translate.helper_modules import selection_helpers_in
 
@@ -186,6 +186,20 @@ def _support_dir(root: Path, render_helper: RenderHelper | None) -> str:
     return "." if relative in ("", ".") else relative
 
 
+def _version(root: Path, name: str) -> tuple[int, int] | None:
+    found = installed_version(root, name)
+    match = re.match(r"(\d+)\.(\d+)", found or "")
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def _inline_type_imports(root: Path) -> bool:
+    """Whether the project's TypeScript (4.5+) and Babel (7.16+, when it has one) read
+    ``import { x, type X }``."""
+    typescript = _version(root, "typescript")
+    babel = _version(root, "@babel/core")
+    return (typescript is None or typescript >= (4, 5)) and (babel is None or babel >= (7, 16))
+
+
 def _event_style(events: EventsSetting, user_event: int | None) -> EventStyle:
     if user_event is None or events == "fireEvent":
         return "fireEvent"
@@ -288,4 +302,5 @@ def detect_conventions(project_root: Path, *, events: EventsSetting = "auto") ->
         rtl_major=_package_version(root, "@testing-library/react"),
         event_style=_event_style(events, user_event),
         support_dir=_support_dir(root, render_helper),
+        inline_type_imports=_inline_type_imports(root),
     )

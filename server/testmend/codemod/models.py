@@ -74,6 +74,9 @@ class CodemodOptions(_Model):
     """For the file being converted: what its component under test imports under a
     capitalised name, local name → [the specifier a ``jest.mock`` in the test reaches that
     module by, the exported name] (see ``project.children``). Recording stubs mock these."""
+    inline_type_imports: bool = True
+    """``import { render, type RenderResult }`` reads (TypeScript 4.5 and Babel 7.16 or newer);
+    else the type comes in an ``import type`` statement of its own."""
     support_dir: str = "src"
     """Project-relative folder of the modules the migrated tests share (the recording helper):
     beside the project's test utilities (``detect_conventions``)."""

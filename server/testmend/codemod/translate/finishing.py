@@ -220,10 +220,15 @@ class Finishing(Statements):
                 if default:
                     lines.append(f"const {default} = require({js_string(module)}).default;")
                 if names:
-                    lines.append(f"const {{ {', '.join(names)} }} = require({js_string(module)});")
+                    members = ", ".join(n.replace(" as ", ": ") for n in names)
+                    lines.append(f"const {{ {members} }} = require({js_string(module)});")
                 if not names and not default:
                     lines.append(f"require({js_string(module)});")
                 continue
+            if types and self.ts and not self.options.inline_type_imports:
+                # TypeScript before 4.5 (or Babel before 7.16) cannot read `{ type X }`.
+                lines.append(f"import type {{ {', '.join(types)} }} from {js_string(module)};")
+                types = []
             parts = names + [("type " + t) if self.ts else t for t in types]
             if not parts and not default:
                 lines.append(f"import {js_string(module)};")
@@ -303,8 +308,14 @@ class Finishing(Statements):
                             specs.append((spec, local))
                 elif part.type == "identifier":
                     specs.append((part, text(part)))
+            # React stays while the file has JSX: under the classic JSX runtime the JSX is its use.
+            jsx = any(n.type.startswith("jsx_") for n in walk(tree.root_node))
             unused = [
-                (s, name) for s, name in specs if used.get(name, 0) <= 1 and before.get(name, 0) > 1
+                (s, name)
+                for s, name in specs
+                if used.get(name, 0) <= 1
+                and before.get(name, 0) > 1
+                and not (name == "React" and jsx)
             ]
             if not unused:
                 continue

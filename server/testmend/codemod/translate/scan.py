@@ -532,7 +532,7 @@ class Scanner(ImportScanner):
             module = relative_specifier(helper.module, helper.path, self.path)
         else:
             render_name, module = "render", self.options.rtl_module
-        self.need(render_name, module)
+        render_name = self.need_unshadowed(render_name, module)
         kind = self.enzyme_renders.get(name) or text(
             fn.child_by_field_name("property")
             if fn is not None and fn.type == "member_expression"

@@ -199,6 +199,13 @@ class ConverterState:
         self.user_owner_nodes: dict[int, Node] = {}
         self.async_fixed: set[int] = set()
         names = {text(n) for n in walk(self.tree.root_node) if n.type == "identifier"}
+        self.declared_names = {
+            text(n.child_by_field_name("name"))
+            for n in walk(self.tree.root_node)
+            if n.type in ("variable_declarator", "function_declaration", "class_declaration")
+            and n.child_by_field_name("name") is not None
+        }
+        """Names the file declares itself (not its imports)."""
         self.user_name = next(
             (n for n in ("user", "tester", "userSession") if n not in names), "userEventSession"
         )
@@ -310,6 +317,16 @@ class ConverterState:
     def need(self, name: str, module: str | None = None) -> str:
         self.imports.setdefault(module or self.rtl_module(), set()).add(name)
         return name
+
+    def need_unshadowed(self, name: str, module: str) -> str:
+        """``name`` imported from ``module``, under another local name when the file declares
+        one of its own (a helper ``const render = (props) => shallow(…)`` must not become a
+        call of itself): the local name to use."""
+        if name not in self.declared_names:
+            return self.need(name, module)
+        alias = "rtl" + name[:1].upper() + name[1:]
+        self.need(f"{name} as {alias}", module)
+        return alias
 
     def support_module(self, name: str) -> str:
         """The specifier of the shared module ``name`` (``codemod/assets``) from this test,
