@@ -19,7 +19,7 @@ from .project.packages import (
     install_command,
     installed_version,
     needs_node_modules,
-    node_modules_dir,
+    node_modules_dirs,
     read_package_json,
 )
 from .project.testing_library import declared_version, testing_library_status
@@ -292,8 +292,8 @@ def run_doctor(
         ).stdout.strip()
         checks.append(Check(name="node", status="ok", detail=f"{version} ({node})"))
 
-    modules = node_modules_dir(root)
-    if modules is None and needs_node_modules(root):
+    modules = node_modules_dirs(root)
+    if not modules and needs_node_modules(root):
         checks.append(
             Check(
                 name="node_modules",
@@ -306,7 +306,10 @@ def run_doctor(
     else:
         checks.append(
             Check(
-                name="node_modules", status="ok", detail=str(modules) if modules else "none needed"
+                name="node_modules",
+                status="ok",
+                # Node resolves through each, nearest first (a monorepo hoists to the root's).
+                detail=", ".join(str(m) for m in modules) if modules else "none needed",
             )
         )
 

@@ -666,7 +666,7 @@ def test_event_objects_with_mocks_reach_the_handler() -> None:
         "{ preventDefault: backspace.preventDefault }));" in content
     )
     assert (
-        "Object.assign(createEvent.click(document.querySelector('input'), { button: 0 }), "
+        "Object.assign(createEvent.click(document.querySelector('input'), { button: 1 }), "
         "{ stopPropagation: stop })" in content
     )
     # An inline jest.fn() nobody can look at is dropped, as before.

@@ -69,6 +69,12 @@ MUTATIONS = {
 }
 
 
+def write_support_files(app: Path, files: dict[str, str]) -> None:
+    """The modules a conversion adds beside the test (the props-recording helper)."""
+    for rel, content in files.items():
+        (app / rel).write_text(content)
+
+
 def failing(result: TestRunResult) -> set[str]:
     if result.suite_error is not None:
         return {"<suite>"}
@@ -87,6 +93,7 @@ async def test_migrated_test_catches_the_bug(example_copy: Path, case: str) -> N
         original, path=migrated_file, options=detect_conventions(app_copy), dom=capture
     )
     (app_copy / migrated_file).write_text(result.content)
+    write_support_files(app_copy, result.support_files)
     source = (app_copy / component).read_text()
     assert good in source
     partial = {t.name for t in result.tests if t.status == "partial"}
@@ -129,6 +136,7 @@ async def test_the_products_intent_check_finds_the_hand_made_bugs(example_copy: 
         converted = convert_enzyme_test(
             original, path=test_file, options=detect_conventions(app_copy), dom=capture
         )
+        write_support_files(app_copy, converted.support_files)
         mutants = [
             text_mutant(
                 index + 1,

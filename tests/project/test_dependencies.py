@@ -239,7 +239,7 @@ def test_file_tools_on_the_example_app() -> None:
     listing = list_dir(EXAMPLE_APP)
     assert "node_modules/  (ignored: not searched)" in listing
     assert "src/" in listing.splitlines()
-    assert any(line.startswith("package.json  1.5 KB") for line in listing.splitlines())
+    assert any(line.startswith("package.json  1.8 KB") for line in listing.splitlines())
 
 
 # -- dependency trees of synthetic projects ---------------------------------------------------

@@ -86,17 +86,31 @@ function safeRealpath(p) {
   }
 }
 
+function frameInTest(line) {
+  const m = /\(?((?:[A-Za-z]:)?[^():]+):(\d+):(\d+)\)?\s*$/.exec(line.trim());
+  if (!m) return null;
+  const file = m[1].replace(/^at\s+/, '');
+  if (file === TEST_FILE || file === testFileReal || safeRealpath(file) === testFileReal) {
+    return { line: Number(m[2]), column: Number(m[3]) };
+  }
+  return null;
+}
+
 function callSite() {
   const stack = String(new Error().stack || '').split('\n');
   for (const line of stack) {
-    const m = /\(?((?:[A-Za-z]:)?[^():]+):(\d+):(\d+)\)?\s*$/.exec(line.trim());
-    if (!m) continue;
-    const file = m[1].replace(/^at\s+/, '');
-    if (file === TEST_FILE || file === testFileReal || safeRealpath(file) === testFileReal) {
-      return { line: Number(m[2]), column: Number(m[3]) };
-    }
+    const site = frameInTest(line);
+    if (site) return site;
   }
   return null;
+}
+
+// Whether the patched method `name` was called by the test file itself (not by Enzyme while
+// it mounts or by another of its methods).
+function calledByTest(name) {
+  const stack = String(new Error().stack || '').split('\n');
+  const at = stack.findIndex((line) => line.indexOf(name) >= 0);
+  return at >= 0 && at + 1 < stack.length && frameInTest(stack[at + 1]) !== null;
 }
 
 function describeSelector(selector) {
@@ -559,7 +573,7 @@ function patchRoot(Wrapper, isShallow) {
     Wrapper.prototype[name] = function rootMethod() {
       if (!inRootRecord) {
         try {
-          if (this === this.root()) recordRoot(this, isShallow);
+          if (this === this.root() && calledByTest('rootMethod')) recordRoot(this, isShallow);
         } catch (e) {
           // not a wrapper with a root
         }

@@ -49,15 +49,10 @@ def _read(path: Path) -> str:
 
 
 def _package_version(root: Path, name: str) -> int | None:
-    for base in (root, *root.parents):
-        meta = base / "node_modules" / name / "package.json"
-        if meta.is_file():
-            try:
-                version = str(json.loads(_read(meta)).get("version", ""))
-            except ValueError:
-                return None
-            match = re.match(r"(\d+)", version)
-            return int(match.group(1)) if match else None
+    version = installed_version(root, name)
+    if version is not None:
+        match = re.match(r"(\d+)", version)
+        return int(match.group(1)) if match else None
     package = read_package_json(root)
     for section in ("dependencies", "devDependencies", "peerDependencies"):
         spec = (package.get(section) or {}).get(name)

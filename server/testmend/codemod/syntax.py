@@ -48,6 +48,34 @@ def pair_key(pair: Node) -> str:
     return string_value(key) or text(key)
 
 
+def object_items(obj: Node) -> list[tuple[str, Node]]:
+    """An object literal's ``key: value`` pairs and shorthand ``key`` properties, as (key,
+    value node); spreads and methods left out."""
+    items: list[tuple[str, Node]] = []
+    for child in obj.named_children:
+        if child.type == "pair":
+            value = child.child_by_field_name("value")
+            if value is not None:
+                items.append((pair_key(child), value))
+        elif child.type == "shorthand_property_identifier":
+            items.append((text(child), child))
+    return items
+
+
+def pattern_items(pattern: Node) -> list[tuple[str, str]]:
+    """An object pattern's (key, local name) pairs: ``{ wrapper, history: h }`` →
+    [("wrapper", "wrapper"), ("history", "h")]; defaults and rest left out."""
+    items: list[tuple[str, str]] = []
+    for child in pattern.named_children:
+        if child.type == "shorthand_property_identifier_pattern":
+            items.append((text(child), text(child)))
+        elif child.type == "pair_pattern":
+            value = child.child_by_field_name("value")
+            if value is not None and value.type == "identifier":
+                items.append((pair_key(child), text(value)))
+    return items
+
+
 def js_string(value: str) -> str:
     """A single-quoted JS string literal."""
     escaped = value.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n")

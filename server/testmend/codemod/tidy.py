@@ -9,7 +9,7 @@ lint (``eslint-plugin-testing-library`` among it) has nothing to say about the s
   the hook's statements run at the same point, before the test's own;
 - a render result is destructured or named ``view`` (``render-result-naming-convention``), and
   dropped when nothing reads it;
-- imports nothing uses any more go.
+- names nothing uses any more go: imports, values destructured from a call (``unused.py``).
 
 Each pass parses the file again and rewrites only what it recognises; anything else stays as
 it is. Pure: text in, text out.
@@ -22,7 +22,15 @@ from collections.abc import Iterator
 from itertools import pairwise
 
 from ..js_syntax import Node, parse, text_of, walk
-from .syntax import Edit, apply_edits
+from .syntax import Edit
+from .unused import (
+    applied,
+    drop_unused_destructured,
+    drop_unused_imports,
+    identifiers,
+    remove_line,
+    scope_of,
+)
 
 _TESTING_LIBRARY_ROOTS = frozenset({"fireEvent", "user", "userEvent", "screen", "within"})
 _RENDER_RESULT_METHODS = frozenset({"rerender", "unmount"})
@@ -42,7 +50,8 @@ def tidy(content: str, path: str) -> str:
         _declare_where_assigned,
         _renders_out_of_hooks,
         _name_render_results,
-        _drop_unused_imports,
+        drop_unused_destructured,
+        drop_unused_imports,
     )
     for step in steps:
         tree = parse(content, path)
@@ -52,12 +61,6 @@ def tidy(content: str, path: str) -> str:
         if updated != content and not parse(updated, path).root_node.has_error:
             content = updated
     return content
-
-
-def _apply(content: str, edits: list[Edit]) -> str:
-    if not edits:
-        return content
-    return apply_edits(content.encode("utf-8"), edits)[0]
 
 
 def _callee_root(call: Node) -> Node | None:
@@ -198,7 +201,7 @@ def _unwrap_act(content: str, root: Node) -> str:
         if awaited and is_async and last_library and not waits:
             parts.append(_FLUSH)
         edits.append(Edit(stmt.start_byte, stmt.end_byte, f"\n{indent}".join(parts)))
-    return _apply(content, edits)
+    return applied(content, edits)
 
 
 # -- let x; x = …; → const x = …; -------------------------------------------------------------
@@ -215,7 +218,7 @@ def _declare_where_assigned(content: str, root: Node) -> str:
                 edit = _merged(block, declaration, following)
                 if edit is not None:
                     edits.append(edit)
-    return _apply(content, edits)
+    return applied(content, edits)
 
 
 _ASSIGNMENTS = ("assignment_expression", "augmented_assignment_expression", "update_expression")
@@ -264,14 +267,6 @@ def _calls_named(node: Node, names: frozenset[str]) -> Iterator[tuple[Node, Node
             yield call, callbacks[-1]
 
 
-def _identifiers(node: Node, name: str) -> list[Node]:
-    return [
-        n
-        for n in walk(node)
-        if n.type in ("identifier", "shorthand_property_identifier") and text_of(n) == name
-    ]
-
-
 def _renders_out_of_hooks(content: str, root: Node) -> str:
     data = content.encode("utf-8")
     edits: list[Edit] = []
@@ -279,7 +274,7 @@ def _renders_out_of_hooks(content: str, root: Node) -> str:
         edit = _setup_for(data, describe, callback)
         if edit is not None:
             edits.extend(edit)
-    return _apply(content, edits)
+    return applied(content, edits)
 
 
 def _describe_blocks(root: Node) -> Iterator[tuple[Node, Node]]:
@@ -336,7 +331,7 @@ def _setup_for(data: bytes, describe: Node, block: Node) -> list[Edit] | None:
             return None
         users = [
             n
-            for n in _identifiers(block, variable)
+            for n in identifiers(block, variable)
             if not _inside(n, declaration) and not _inside(n, hook)
         ]
         if any(_test_callback_of(n, tests) is None for n in users):
@@ -360,13 +355,13 @@ def _setup_for(data: bytes, describe: Node, block: Node) -> list[Edit] | None:
     statement = hook_call.parent if hook_call.parent is not None else hook_call
     edits = [Edit(statement.start_byte, statement.end_byte, setup)]
     if declaration is not None:
-        edits.append(_remove_line(data, declaration))
+        edits.append(remove_line(data, declaration))
     for test in tests:
         callback = _test_callback(test)
         test_body = callback.child_by_field_name("body") if callback is not None else None
         if callback is None or test_body is None or test_body.type != "statement_block":
             return None
-        uses = variable is not None and bool(_identifiers(test_body, variable))
+        uses = variable is not None and bool(identifiers(test_body, variable))
         call = f"await {name}()" if is_async else f"{name}()"
         line = f"const {variable} = {call};" if uses else f"{call};"
         first = next(iter(test_body.named_children), None)
@@ -446,25 +441,7 @@ def _test_callback_of(node: Node, tests: list[Node]) -> Node | None:
     return None
 
 
-def _remove_line(data: bytes, node: Node) -> Edit:
-    """The lines of ``node``, and a blank line after them that would open a block."""
-    start = data.rfind(b"\n", 0, node.start_byte) + 1
-    end = data.find(b"\n", node.end_byte)
-    end = len(data) if end == -1 else end + 1
-    opens_block = data[:start].rstrip().endswith(b"{")
-    if opens_block and data[end : data.find(b"\n", end) + 1].strip() == b"":
-        end = data.find(b"\n", end) + 1
-    return Edit(start, end, "")
-
-
 # -- render results named as Testing Library's lint expects --------------------------------------
-
-
-def _scope_of(node: Node) -> Node:
-    current = node.parent
-    while current is not None and current.type not in ("statement_block", "program"):
-        current = current.parent
-    return current if current is not None else node
 
 
 def _name_render_results(content: str, root: Node) -> str:
@@ -480,8 +457,8 @@ def _name_render_results(content: str, root: Node) -> str:
         current = text_of(name)
         if current in _GOOD_NAMES:
             continue
-        scope = _scope_of(declarator)
-        references = [n for n in _identifiers(scope, current) if n != name]
+        scope = scope_of(declarator)
+        references = [n for n in identifiers(scope, current) if n != name]
         statement = declarator.parent
         if not references and statement is not None and len(statement.named_children) == 1:
             assert value is not None
@@ -499,51 +476,10 @@ def _name_render_results(content: str, root: Node) -> str:
                 edits.append(Edit(ref.start_byte, ref.end_byte, f"{current}: {new}"))
             else:
                 edits.append(Edit(ref.start_byte, ref.end_byte, new))
-    return _apply(content, edits)
+    return applied(content, edits)
 
 
 def _unawaited(node: Node | None) -> Node | None:
     if node is not None and node.type == "await_expression" and node.named_children:
         return node.named_children[0]
     return node
-
-
-# -- imports nothing uses ---------------------------------------------------------------------
-
-
-def _drop_unused_imports(content: str, root: Node) -> str:
-    data = content.encode("utf-8")
-    used: dict[str, int] = {}
-    for n in walk(root):
-        if n.type in (
-            "identifier",
-            "type_identifier",
-            "jsx_identifier",
-            "shorthand_property_identifier",
-        ):
-            used[text_of(n)] = used.get(text_of(n), 0) + 1
-    edits: list[Edit] = []
-    for stmt in root.named_children:
-        if stmt.type != "import_statement":
-            continue
-        clause = next((c for c in stmt.named_children if c.type == "import_clause"), None)
-        named = (
-            next((c for c in clause.named_children if c.type == "named_imports"), None)
-            if clause
-            else None
-        )
-        if clause is None or named is None or len(clause.named_children) != 1:
-            continue
-        specs = [s for s in named.named_children if s.type == "import_specifier"]
-        keep = []
-        for spec in specs:
-            local = spec.child_by_field_name("alias") or spec.child_by_field_name("name")
-            if local is not None and used.get(text_of(local), 0) > 1:
-                keep.append(text_of(spec))
-        if len(keep) == len(specs):
-            continue
-        if keep:
-            edits.append(Edit(named.start_byte, named.end_byte, "{ " + ", ".join(keep) + " }"))
-        else:
-            edits.append(_remove_line(data, stmt))
-    return _apply(content, edits)

@@ -70,10 +70,29 @@ def install_command(manager: PackageManager) -> str:
     return _INSTALL[manager]
 
 
+def node_modules_dirs(root: Path) -> list[Path]:
+    """Every ``node_modules`` a module of ``root`` resolves packages through, nearest first:
+    the package's own (often partial in a workspaces monorepo), then each parent's up to the
+    repository root, where yarn, npm and pnpm workspaces hoist the rest."""
+    return [
+        directory / "node_modules"
+        for directory in _ancestors_within_repo(root)
+        if (directory / "node_modules").is_dir()
+    ]
+
+
 def node_modules_dir(root: Path) -> Path | None:
-    for directory in _ancestors_within_repo(root):
-        if (directory / "node_modules").is_dir():
-            return directory / "node_modules"
+    """The nearest ``node_modules`` (where the project's tools are installed, when any is)."""
+    found = node_modules_dirs(root)
+    return found[0] if found else None
+
+
+def package_dir(root: Path, package: str) -> Path | None:
+    """Where Node finds ``package`` from ``root``: the first ``node_modules`` on the way up that
+    has it (a symlink into pnpm's store counts as it)."""
+    for modules in node_modules_dirs(root):
+        if (modules / package / "package.json").is_file():
+            return modules / package
     return None
 
 
@@ -94,13 +113,13 @@ def find_bin(root: Path, name: str) -> str | None:
 
 
 def installed_version(root: Path, package: str) -> str | None:
-    """The version in the ``node_modules`` testmend's tools use (the project's, or a hoisted
-    one up to the repository root)."""
-    modules = node_modules_dir(root)
-    if modules is None:
+    """The version of ``package`` Node resolves from ``root`` (the package's own
+    ``node_modules``, or one hoisted up to the repository root)."""
+    found = package_dir(root, package)
+    if found is None:
         return None
     try:
-        data = json.loads((modules / package / "package.json").read_text(encoding="utf-8"))
+        data = json.loads((found / "package.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     version = data.get("version") if isinstance(data, dict) else None

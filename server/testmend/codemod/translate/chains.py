@@ -5,11 +5,11 @@ whether code refers to a wrapper at all."""
 from __future__ import annotations
 
 from ..syntax import Node, args_of, text, unwrap, walk
-from .scan import Scanner
+from .render_calls import RenderCalls
 from .tables import SELECT_OPS
 
 
-class Chains(Scanner):
+class Chains(RenderCalls):
     """What a wrapper expression is made of."""
 
     def chain(self, node: Node | None) -> tuple[Node, list[tuple[str, list[Node], Node]]] | None:

@@ -291,6 +291,8 @@ class Interactions(Awaiting):
         if event == "change" and target.checkbox:
             event = "click"
             payload = None
+        if event in ("click", "dblClick", "mouseDown", "mouseUp") and payload == "{ button: 0 }":
+            payload = None  # the main button, which every click uses (react-router's Link checks)
         element = self.element_code(target, "get", non_null=True)
         mocks = self._event_mocks(args[1], ctx) if len(args) > 1 else []
         if mocks:

@@ -1,26 +1,23 @@
-"""Scanning the file before converting: its render calls, the bindings of rendered wrappers,
-refs to class instances, and the code of the replacing ``render`` calls."""
+"""Scanning the file before converting: its render calls, the bindings of rendered wrappers
+(setup functions returning them included)."""
 
 from __future__ import annotations
 
-import re
 from typing import Literal
 
 from ..models import RenderRecord
 from ..syntax import (
-    Edit,
     Node,
     args_of,
-    line_indent,
-    line_start,
-    splice,
+    object_items,
+    pattern_items,
     text,
     unwrap,
     walk,
 )
 from .imports import ImportScanner
-from .state import Binding, Ctx, RenderKind, relative_specifier
-from .tables import WRAPPER_TYPES, is_svg_only_tag
+from .state import Binding, RenderKind
+from .tables import NAMES, WRAPPER_TYPES, is_svg_only_tag
 
 
 class Scanner(ImportScanner):
@@ -69,31 +66,71 @@ class Scanner(ImportScanner):
         return bool(renders) and all(self.is_shallow(c) for c in renders)
 
     def _returned_renders(self, function: str) -> list[Node]:
-        """The render calls a local function returning a render returns."""
+        """The render calls a local function returning a render returns (directly, or through
+        a local variable: ``const wrapper = mount(…); return wrapper``)."""
         for node in walk(self.tree.root_node):
             if node.type not in ("function_declaration", "arrow_function", "function_expression"):
                 continue
             if self._function_name(node) != function:
                 continue
-            body = node.child_by_field_name("body")
-            returned = (
-                [body]
-                if body is not None and body.type != "statement_block"
-                else [
-                    r.named_children[0]
-                    for r in walk(body)
-                    if r.type == "return_statement" and r.named_children
-                ]
-                if body is not None
-                else []
-            )
-            calls = [self.render_call_of(r) for r in returned]
+            calls = [
+                self.render_call_of(r) or self._local_render(node, r)
+                for r in self._returned_values(node)
+            ]
             return [
                 c
                 for c in calls
                 if c is not None and text(c.child_by_field_name("function")) != function
             ]
         return []
+
+    @staticmethod
+    def _returned_values(function: Node) -> list[Node]:
+        """What ``function`` returns: an arrow's expression body, or its return statements'."""
+        body = function.child_by_field_name("body")
+        if body is None:
+            return []
+        if body.type != "statement_block":
+            return [body]
+        return [
+            r.named_children[0]
+            for r in walk(body)
+            if r.type == "return_statement" and r.named_children
+        ]
+
+    def _local_render(self, function: Node, value: Node | None) -> Node | None:
+        """The render call that ``value``, a variable of ``function``'s, is declared with or
+        assigned (``let wrapper; wrapper = mount(…)``)."""
+        value = unwrap(value)
+        body = function.child_by_field_name("body")
+        if value is None or value.type not in NAMES or body is None:
+            return None
+        name = text(value)
+        for node in walk(body):
+            if node.type == "variable_declarator":
+                target, source = node.child_by_field_name("name"), node.child_by_field_name("value")
+            elif node.type == "assignment_expression":
+                target, source = node.child_by_field_name("left"), node.child_by_field_name("right")
+            else:
+                continue
+            if target is not None and target.type == "identifier" and text(target) == name:
+                call = self.render_call_of(source)
+                if call is not None:
+                    return call
+        return None
+
+    def _returned_object(self, function: Node) -> dict[str, str]:
+        """The keys of the object ``function`` returns that hold one of its renders
+        (``return { wrapper: wrapper as ReactWrapper, history }`` → {"wrapper": "wrapper"})."""
+        held: dict[str, str] = {}
+        for value in self._returned_values(function):
+            returned = unwrap(value)
+            if returned is None or returned.type != "object":
+                continue
+            for key, item in object_items(returned):
+                if self._local_render(function, item) is not None:
+                    held[key] = text(unwrap(item))
+        return held
 
     def _render_records(self, call: Node, seen: frozenset[str] = frozenset()) -> list[RenderRecord]:
         """What the capture saw at the render ``call`` (or at the renders the local function
@@ -233,8 +270,13 @@ class Scanner(ImportScanner):
                         for r in walk(body)
                     )
                 )
+                returns_render = returns_render or any(
+                    self._local_render(node, v) is not None for v in self._returned_values(node)
+                )
                 if self._has_wrapper_type(returns) or returns_render:
                     self.wrapper_functions.add(name)
+                elif held := self._returned_object(node):
+                    self.setup_objects[name] = held
         for _ in range(2):  # wrapper functions may call each other
             for node in walk(root):
                 if node.type == "variable_declarator":
@@ -282,6 +324,7 @@ class Scanner(ImportScanner):
                         found.element = self._element_of(call)
                     found.render = found.render | self.render_kind(call)
         self._keep_shared_scope_renders_whole()
+        self._bind_returned_renders()
         # Untyped parameters of local helpers that receive a wrapper.
         for node in walk(root):
             if node.type != "call_expression":
@@ -305,6 +348,70 @@ class Scanner(ImportScanner):
                     for b in self.bindings.get(text(param), [])
                 ):
                     self.add_binding(Binding(text(param), "param", param.parent))
+
+    def _bind_returned_renders(self) -> None:
+        """A render a setup function returns stays a whole variable (the caller uses it), and
+        each caller's ``const { wrapper, history } = await setup()`` binds ``wrapper`` to it."""
+        functions: dict[str, Node] = {}
+        for node in walk(self.tree.root_node):
+            if node.type not in ("function_declaration", "arrow_function", "function_expression"):
+                continue
+            name = self._function_name(node)
+            if name is None or not (name in self.wrapper_functions or name in self.setup_objects):
+                continue
+            functions[name] = node
+            for value in self._returned_values(node):
+                returned = unwrap(value)
+                items = (
+                    [item for _key, item in object_items(returned)]
+                    if returned is not None and returned.type == "object"
+                    else [value]
+                )
+                for item in items:
+                    held = unwrap(item)
+                    if held is None or held.type not in NAMES:
+                        continue
+                    binding = self.binding_named(text(held), held)
+                    if binding is not None and self._local_render(node, held) is not None:
+                        binding.passed_as_arg = True
+        self._bind_setup_call_sites(functions)
+
+    def _bind_setup_call_sites(self, functions: dict[str, Node]) -> None:
+        """``const { wrapper, history } = await setup()``: ``wrapper`` is bound to the render
+        the setup function returns under that key."""
+        for declarator in walk(self.tree.root_node):
+            if declarator.type != "variable_declarator":
+                continue
+            pattern = declarator.child_by_field_name("name")
+            value = unwrap(declarator.child_by_field_name("value"))
+            if value is not None and value.type == "await_expression" and value.named_children:
+                value = unwrap(value.named_children[0])
+            if pattern is None or pattern.type != "object_pattern" or value is None:
+                continue
+            fn = value.child_by_field_name("function") if value.type == "call_expression" else None
+            held = self.setup_objects.get(text(fn)) if fn is not None else None
+            if fn is None or held is None:
+                continue
+            for key, local in pattern_items(pattern):
+                function = functions.get(text(fn))
+                inner_name = held.get(key)
+                if inner_name is None or function is None:
+                    continue
+                returned = next(
+                    (
+                        unwrap(item)
+                        for v in self._returned_values(function)
+                        if (o := unwrap(v)) is not None and o.type == "object"
+                        for k, item in object_items(o)
+                        if k == key
+                    ),
+                    None,
+                )
+                inner = self.binding_named(inner_name, returned)
+                binding = Binding(local, "var", declarator)
+                if inner is not None:
+                    binding.element, binding.render = inner.element, inner.render
+                self.add_binding(binding)
 
     def _keep_shared_scope_renders_whole(self) -> None:
         """Two renders declared where one can see the other (``const small = shallow(…)``
@@ -377,70 +484,6 @@ class Scanner(ImportScanner):
                 return arg
         return None
 
-    def ref_attribute(self, element: Node) -> tuple[int, int, str]:
-        """The edit that adds ``ref={…}`` at the end of ``element``'s opening tag."""
-        opening = (
-            element
-            if element.type == "jsx_self_closing_element"
-            else element.child_by_field_name("open_tag")
-        )
-        assert opening is not None
-        end = opening.end_byte - (2 if element.type == "jsx_self_closing_element" else 1)
-        while self.src[end - 1 : end] in (b" ", b"\n"):
-            end -= 1
-        return (end, end, f" ref={{{self.element_refs[element.id]}}}")
-
-    def collect_class_refs(self) -> None:
-        """Wrappers whose test reads ``state()``, calls ``setState()`` or ``instance()`` on
-        the root: Enzyme allows these only on class components, so the rendered element can
-        take a ref to the instance. Each such binding gets one, declared beside it."""
-        taken = {text(n) for n in walk(self.tree.root_node) if n.type == "identifier"}
-        for node in walk(self.tree.root_node):
-            if node.type != "member_expression":
-                continue
-            obj = node.child_by_field_name("object")
-            prop = text(node.child_by_field_name("property"))
-            parent = node.parent
-            if (
-                obj is None
-                or obj.type != "identifier"
-                or prop not in ("state", "setState", "instance")
-                or parent is None
-                or parent.type != "call_expression"
-            ):
-                continue
-            binding = self.binding_named(text(obj), obj)
-            if binding is None or binding.ref is not None or binding.node is None:
-                continue
-            elements = self._rendered_elements(binding)
-            tags = {self._tag_of(e) for e in elements}
-            if not elements or not all(t[:1].isupper() for t in tags):
-                continue
-            # One name per binding: two bindings of the same name live in different scopes
-            # (or one shadows the other), and so do their refs.
-            ref = f"{binding.name}Ref"
-            while ref in taken:
-                ref += "_"
-            binding.ref = ref
-            for element in elements:
-                self.element_refs[element.id] = ref
-            statement = binding.node.parent
-            assert statement is not None
-            tag = next(iter(tags)) if len(tags) == 1 and self.ts else None
-            create = self._react_namespace() or self.need("createRef", "react")
-            typed = f"<{tag}>" if tag and "." not in tag else ("<any>" if self.ts else "")
-            indent = line_indent(self.src, statement.start_byte)
-            at = line_start(self.src, statement.start_byte)
-            self.edits.append(Edit(at, at, f"{indent}const {ref} = {create}{typed}();\n"))
-
-    def _react_namespace(self) -> str | None:
-        """``React.createRef`` when the file already imports React as a default or namespace."""
-        match = re.search(
-            rb"import\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s*(?:,\s*\{[^}]*\})?\s*from\s*['\"]react['\"]",
-            self.src,
-        )
-        return f"{match.group(1).decode()}.createRef" if match else None
-
     @staticmethod
     def _tag_of(element: Node) -> str:
         opening = (
@@ -449,27 +492,6 @@ class Scanner(ImportScanner):
             else element.child_by_field_name("open_tag")
         )
         return text(opening.child_by_field_name("name")) if opening is not None else ""
-
-    def _rendered_elements(self, binding: Binding) -> list[Node]:
-        """The JSX elements rendered into ``binding`` (its declaration and assignments)."""
-        calls = []
-        if binding.node is not None and binding.node.type == "variable_declarator":
-            call = self.render_call_of(binding.node.child_by_field_name("value"))
-            if call is not None:
-                calls.append(call)
-        for node in walk(self.tree.root_node):
-            if node.type == "assignment_expression":
-                left = node.child_by_field_name("left")
-                call = self.render_call_of(node.child_by_field_name("right"))
-                if (
-                    call is not None
-                    and left is not None
-                    and left.type == "identifier"
-                    and self.binding_named(text(left), node) is binding
-                ):
-                    calls.append(call)
-        elements = [self._element_of(c) for c in calls]
-        return [e for e in elements if e is not None] if all(elements) else []
 
     def add_binding(self, binding: Binding) -> None:
         self.bindings.setdefault(binding.name, []).append(binding)
@@ -510,72 +532,3 @@ class Scanner(ImportScanner):
         ):
             current = current.parent
         return current
-
-    def render_code(self, call: Node, ctx: Ctx) -> str:
-        fn = call.child_by_field_name("function")
-        name = text(fn)
-        args = args_of(call)
-        if name in self.wrapper_functions:
-            return text(call)
-        if name in self.helper_renders:
-            render_name, module, option_mode = self.helper_renders[name]
-            self.need(render_name, module)
-            return self._rewrite_call(
-                call,
-                render_name,
-                len(args) if option_mode == "pass-through" else 1,
-                svg=self.renders_svg(call),
-            )
-        helper = self.options.render_helper
-        if helper is not None:
-            render_name = helper.render_name
-            module = relative_specifier(helper.module, helper.path, self.path)
-        else:
-            render_name, module = "render", self.options.rtl_module
-        render_name = self.need_unshadowed(render_name, module)
-        kind = self.enzyme_renders.get(name) or text(
-            fn.child_by_field_name("property")
-            if fn is not None and fn.type == "member_expression"
-            else fn
-        )
-        if len(args) > 1:
-            self.pending_notes.append(
-                (
-                    "review",
-                    f"dropped the {kind}() options {text(args[1])[:80]}; pass a "
-                    "`wrapper` render option if the component needs providers",
-                )
-            )
-            self.note_only(call, "review", f"dropped the {kind}() options")
-        if kind == "render":
-            self.note_only(call, "review", "enzyme render() (static HTML) became a full render")
-        return self._rewrite_call(call, render_name, 1, svg=self.renders_svg(call))
-
-    def replace_render(self, call: Node, ctx: Ctx) -> None:
-        """Replace the render ``call`` (with the ``.dive()`` calls around it) by RTL's."""
-        self.replace(self.render_span(call), self.render_code(call, ctx))
-
-    def _rewrite_call(self, call: Node, name: str, keep: int, *, svg: bool = False) -> str:
-        """The call's own text with another callee, no type arguments and ``keep`` arguments
-        (layout and comments kept); with ``svg``, the element inside an ``<svg>``."""
-        base = call.start_byte
-        edits: list[tuple[int, int, str]] = []
-        fn = call.child_by_field_name("function")
-        assert fn is not None
-        edits.append((fn.start_byte, fn.end_byte, name))
-        type_args = call.child_by_field_name("type_arguments")
-        if type_args is not None:
-            edits.append((type_args.start_byte, type_args.end_byte, ""))
-        args = args_of(call)
-        if len(args) > keep:
-            start = args[keep - 1].end_byte if keep else args[0].start_byte
-            edits.append((start, args[-1].end_byte, ""))
-        element = self._element_of(call)
-        if element is not None and element.id in self.element_refs:
-            edits.append(self.ref_attribute(element))
-        if svg and args:
-            first = unwrap(args[0])
-            jsx = first is not None and first.type.startswith("jsx_")
-            edits.append((args[0].start_byte, args[0].start_byte, "<svg>" if jsx else "<svg>{"))
-            edits.append((args[0].end_byte, args[0].end_byte, "</svg>" if jsx else "}</svg>"))
-        return splice(self.src, base, call.end_byte, edits)

@@ -174,6 +174,9 @@ class ConverterState:
         self.enzyme_namespaces: set[str] = set()
         self.helper_renders: dict[str, tuple[str, str, str]] = {}
         self.wrapper_functions: set[str] = set()
+        self.setup_objects: dict[str, dict[str, str]] = {}
+        """Local setup functions returning an object that holds a render (``return { wrapper,
+        history }``): name → {the object's key: the local binding it holds}."""
         self.selection_helpers: dict[str, tuple[Node, Node]] = {}
         """Local functions that only return a selection of their wrapper parameter
         (``function getMatches(w) { return w.find('mark'); }``): name → (the function's

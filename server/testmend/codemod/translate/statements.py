@@ -6,10 +6,18 @@ from __future__ import annotations
 import re
 
 from ..models import NoteKind
-from ..syntax import Edit, Node, line_indent, line_start, text, unwrap, walk
+from ..syntax import Edit, Node, line_indent, line_start, object_items, splice, text, unwrap, walk
 from .assertions import Assertions
 from .state import Binding, Ctx, Dropped, Target, Untranslatable, one_line
-from .tables import DESCRIBE_FUNCS, HOOKS, SELECT_OPS, TEST_FUNCS, UNTRANSLATABLE, WRAPPER_TYPES
+from .tables import (
+    DESCRIBE_FUNCS,
+    HOOKS,
+    NAMES,
+    SELECT_OPS,
+    TEST_FUNCS,
+    UNTRANSLATABLE,
+    WRAPPER_TYPES,
+)
 
 
 class Statements(Assertions):
@@ -215,6 +223,13 @@ class Statements(Assertions):
             if call is not None:
                 self.replace_render(call, ctx)
                 return True
+            if returned is not None and returned.type == "object":
+                kept = self._returned_wrappers(returned)
+                if kept is not None:
+                    self.replace_statement(
+                        stmt, splice(self.src, stmt.start_byte, stmt.end_byte, kept), ctx
+                    )
+                    return True
             chain = self.chain(returned) if returned is not None else None
             if returned is not None and chain is None and self.refs_wrapper(returned):
                 # Reads combined (``a.hasClass(x) && b.length === 1``): each in the DOM.
@@ -226,6 +241,28 @@ class Statements(Assertions):
                 self.replace_statement(stmt, f"return {self.value(returned, ctx)};", ctx)
                 return True
         return False
+
+    def _returned_wrappers(self, returned: Node) -> list[tuple[int, int, str]] | None:
+        """A setup function's ``return { wrapper: wrapper as ReactWrapper, history }``: the
+        wrappers it holds are render results now (kept whole, their Enzyme types dropped);
+        None when a value reads the wrapper (``wrapper.find(…)``), which is not this case."""
+        edits: list[tuple[int, int, str]] = []
+        found = False
+        for _key, item in object_items(returned):
+            held = unwrap(item)
+            binding = (
+                self.binding_named(text(held), held)
+                if held is not None and held.type in NAMES
+                else None
+            )
+            if binding is None:
+                if self.refs_wrapper(item):
+                    return None
+                continue
+            binding.used = binding.passed_as_arg = found = True
+            if item is not held and self._has_wrapper_type(item):
+                edits.append((item.start_byte, item.end_byte, text(held)))
+        return edits if found else None
 
     def _rendered_before(self, name: str, stmt: Node) -> bool:
         """Another render is assigned to ``name`` before ``stmt`` in every test that runs

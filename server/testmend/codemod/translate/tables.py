@@ -14,6 +14,8 @@ ENZYME_MODULE = re.compile(
     r"jest-enzyme|chai-enzyme|enzyme-matchers)$"
 )
 WRAPPER_TYPES = {"ReactWrapper", "ShallowWrapper", "CommonWrapper", "RenderWrapper"}
+NAMES = ("identifier", "shorthand_property_identifier")
+"""A name read as a value: an identifier, or a shorthand property (``{ wrapper }``)."""
 TEST_FUNCS = {"it", "test", "fit", "xit", "xtest"}
 DESCRIBE_FUNCS = {"describe", "fdescribe", "xdescribe"}
 HOOKS = {"beforeEach", "afterEach", "beforeAll", "afterAll"}

@@ -1,0 +1,98 @@
+"""Refs to class instances: a test that reads ``state()``, calls ``setState()`` or
+``instance()`` on a rendered class component gets a ref on the rendered element, declared beside
+the wrapper's binding."""
+
+from __future__ import annotations
+
+import re
+
+from ..syntax import Edit, Node, line_indent, line_start, text, walk
+from .scan import Scanner
+from .state import Binding
+
+
+class ClassRefs(Scanner):
+    def ref_attribute(self, element: Node) -> tuple[int, int, str]:
+        """The edit that adds ``ref={…}`` at the end of ``element``'s opening tag."""
+        opening = (
+            element
+            if element.type == "jsx_self_closing_element"
+            else element.child_by_field_name("open_tag")
+        )
+        assert opening is not None
+        end = opening.end_byte - (2 if element.type == "jsx_self_closing_element" else 1)
+        while self.src[end - 1 : end] in (b" ", b"\n"):
+            end -= 1
+        return (end, end, f" ref={{{self.element_refs[element.id]}}}")
+
+    def collect_class_refs(self) -> None:
+        """Wrappers whose test reads ``state()``, calls ``setState()`` or ``instance()`` on
+        the root: Enzyme allows these only on class components, so the rendered element can
+        take a ref to the instance. Each such binding gets one, declared beside it."""
+        taken = {text(n) for n in walk(self.tree.root_node) if n.type == "identifier"}
+        for node in walk(self.tree.root_node):
+            if node.type != "member_expression":
+                continue
+            obj = node.child_by_field_name("object")
+            prop = text(node.child_by_field_name("property"))
+            parent = node.parent
+            if (
+                obj is None
+                or obj.type != "identifier"
+                or prop not in ("state", "setState", "instance")
+                or parent is None
+                or parent.type != "call_expression"
+            ):
+                continue
+            binding = self.binding_named(text(obj), obj)
+            if binding is None or binding.ref is not None or binding.node is None:
+                continue
+            elements = self._rendered_elements(binding)
+            tags = {self._tag_of(e) for e in elements}
+            if not elements or not all(t[:1].isupper() for t in tags):
+                continue
+            # One name per binding: two bindings of the same name live in different scopes
+            # (or one shadows the other), and so do their refs.
+            ref = f"{binding.name}Ref"
+            while ref in taken:
+                ref += "_"
+            binding.ref = ref
+            for element in elements:
+                self.element_refs[element.id] = ref
+            statement = binding.node.parent
+            assert statement is not None
+            tag = next(iter(tags)) if len(tags) == 1 and self.ts else None
+            create = self._react_namespace() or self.need("createRef", "react")
+            typed = f"<{tag}>" if tag and "." not in tag else ("<any>" if self.ts else "")
+            indent = line_indent(self.src, statement.start_byte)
+            at = line_start(self.src, statement.start_byte)
+            self.edits.append(Edit(at, at, f"{indent}const {ref} = {create}{typed}();\n"))
+
+    def _react_namespace(self) -> str | None:
+        """``React.createRef`` when the file already imports React as a default or namespace."""
+        match = re.search(
+            rb"import\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s*(?:,\s*\{[^}]*\})?\s*from\s*['\"]react['\"]",
+            self.src,
+        )
+        return f"{match.group(1).decode()}.createRef" if match else None
+
+    def _rendered_elements(self, binding: Binding) -> list[Node]:
+        """The JSX elements rendered into ``binding`` (its declaration and assignments)."""
+        calls = []
+        if binding.node is not None and binding.node.type == "variable_declarator":
+            call = self.render_call_of(binding.node.child_by_field_name("value"))
+            if call is not None:
+                calls.append(call)
+        for node in walk(self.tree.root_node):
+            if node.type == "assignment_expression":
+                left = node.child_by_field_name("left")
+                call = self.render_call_of(node.child_by_field_name("right"))
+                if (
+                    call is not None
+                    and left is not None
+                    and left.type == "identifier"
+                    and self.binding_named(text(left), node) is binding
+                ):
+                    calls.append(call)
+        elements = [self._element_of(c) for c in calls]
+        return [e for e in elements if e is not None] if all(elements) else []

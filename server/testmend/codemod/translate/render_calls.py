@@ -1,0 +1,80 @@
+"""The ``render`` calls that replace Enzyme's ``mount``/``shallow``/``render`` and the project's
+render helpers: the callee, the arguments kept, a ref to a class instance, an ``<svg>`` around
+an SVG-only root."""
+
+from __future__ import annotations
+
+from ..syntax import Node, args_of, splice, text, unwrap
+from .class_refs import ClassRefs
+from .state import Ctx, relative_specifier
+
+
+class RenderCalls(ClassRefs):
+    def render_code(self, call: Node, ctx: Ctx) -> str:
+        fn = call.child_by_field_name("function")
+        name = text(fn)
+        args = args_of(call)
+        if name in self.wrapper_functions:
+            return text(call)
+        if name in self.helper_renders:
+            render_name, module, option_mode = self.helper_renders[name]
+            self.need(render_name, module)
+            return self._rewrite_call(
+                call,
+                render_name,
+                len(args) if option_mode == "pass-through" else 1,
+                svg=self.renders_svg(call),
+            )
+        helper = self.options.render_helper
+        if helper is not None:
+            render_name = helper.render_name
+            module = relative_specifier(helper.module, helper.path, self.path)
+        else:
+            render_name, module = "render", self.options.rtl_module
+        render_name = self.need_unshadowed(render_name, module)
+        kind = self.enzyme_renders.get(name) or text(
+            fn.child_by_field_name("property")
+            if fn is not None and fn.type == "member_expression"
+            else fn
+        )
+        if len(args) > 1:
+            self.pending_notes.append(
+                (
+                    "review",
+                    f"dropped the {kind}() options {text(args[1])[:80]}; pass a "
+                    "`wrapper` render option if the component needs providers",
+                )
+            )
+            self.note_only(call, "review", f"dropped the {kind}() options")
+        if kind == "render":
+            self.note_only(call, "review", "enzyme render() (static HTML) became a full render")
+        return self._rewrite_call(call, render_name, 1, svg=self.renders_svg(call))
+
+    def replace_render(self, call: Node, ctx: Ctx) -> None:
+        """Replace the render ``call`` (with the ``.dive()`` calls around it) by RTL's."""
+        self.replace(self.render_span(call), self.render_code(call, ctx))
+
+    def _rewrite_call(self, call: Node, name: str, keep: int, *, svg: bool = False) -> str:
+        """The call's own text with another callee, no type arguments and ``keep`` arguments
+        (layout and comments kept); with ``svg``, the element inside an ``<svg>``."""
+        base = call.start_byte
+        edits: list[tuple[int, int, str]] = []
+        fn = call.child_by_field_name("function")
+        assert fn is not None
+        edits.append((fn.start_byte, fn.end_byte, name))
+        type_args = call.child_by_field_name("type_arguments")
+        if type_args is not None:
+            edits.append((type_args.start_byte, type_args.end_byte, ""))
+        args = args_of(call)
+        if len(args) > keep:
+            start = args[keep - 1].end_byte if keep else args[0].start_byte
+            edits.append((start, args[-1].end_byte, ""))
+        element = self._element_of(call)
+        if element is not None and element.id in self.element_refs:
+            edits.append(self.ref_attribute(element))
+        if svg and args:
+            first = unwrap(args[0])
+            jsx = first is not None and first.type.startswith("jsx_")
+            edits.append((args[0].start_byte, args[0].start_byte, "<svg>" if jsx else "<svg>{"))
+            edits.append((args[0].end_byte, args[0].end_byte, "</svg>" if jsx else "}</svg>"))
+        return splice(self.src, base, call.end_byte, edits)

@@ -1,0 +1,132 @@
+"""Names the conversion left unused, removed: named imports nothing refers to any more, and
+values destructured from a call that nothing reads (``const { wrapper, history } = await
+setup()`` once ``wrapper`` has no reads left). The call itself always stays."""
+
+from __future__ import annotations
+
+from ..js_syntax import Node, text_of, walk
+from .syntax import Edit, apply_edits
+
+
+def identifiers(node: Node, name: str) -> list[Node]:
+    """The identifiers (and shorthand properties) named ``name`` in ``node``."""
+    return [
+        n
+        for n in walk(node)
+        if n.type in ("identifier", "shorthand_property_identifier") and text_of(n) == name
+    ]
+
+
+def remove_line(data: bytes, node: Node) -> Edit:
+    """The lines of ``node``, and a blank line after them that would open a block."""
+    start = data.rfind(b"\n", 0, node.start_byte) + 1
+    end = data.find(b"\n", node.end_byte)
+    end = len(data) if end == -1 else end + 1
+    opens_block = data[:start].rstrip().endswith(b"{")
+    if opens_block and data[end : data.find(b"\n", end) + 1].strip() == b"":
+        end = data.find(b"\n", end) + 1
+    return Edit(start, end, "")
+
+
+def applied(content: str, edits: list[Edit]) -> str:
+    """``content`` with ``edits`` applied."""
+    if not edits:
+        return content
+    return apply_edits(content.encode("utf-8"), edits)[0]
+
+
+def scope_of(node: Node) -> Node:
+    """The block (or the program) ``node`` is declared in."""
+    current = node.parent
+    while current is not None and current.type not in ("statement_block", "program"):
+        current = current.parent
+    return current if current is not None else node
+
+
+def drop_unused_destructured(content: str, root: Node) -> str:
+    """``const { wrapper, history } = await setup()`` where nothing reads ``wrapper``:
+    ``const { history } = await setup()``; ``await setup()`` when nothing is read at all."""
+    edits: list[Edit] = []
+    for declarator in walk(root):
+        if declarator.type != "variable_declarator":
+            continue
+        pattern = declarator.child_by_field_name("name")
+        value = declarator.child_by_field_name("value")
+        called = value
+        if called is not None and called.type == "await_expression" and called.named_children:
+            called = called.named_children[0]
+        if pattern is None or pattern.type != "object_pattern" or called is None:
+            continue
+        if called.type != "call_expression":
+            continue
+        items = [c for c in pattern.named_children if c.type != "comment"]
+        if any(
+            c.type not in ("shorthand_property_identifier_pattern", "pair_pattern") for c in items
+        ):
+            continue  # a rest element: dropping a name changes what the rest holds
+        scope = scope_of(declarator)
+        keep = []
+        for item in items:
+            local = item if item.type != "pair_pattern" else item.child_by_field_name("value")
+            if local is None or local.type not in (
+                "identifier",
+                "shorthand_property_identifier_pattern",
+            ):
+                keep.append(item)
+                continue
+            name = text_of(local)
+            if any(n.start_byte != local.start_byte for n in identifiers(scope, name)):
+                keep.append(item)
+        if len(keep) == len(items):
+            continue
+        statement = declarator.parent
+        assert value is not None
+        if keep:
+            edits.append(
+                Edit(
+                    pattern.start_byte,
+                    pattern.end_byte,
+                    "{ " + ", ".join(text_of(k) for k in keep) + " }",
+                )
+            )
+        elif statement is not None and len(statement.named_children) == 1:
+            edits.append(Edit(statement.start_byte, value.start_byte, ""))
+    return applied(content, edits)
+
+
+def drop_unused_imports(content: str, root: Node) -> str:
+    data = content.encode("utf-8")
+    used: dict[str, int] = {}
+    for n in walk(root):
+        if n.type in (
+            "identifier",
+            "type_identifier",
+            "jsx_identifier",
+            "shorthand_property_identifier",
+        ):
+            used[text_of(n)] = used.get(text_of(n), 0) + 1
+    edits: list[Edit] = []
+    for stmt in root.named_children:
+        if stmt.type != "import_statement":
+            continue
+        clause = next((c for c in stmt.named_children if c.type == "import_clause"), None)
+        named = (
+            next((c for c in clause.named_children if c.type == "named_imports"), None)
+            if clause
+            else None
+        )
+        if clause is None or named is None or len(clause.named_children) != 1:
+            continue
+        specs = [s for s in named.named_children if s.type == "import_specifier"]
+        keep = []
+        for spec in specs:
+            local = spec.child_by_field_name("alias") or spec.child_by_field_name("name")
+            if local is not None and used.get(text_of(local), 0) > 1:
+                keep.append(text_of(spec))
+        if len(keep) == len(specs):
+            continue
+        if keep:
+            edits.append(Edit(named.start_byte, named.end_byte, "{ " + ", ".join(keep) + " }"))
+        else:
+            edits.append(remove_line(data, stmt))
+    return applied(content, edits)
