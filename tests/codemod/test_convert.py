@@ -283,7 +283,10 @@ def test_project_render_helper_and_helper_mapping() -> None:
     assert "dropped the mount() options { attachTo: document.body }" in content
     assert "    render(<Nav />);" in content or "  render(<Nav />);" in content
     assert result.enzyme_free
-    assert not is_enzyme_free("import { x } from '@/enzyme-test-utils';", "a.ts", options)
+    # The helper module's render is Enzyme; its other exports (fakes, fixtures) are not.
+    helper = "import { mountWithProviders } from '@/enzyme-test-utils';"
+    assert not is_enzyme_free(helper, "a.ts", options)
+    assert is_enzyme_free("import { fakeUser } from '@/enzyme-test-utils';", "a.ts", options)
 
 
 def test_relative_render_helper_specifier() -> None:

@@ -97,7 +97,7 @@ def test_migrate_prints_the_diff_and_writes_nothing_by_default(
 def test_bad_inputs_get_clear_messages(project: Path, workspaces: Path) -> None:
     done = run_testmend(project, workspaces, "migrate", "src/test-utils.tsx", "--offline")
     assert done.returncode == 1
-    assert "does not use Enzyme: nothing to migrate" in done.stderr
+    assert "does not use Enzyme (nor a module of the project that imports it)" in done.stderr
     missing = run_testmend(project, workspaces, "migrate", "src/nope.test.tsx", "--offline")
     assert "no such file" in missing.stderr
     outside = run_testmend(project, workspaces, "migrate", "/etc/hostname", "--offline")

@@ -8,6 +8,7 @@ import os
 import re
 from collections import Counter
 from pathlib import Path
+from typing import Literal
 
 from ..config import EventsSetting
 from ..enzyme_import import ENZYME_IMPORT
@@ -112,6 +113,19 @@ def _aliases(root: Path) -> list[tuple[str, str]]:
             if key.endswith("/*") and targets and str(targets[0]).endswith("/*"):
                 aliases.append((key[:-1], os.path.normpath(os.path.join(base, targets[0][:-1]))))
     return aliases
+
+
+def _helper_render_kind(name: str, text: str) -> Literal["mount", "shallow"]:
+    """How a project helper named ``name`` renders: by its name (``shallowUntilTarget``,
+    ``mountWithStore``), else by what its module takes from Enzyme (``renderWithStore`` in a
+    module that imports only ``shallow``)."""
+    if name.startswith("shallow"):
+        return "shallow"
+    if name.startswith("mount"):
+        return "mount"
+    imported = re.search(r"import\s*\{([^}]*)\}\s*from\s*['\"]enzyme['\"]", text)
+    names = set(re.findall(r"\w+", imported.group(1))) if imported else set()
+    return "shallow" if "shallow" in names and "mount" not in names else "mount"
 
 
 def _preferred_specifier(module: Path, root: Path, importers: Counter[str]) -> str:
@@ -224,6 +238,9 @@ def detect_conventions(project_root: Path, *, events: EventsSetting = "auto") ->
 
     render_helper: RenderHelper | None = None
     enzyme_helpers: list[tuple[Path, list[str], str]] = []
+    enzyme_helper_specs: set[str] = set()
+    enzyme_helper_paths: list[str] = []
+    enzyme_helper_renders: dict[str, Literal["mount", "shallow"]] = {}
     best_score = -1
     for path, text in texts.items():
         posix = path.as_posix()
@@ -255,6 +272,12 @@ def detect_conventions(project_root: Path, *, events: EventsSetting = "auto") ->
             helpers = [n for n in exports if re.match(r"(mount|shallow|render)", n)]
             spec = _preferred_specifier(path, root, importers.get(key, Counter()))
             enzyme_helpers.append((path, helpers, spec))
+            enzyme_helper_specs.update(
+                s for s in importers.get(key, Counter()) if not s.startswith(".")
+            )
+            enzyme_helper_paths.append(Path(key).relative_to(root).as_posix())
+            for name in helpers:
+                enzyme_helper_renders[name] = _helper_render_kind(name, text)
 
     mappings: list[HelperMapping] = []
     if render_helper is not None:
@@ -290,8 +313,17 @@ def detect_conventions(project_root: Path, *, events: EventsSetting = "auto") ->
         selection_helpers=selection,
         render_helper=render_helper,
         helper_mappings=mappings,
-        enzyme_helper_modules=sorted({spec for _p, _h, spec in enzyme_helpers}),
+        enzyme_helper_modules=sorted(
+            {spec for _p, _h, spec in enzyme_helpers} | enzyme_helper_specs
+        ),
+        enzyme_helper_paths=sorted(enzyme_helper_paths),
+        enzyme_helper_renders={
+            name: kind
+            for name, kind in enzyme_helper_renders.items()
+            if name not in {m.enzyme_name for m in mappings}
+        },
         jest_dom_global=_jest_dom_global(root),
+        redux_installed=installed_version(root, "react-redux") is not None,
         user_event_installed=user_event is not None,
         user_event_major=user_event,
         rtl_major=_package_version(root, "@testing-library/react"),

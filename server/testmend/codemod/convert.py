@@ -23,6 +23,7 @@ from .syntax import apply_edits, args_of, parse, string_value, text, walk
 from .tidy import tidy
 from .translate.finishing import Finishing
 from .translate.helper_modules import drop_expanded_imports, with_imported_helpers
+from .translate.imports import is_enzyme_helper_module
 from .translate.state import Ctx
 from .translate.tables import ENZYME_MODULE, SNAPSHOT_NOTE
 
@@ -84,7 +85,7 @@ def convert_enzyme_test(
     if converter.tree.root_node.has_error:
         return unchanged("the file has syntax errors; fix them first", enzyme_free=False)
     converter.scan_imports()
-    if not converter.enzyme_import_nodes:
+    if not converter.enzyme_import_nodes and not converter.helper_imports:
         return unchanged("not an Enzyme test: it does not import enzyme", enzyme_free=True)
     converter.run()
     content, placed, mapper = apply_edits(converter.src, converter.edits)
@@ -166,13 +167,27 @@ def _relocated(
 def is_enzyme_free(
     source: str, path: str, options: CodemodOptions, *, tree: Tree | None = None
 ) -> bool:
-    """No import or require of Enzyme packages or of the project's Enzyme helper modules
+    """No import or require of Enzyme packages, nor of the project's Enzyme helpers (the
+    functions of its Enzyme helper modules that render; their other exports are not Enzyme)
     (``tree``: the source already parsed)."""
     tree = tree if tree is not None else parse(source, path)
-    helper_modules = set(options.enzyme_helper_modules)
+    reaching = set(options.enzyme_helper_renders) | {m.enzyme_name for m in options.helper_mappings}
     for node in walk(tree.root_node):
         if node.type == "import_statement":
             module = string_value(node.child_by_field_name("source")) or ""
+            if not ENZYME_MODULE.match(module) and is_enzyme_helper_module(module, path, options):
+                # A helper module's fakes and fixtures are not Enzyme; its renders are.
+                names = {
+                    text(n.child_by_field_name("name"))
+                    for n in walk(node)
+                    if n.type == "import_specifier"
+                }
+                whole = any(n.type == "namespace_import" for n in walk(node)) or (
+                    not names and any(n.type == "import_clause" for n in node.named_children)
+                )
+                if whole or names & reaching:
+                    return False
+                continue
         elif node.type == "call_expression" and text(node.child_by_field_name("function")) in (
             "require",
             "jest.mock",
@@ -182,6 +197,6 @@ def is_enzyme_free(
             module = (string_value(args[0]) if args else None) or ""
         else:
             continue
-        if ENZYME_MODULE.match(module) or module in helper_modules:
+        if ENZYME_MODULE.match(module) or is_enzyme_helper_module(module, path, options):
             return False
     return True

@@ -53,7 +53,16 @@ class CodemodOptions(_Model):
     render_helper: RenderHelper | None = None
     helper_mappings: list[HelperMapping] = []
     enzyme_helper_modules: list[str] = []
-    """Specifiers of the project's Enzyme helper modules (their imports are Enzyme imports)."""
+    """Specifiers (not relative) of the project's Enzyme helper modules (their imports are
+    Enzyme imports)."""
+    enzyme_helper_paths: list[str] = []
+    """The project's Enzyme helper modules, project-relative without extension (``src/test-
+    helpers``): a test's relative import of one is an Enzyme import too."""
+    enzyme_helper_renders: dict[str, Literal["mount", "shallow"]] = {}
+    """Exported functions of those modules that render with Enzyme and have no Testing Library
+    counterpart in the project (``shallowUntilTarget``): converted like ``shallow``/``mount``."""
+    redux_installed: bool = False
+    """react-redux is installed: a store in Enzyme's legacy context becomes a ``<Provider>``."""
     jest_dom_global: bool = False
     """``@testing-library/jest-dom`` is loaded by a setupFilesAfterEnv file."""
     user_event_installed: bool = False

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..project.dependencies import covering_tests, is_test_file
+from ..project.enzyme_helpers import EnzymeHelpers
 from ..project.packages import (
     detect_package_manager,
     install_command,
@@ -102,8 +103,11 @@ def _prepare(root: Path, request: RunRequest, relative: str) -> Prepared:
     if request.mode == "migrate":
         check_testing_library(root)
     source = read_source(root, relative, request.content)
-    if request.mode == "migrate" and "enzyme" not in source:
-        raise EngineError(f"{relative} does not use Enzyme: nothing to migrate")
+    if request.mode == "migrate" and not EnzymeHelpers(root).uses_enzyme(relative, source):
+        raise EngineError(
+            f"{relative} does not use Enzyme (nor a module of the project that imports it): "
+            "nothing to migrate"
+        )
     tests = verify_tests(root, relative) if request.mode == "fix" else []
     return Prepared(relative, source, tests)
 

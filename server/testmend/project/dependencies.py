@@ -28,6 +28,7 @@ from testmend.project._walk import (
     resolve,
     walk_files,
 )
+from testmend.project.enzyme_helpers import EnzymeHelpers
 from testmend.project.errors import NotAFileError, ProjectToolError
 from testmend.project.files import PathList
 from testmend.project.module_syntax import mock_calls, module_info
@@ -118,9 +119,11 @@ class DependencyTree(list[DependencyNode]):
 
 
 def enzyme_test_files(root: Path, *, max_files: int = MAX_WALK_FILES) -> list[Path]:
-    """Test files (see :func:`is_test_file`) under ``root`` that import Enzyme: a text scan of
-    the files a project walk sees (ignored folders and secrets skipped), not a parse."""
+    """Test files (see :func:`is_test_file`) under ``root`` that import Enzyme, directly or
+    through one of the project's modules (``test-helpers``): a text scan of the files a project
+    walk sees (ignored folders and secrets skipped), not a parse."""
     found: list[Path] = []
+    helpers = EnzymeHelpers(root)
     for rel in walk_files(root, stats=WalkStats(max_files=max_files)):
         if not is_test_file(rel):
             continue
@@ -128,7 +131,7 @@ def enzyme_test_files(root: Path, *, max_files: int = MAX_WALK_FILES) -> list[Pa
             _, text = read_text_file(root, rel)
         except (ProjectToolError, PathEscapeError):
             continue
-        if ENZYME_IMPORT.search(text):
+        if helpers.uses_enzyme(rel, text):
             found.append(root / rel)
     return sorted(found)
 

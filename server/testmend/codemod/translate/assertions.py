@@ -10,6 +10,7 @@ from .interactions import Interactions
 from .state import Ctx, Dropped, Target, Untranslatable
 from .tables import (
     BOOLEAN_ATTRIBUTES,
+    DISABLEABLE_TAGS,
     PROP_ATTRIBUTES,
     SELECT_OPS,
     SNAPSHOT_NOTE,
@@ -399,6 +400,25 @@ class Assertions(Interactions):
             return "\x00".join(lines)
         raise Untranslatable(f"reads {op}() in a way testmend cannot map to the DOM")
 
+    @staticmethod
+    def _disabled_assertion(target: Target, element: str, value: bool) -> str:
+        """``disabled`` on a form control is its disabled state; on anything else (a link
+        styled as a button) it shows, when it does, as ``aria-disabled`` or a class, which
+        the capture must have seen."""
+        tags = {e.tag for e in target.captured}
+        if not tags or tags <= DISABLEABLE_TAGS:
+            return f"expect({element}).{'toBeDisabled' if value else 'toBeEnabled'}();"
+        if not value:
+            return f"expect({element}).not.toHaveAttribute('aria-disabled', 'true');"
+        if all(e.attributes.get("aria-disabled") == "true" for e in target.captured):
+            return f"expect({element}).toHaveAttribute('aria-disabled', 'true');"
+        if all("disabled" in e.classes for e in target.captured):
+            return f"expect({element}).toHaveClass('disabled');"
+        raise Untranslatable(
+            f"reads the disabled prop of a <{sorted(tags)[0]}>, and the capture shows no "
+            "aria-disabled or class for it"
+        )
+
     def _attribute_assertion(
         self,
         target: Target,
@@ -431,7 +451,7 @@ class Assertions(Interactions):
         value = self._bool_of(matcher, negated, margs)
         literal = text(margs[0]) if margs else None
         if key == "disabled" and value is not None:
-            return f"expect({element}).{'toBeDisabled' if value else 'toBeEnabled'}();"
+            return self._disabled_assertion(target, element, value)
         if key == "checked" and value is not None:
             return f"expect({element}){'' if value else '.not'}.toBeChecked();"
         if key == "value" and matcher in ("toBe", "toEqual") and margs:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..models import FindRecord
+from ..models import CapturedElement, FindRecord
 from ..syntax import Node, js_value
 from .chains import Chains
 from .state import Ctx, Target
@@ -168,6 +168,14 @@ class CapturedQueries(Chains):
         if len(found) == 1:
             return next(iter(found))
         return None
+
+    def captured_elements(self, find_call: Node, ctx: Ctx) -> tuple[CapturedElement, ...]:
+        """The elements every capture of ``find_call`` selected."""
+        fn = find_call.child_by_field_name("function")
+        prop = fn.child_by_field_name("property") if fn is not None else None
+        if prop is None:
+            return ()
+        return tuple(e for r in self._records_at(prop, ctx) or [] for e in r.elements)
 
     def _captured_checkbox(self, find_call: Node, ctx: Ctx) -> bool:
         fn = find_call.child_by_field_name("function")

@@ -180,7 +180,7 @@ class Finishing(Statements):
             self.imports.setdefault("@testing-library/jest-dom", set())
         if self.needs_user_event:
             self.imports.setdefault("@testing-library/user-event", set()).add("default:userEvent")
-        lines: list[str] = []
+        lines: list[tuple[str, str]] = []
         existing = self._existing_imports()
         for module in sorted(
             set(self.imports) | set(self.type_imports),
@@ -218,27 +218,48 @@ class Finishing(Statements):
             )
             if self.uses_require and not self.ts:
                 if default:
-                    lines.append(f"const {default} = require({js_string(module)}).default;")
+                    required = f"require({js_string(module)}).default"
+                    lines.append((module, f"const {default} = {required};"))
                 if names:
                     members = ", ".join(n.replace(" as ", ": ") for n in names)
-                    lines.append(f"const {{ {members} }} = require({js_string(module)});")
+                    lines.append((module, f"const {{ {members} }} = require({js_string(module)});"))
                 if not names and not default:
-                    lines.append(f"require({js_string(module)});")
+                    lines.append((module, f"require({js_string(module)});"))
                 continue
             if types and self.ts and not self.options.inline_type_imports:
                 # TypeScript before 4.5 (or Babel before 7.16) cannot read `{ type X }`.
-                lines.append(f"import type {{ {', '.join(types)} }} from {js_string(module)};")
+                type_names = ", ".join(types)
+                lines.append((module, f"import type {{ {type_names} }} from {js_string(module)};"))
                 types = []
             parts = names + [("type " + t) if self.ts else t for t in types]
             if not parts and not default:
-                lines.append(f"import {js_string(module)};")
+                lines.append((module, f"import {js_string(module)};"))
                 continue
             clause = default or ""
             if parts:
                 clause += (", " if clause else "") + "{ " + ", ".join(parts) + " }"
-            lines.append(f"import {clause} from {js_string(module)};")
-        new = "\n".join(lines)
+            lines.append((module, f"import {clause} from {js_string(module)};"))
         if self.enzyme_import_nodes:
+            first_local = self._first_local_import()
+            stmt = self.enzyme_import_nodes[0]
+            if first_local is not None and first_local.start_byte < stmt.start_byte:
+                # Packages before the file's own modules, as import/order wants them.
+                packages = [line for module, line in lines if not module.startswith(".")]
+                lines = [(m, line) for m, line in lines if m.startswith(".")]
+                if packages:
+                    # After the last package import above it (in that group), else above it.
+                    before = [
+                        stmt
+                        for stmt, module in self.own_imports()
+                        if stmt.start_byte < first_local.start_byte and not module.startswith(".")
+                    ]
+                    if before:
+                        end = self.src.find(b"\n", before[-1].end_byte)
+                        at = len(self.src) if end < 0 else end + 1
+                    else:
+                        at = line_start(self.src, first_local.start_byte)
+                    self.edits.append(Edit(at, at, "\n".join(packages) + "\n"))
+            new = "\n".join(line for _m, line in lines)
             first = True
             for stmt in self.enzyme_import_nodes:
                 if first and new:
@@ -246,9 +267,25 @@ class Finishing(Statements):
                 else:
                     self.remove_statement(stmt, "removed an Enzyme import")
                 first = False
-        elif new:
+        elif lines:
+            new = "\n".join(line for _m, line in lines)
             self.edits.append(Edit(0, 0, new + "\n"))
+        for stmt, reaching in self.helper_imports:
+            named = next((n for n in walk(stmt) if n.type == "named_imports"), None)
+            if named is None:
+                continue
+            kept = [
+                text(spec)
+                for spec in named.named_children
+                if spec.type == "import_specifier"
+                and text(spec.child_by_field_name("name")) not in reaching
+            ]
+            self.edits.append(Edit(named.start_byte, named.end_byte, "{ " + ", ".join(kept) + " }"))
         self.remove_unused_imports()
+
+    def _first_local_import(self) -> Node | None:
+        """The file's first import of one of its own modules (a relative specifier)."""
+        return next((stmt for stmt, module in self.own_imports() if module.startswith(".")), None)
 
     def _existing_imports(self) -> dict[str, tuple[set[str], Node | None]]:
         """Modules the file imports outside Enzyme: the local names it binds from each, and

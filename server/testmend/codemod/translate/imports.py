@@ -3,12 +3,28 @@ wrap Enzyme), its other imports, and its tests with their full names."""
 
 from __future__ import annotations
 
+import posixpath
+import re
 from collections.abc import Iterator
 
-from ..models import HelperMapping
+from ..models import CodemodOptions, HelperMapping
 from ..syntax import Node, args_of, string_value, text, unwrap
 from .state import ConverterState, TestDecl, relative_specifier
 from .tables import DESCRIBE_FUNCS, ENZYME_MODULE, TEST_FUNCS
+
+
+def is_enzyme_helper_module(module: str, path: str, options: CodemodOptions) -> bool:
+    """``module``, imported by the test at ``path``, is one of the project's Enzyme helper
+    modules: by the specifier tests use for it, or a relative one that leads to it."""
+    if module in options.enzyme_helper_modules or any(
+        m.enzyme_module == module for m in options.helper_mappings
+    ):
+        return True
+    if not module.startswith("."):
+        return False
+    target = posixpath.normpath(posixpath.join(posixpath.dirname(path), module))
+    target = re.sub(r"\.(?:[cm]?[jt]sx?)$", "", target)
+    return any(target in (helper, f"{helper}/index") for helper in options.enzyme_helper_paths)
 
 
 class ImportScanner(ConverterState):
@@ -26,14 +42,12 @@ class ImportScanner(ConverterState):
     def scan_imports(self) -> None:
         root = self.tree.root_node
         helper_names = {m.enzyme_name: m for m in self.options.helper_mappings}
-        helper_modules = set(self.options.enzyme_helper_modules)
+        helper_renders = self.options.enzyme_helper_renders
         for stmt in root.named_children:
             if stmt.type == "import_statement":
                 module = string_value(stmt.child_by_field_name("source")) or ""
                 is_enzyme = bool(ENZYME_MODULE.match(module))
-                is_helper = module in helper_modules or any(
-                    m.enzyme_module == module for m in self.options.helper_mappings
-                )
+                is_helper = is_enzyme_helper_module(module, self.path, self.options)
                 if not (is_enzyme or is_helper):
                     continue
                 names = self._import_names(stmt)
@@ -47,7 +61,15 @@ class ImportScanner(ConverterState):
                         self.to_json.add(local)
                     elif is_helper and imported in helper_names:
                         self._register_helper(local, helper_names[imported])
-                self.enzyme_import_nodes.append(stmt)
+                    elif is_helper and imported in helper_renders:
+                        self.enzyme_renders[local] = helper_renders[imported]
+                        self.project_renders.add(local)
+                reaching = [i for i, _l in names if i in helper_names or i in helper_renders]
+                if is_enzyme or (reaching and len(reaching) == len(names)):
+                    self.enzyme_import_nodes.append(stmt)
+                elif reaching:
+                    # The helper module's other exports (fakes, fixtures) stay imported.
+                    self.helper_imports.append((stmt, set(reaching)))
             elif stmt.type in ("lexical_declaration", "variable_declaration"):
                 for declarator in stmt.named_children:
                     value = unwrap(declarator.child_by_field_name("value"))
@@ -64,7 +86,8 @@ class ImportScanner(ConverterState):
                     args = args_of(call)
                     required = string_value(args[0]) if args else None
                     if required is None or not (
-                        ENZYME_MODULE.match(required) or required in helper_modules
+                        ENZYME_MODULE.match(required)
+                        or is_enzyme_helper_module(required, self.path, self.options)
                     ):
                         continue
                     module = required
@@ -83,6 +106,9 @@ class ImportScanner(ConverterState):
                                 self.enzyme_renders[local] = imported
                             elif imported in helper_names:
                                 self._register_helper(local, helper_names[imported])
+                            elif imported in helper_renders:
+                                self.enzyme_renders[local] = helper_renders[imported]
+                                self.project_renders.add(local)
                     elif pattern is not None and pattern.type == "identifier":
                         if module == "enzyme":
                             self.enzyme_namespaces.add(text(pattern))

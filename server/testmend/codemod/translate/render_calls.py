@@ -4,7 +4,7 @@ an SVG-only root."""
 
 from __future__ import annotations
 
-from ..syntax import Node, args_of, splice, text, unwrap
+from ..syntax import Node, args_of, object_items, splice, text, unwrap
 from .class_refs import ClassRefs
 from .state import Ctx, relative_specifier
 
@@ -37,7 +37,13 @@ class RenderCalls(ClassRefs):
             if fn is not None and fn.type == "member_expression"
             else fn
         )
-        if len(args) > 1:
+        around = self._providers(args[1:])
+        if around is not None:
+            return self._rewrite_call(call, render_name, 1, around=around)
+        if name in self.project_renders:
+            if len(args) > 1:
+                self.note_only(call, "review", f"dropped the other arguments of {name}()")
+        elif len(args) > 1:
             self.pending_notes.append(
                 (
                     "review",
@@ -54,9 +60,47 @@ class RenderCalls(ClassRefs):
         """Replace the render ``call`` (with the ``.dive()`` calls around it) by RTL's."""
         self.replace(self.render_span(call), self.render_code(call, ctx))
 
-    def _rewrite_call(self, call: Node, name: str, keep: int, *, svg: bool = False) -> str:
+    def _providers(self, options: list[Node]) -> tuple[str, str] | None:
+        """The providers a render's options give, as JSX around the element: a redux store in
+        legacy context (``{ context: { store } }``, also inside a project helper's own options
+        such as ``{ shallowOptions: { context: { store } } }``) becomes ``<Provider store>``
+        (react-redux); Enzyme's ``wrappingComponent`` (with its props) wraps it as it is."""
+        for option in options:
+            found = unwrap(option)
+            if found is None or found.type != "object":
+                continue
+            items = dict(object_items(found))
+            wrapping = unwrap(items.get("wrappingComponent"))
+            if wrapping is not None and wrapping.type in ("identifier", "member_expression"):
+                props = unwrap(items.get("wrappingComponentProps"))
+                spread = f" {{...{text(props)}}}" if props is not None else ""
+                return f"<{text(wrapping)}{spread}>", f"</{text(wrapping)}>"
+            context = unwrap(items.get("context"))
+            store = (
+                dict(object_items(context)).get("store")
+                if context is not None and context.type == "object"
+                else None
+            )
+            if store is not None and self.options.redux_installed:
+                provider = self.need_unshadowed("Provider", "react-redux")
+                return f"<{provider} store={{{text(store)}}}>", f"</{provider}>"
+            nested = self._providers([v for _k, v in object_items(found)])
+            if nested is not None:
+                return nested
+        return None
+
+    def _rewrite_call(
+        self,
+        call: Node,
+        name: str,
+        keep: int,
+        *,
+        svg: bool = False,
+        around: tuple[str, str] | None = None,
+    ) -> str:
         """The call's own text with another callee, no type arguments and ``keep`` arguments
-        (layout and comments kept); with ``svg``, the element inside an ``<svg>``."""
+        (layout and comments kept); with ``svg``, the element inside an ``<svg>``; with
+        ``around``, inside that JSX (providers)."""
         base = call.start_byte
         edits: list[tuple[int, int, str]] = []
         fn = call.child_by_field_name("function")
@@ -72,9 +116,12 @@ class RenderCalls(ClassRefs):
         element = self._element_of(call)
         if element is not None and element.id in self.element_refs:
             edits.append(self.ref_attribute(element))
-        if svg and args:
+        if svg and around is None:
+            around = ("<svg>", "</svg>")
+        if around is not None and args:
             first = unwrap(args[0])
             jsx = first is not None and first.type.startswith("jsx_")
-            edits.append((args[0].start_byte, args[0].start_byte, "<svg>" if jsx else "<svg>{"))
-            edits.append((args[0].end_byte, args[0].end_byte, "</svg>" if jsx else "}</svg>"))
+            opening, closing = around if jsx else (around[0] + "{", "}" + around[1])
+            edits.append((args[0].start_byte, args[0].start_byte, opening))
+            edits.append((args[0].end_byte, args[0].end_byte, closing))
         return splice(self.src, base, call.end_byte, edits)

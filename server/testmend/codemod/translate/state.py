@@ -12,7 +12,7 @@ from typing import Literal
 from ...assets import read_asset
 from ...js_syntax import grammar_for
 from ...project.resolver import specifier_for
-from ..models import CodemodOptions, DomCapture, FindRecord, NoteKind
+from ..models import CapturedElement, CodemodOptions, DomCapture, FindRecord, NoteKind
 from ..syntax import Edit, Node, line_indent, line_start, parse, text, walk
 from .tables import THROW
 
@@ -100,6 +100,8 @@ class Target:
     binding: Binding | None = None
     component: str | None = None
     checkbox: bool = False
+    captured: tuple[CapturedElement, ...] = ()
+    """The elements the capture saw this target select (empty: no capture)."""
     inline: Node | None = None
     """The root of a render that is not assigned (``BarWrapper().prop('x')``)."""
     render: RenderKind = RenderKind()
@@ -171,6 +173,9 @@ class ConverterState:
         self.notes: list[tuple[int, NoteKind, str]] = []
         """(byte offset in the source, kind, message) of notes with no comment in the code."""
         self.enzyme_renders: dict[str, str] = {}
+        self.project_renders: set[str] = set()
+        """Of those, the project's own helpers (``shallowUntilTarget``): their other arguments
+        are theirs, not Enzyme's options."""
         self.enzyme_namespaces: set[str] = set()
         self.helper_renders: dict[str, tuple[str, str, str]] = {}
         self.wrapper_functions: set[str] = set()
@@ -195,6 +200,9 @@ class ConverterState:
         self.param_call_args: list[tuple[str, int, Node, Node]] = []
         self.dom_queries_used = 0
         self.enzyme_import_nodes: list[Node] = []
+        self.helper_imports: list[tuple[Node, set[str]]] = []
+        """Imports of a project helper module that also bring other names: the statement and
+        the imported names that render with Enzyme (only those go)."""
         self.uses_require = False
         self.decl_edits: list[tuple[Binding, Node, Node]] = []
         self.records: dict[tuple[int, int], list[FindRecord]] = {}

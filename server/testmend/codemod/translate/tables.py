@@ -14,6 +14,10 @@ ENZYME_MODULE = re.compile(
     r"jest-enzyme|chai-enzyme|enzyme-matchers)$"
 )
 WRAPPER_TYPES = {"ReactWrapper", "ShallowWrapper", "CommonWrapper", "RenderWrapper"}
+DISABLEABLE_TAGS = frozenset(
+    {"button", "input", "select", "textarea", "optgroup", "option", "fieldset"}
+)
+"""Elements with a disabled state of their own (``toBeDisabled`` reads it)."""
 NAMES = ("identifier", "shorthand_property_identifier")
 """A name read as a value: an identifier, or a shorthand property (``{ wrapper }``)."""
 TEST_FUNCS = {"it", "test", "fit", "xit", "xtest"}

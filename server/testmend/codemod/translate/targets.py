@@ -154,6 +154,7 @@ class Targets(CapturedQueries):
                 if captured is not None:
                     self._scope_to_render(target, captured)
                     captured.checkbox = checkbox
+                    captured.captured = self.captured_elements(node, ctx)
                     captured.component = source.component
                     if index is not None and (captured.index is not None or not captured.multi):
                         i += 1 + skip
