@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from testmend.project import enzyme_test_files
 from tests.support.apps import FIXTURES
 from tests.support.codemod import broken_tests, migrate_offline, untranslated
 
@@ -49,3 +50,33 @@ async def test_setup_functions_returning_the_wrapper_become_setups_returning_the
     assert await broken_tests(example_copy, file, module, "No orders yet", "Nothing here") == [
         "OrderList says when there are none"
     ]
+
+
+async def test_a_connected_component_through_a_local_shallow_until_target_helper(
+    example_copy: Path,
+) -> None:
+    """addons-code-manager's style: the test never imports Enzyme; a module of its own does,
+    and exports ``shallowUntilTarget`` (shallow, then ``.dive()`` through ``connect()``) beside
+    fakes the tests use. It is an Enzyme test; the helper's call becomes a render of the
+    element; the fakes stay imported."""
+    folder = add_component(example_copy, "greeting")
+    file = "src/components/Greeting/Greeting.test.jsx"
+    assert example_copy / file in enzyme_test_files(example_copy)
+    result = await migrate_offline(example_copy, file, write=True)
+    assert result.status == "succeeded", result.reasons
+    assert result.summary.enzyme_free
+    assert result.summary.tests_passing == result.summary.tests_total == 3
+    content = result.content
+    assert "import { fakeUser } from './test-helpers';" in content
+    assert "return rtlRender(<Greeting store={store} />);" in content
+    assert "shallowUntilTarget" not in content and "GreetingBase" not in content
+    module = folder / "Greeting.tsx"
+    assert await broken_tests(example_copy, file, module, "`Hello, ${name}`", "`Hi, ${name}`") == [
+        "Greeting greets the user"
+    ]
+    assert await broken_tests(
+        example_copy, file, module, "disabled={loading}", "disabled={false}"
+    ) == ["Greeting waits while the user loads"]
+    assert await broken_tests(
+        example_copy, file, module, "{ type: 'user/wave' }", "{ type: 'user/bow' }"
+    ) == ["Greeting waves"]

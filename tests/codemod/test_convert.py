@@ -1153,3 +1153,36 @@ def test_the_recording_helper_is_a_module_of_the_result() -> None:
     assert "const React = require('react');" in module
     assert "module.exports = { mockRecordingProps, recordedProps };" in module
     assert "export " not in module
+
+
+def test_providers_from_render_options_and_a_project_helper() -> None:
+    """A redux store in Enzyme's legacy context (given to ``shallow`` or to a project helper's
+    own options) renders inside react-redux's ``<Provider>``; ``wrappingComponent`` wraps the
+    element with its props; the helper module's fakes stay imported."""
+    options = CodemodOptions(
+        jest_dom_global=True,
+        redux_installed=True,
+        enzyme_helper_paths=["src/test-helpers"],
+        enzyme_helper_renders={"shallowUntilTarget": "shallow"},
+    )
+    result = convert(
+        fixture("providers_from_render_options.js"),
+        path="src/components/Toolbar/Toolbar.test.js",
+        options=options,
+    )
+    content = result.content
+    assert result.enzyme_free
+    assert "import { fakeStore } from '../../test-helpers';" in content
+    assert "import { Provider } from 'react-redux';" in content
+    assert "render(<Provider store={store}><Toolbar /></Provider>);" in content
+    assert "render(<Provider store={fakeStore()}><Toolbar /></Provider>);" in content
+    assert "render(<ThemeProvider {...{ theme: 'dark' }}><Toolbar /></ThemeProvider>);" in content
+    assert "ToolbarBase" not in content and "shallowUntilTarget" not in content
+    # Without react-redux there is no Provider to give: the options are dropped, with a note.
+    plain = convert(
+        fixture("providers_from_render_options.js"),
+        path="src/components/Toolbar/Toolbar.test.js",
+        options=options.model_copy(update={"redux_installed": False}),
+    )
+    assert "react-redux" not in plain.content
+    assert "dropped the other arguments of shallowUntilTarget()" in [n.message for n in plain.notes]

@@ -287,7 +287,12 @@ def detect_conventions(project_root: Path, *, events: EventsSetting = "auto") ->
                 target = next(
                     (c for c in (f"render{rest}",) if c in render_helper.custom_render_names), None
                 )
-                if target is None and len(render_helper.custom_render_names) == 1 and rest:
+                if (
+                    target is None
+                    and len(render_helper.custom_render_names) == 1
+                    and rest.startswith("With")
+                ):
+                    # mountWithStore ↔ renderWithProviders: both render inside providers.
                     target = render_helper.custom_render_names[0]
                 if target is None:
                     continue

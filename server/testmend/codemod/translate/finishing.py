@@ -239,10 +239,16 @@ class Finishing(Statements):
             if parts:
                 clause += (", " if clause else "") + "{ " + ", ".join(parts) + " }"
             lines.append((module, f"import {clause} from {js_string(module)};"))
-        if self.enzyme_import_nodes:
+        anchor = (
+            self.enzyme_import_nodes[0]
+            if self.enzyme_import_nodes
+            else self.helper_imports[0][0]
+            if self.helper_imports
+            else None
+        )
+        if anchor is not None:
             first_local = self._first_local_import()
-            stmt = self.enzyme_import_nodes[0]
-            if first_local is not None and first_local.start_byte < stmt.start_byte:
+            if first_local is not None and first_local.start_byte <= anchor.start_byte:
                 # Packages before the file's own modules, as import/order wants them.
                 packages = [line for module, line in lines if not module.startswith(".")]
                 lines = [(m, line) for m, line in lines if m.startswith(".")]
@@ -260,6 +266,10 @@ class Finishing(Statements):
                         at = line_start(self.src, first_local.start_byte)
                     self.edits.append(Edit(at, at, "\n".join(packages) + "\n"))
             new = "\n".join(line for _m, line in lines)
+            if new and not self.enzyme_import_nodes:
+                # Only a helper import, which keeps its other names: the new ones above it.
+                at = line_start(self.src, anchor.start_byte)
+                self.edits.append(Edit(at, at, new + "\n"))
             first = True
             for stmt in self.enzyme_import_nodes:
                 if first and new:
