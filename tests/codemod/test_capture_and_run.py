@@ -35,6 +35,12 @@ async def test_capture_records_queries_and_html(app_copy: Path) -> None:
     assert (first.line, first.column) == (30, 20)  # the `find` of line 30
     assert first.test == "Countdown counts down once per second"
     assert "countdown__time" in capture.html_by_test[first.test]
+    # Where the toggle is gone (count 0), a query for it where it was there (its name changes:
+    # Start, Pause), which the capture saw find nothing here too.
+    [gone] = [r for r in capture.records if r.selector == "#countdown-toggle" and r.count == 0]
+    query = gone.absent_queries[0]
+    assert (query.method, query.args[0]) == ("Role", "button")
+    assert query.args[1] == {"name": {"$regex": "^(?:Pause|Start)$", "flags": ""}}
 
 
 async def test_capture_of_shallow_renders(app_copy: Path) -> None:
@@ -177,6 +183,21 @@ async def test_migrate_offline_on_example_file(app_copy: Path) -> None:
     ]
     assert result.summary.enzyme_free and result.type_messages == [] == result.lint_messages
     assert "screen.getByRole(" in result.content  # queries from the capture
+
+
+async def test_an_assertion_on_enzyme_bookkeeping_dropped_is_no_lost_assertion(
+    app_copy: Path,
+) -> None:
+    """Modal's suite reads ``wrapper.props().title``, the prop it passed itself: the codemod
+    drops that assertion and says why, and the inventory takes that as the test's reason for
+    one assertion fewer (the result is accepted, not sent to review)."""
+    file = "src/components/Modal/Modal.test.tsx"
+    result = await migrate_offline(app_copy, file)
+    assert result.status == "succeeded", result.reasons
+    assert result.summary.tests_passing == result.summary.tests_total == 6
+    assert "expect(screen.queryByTestId('modal-overlay')).not.toBeInTheDocument();" in (
+        result.content
+    )
 
 
 # A shallow suite in the style of react-bootstrap-typeahead and reactstrap: assertions on the

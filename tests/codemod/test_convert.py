@@ -354,6 +354,10 @@ def test_html_empty_render_and_root_text() -> None:
     assert "rerender(<Maybe show={true} />);" in content or "rerender(<Maybe show />);" in content
     assert "expect(container).toHaveTextContent('shown');" in content
     assert "// testmend: removed an assertion on the props the test itself passed" in content
+    # Said per test, so the inventory takes it as the reason the test makes fewer assertions.
+    [(test, [reason])] = result.dropped_assertions.items()
+    assert reason.startswith("removed an assertion on the props the test itself passed")
+    assert test in [t.name for t in result.tests]
     assert "expect(screen.getByRole('paragraph').outerHTML).toContain('<b>');" in content or (
         "expect(document.querySelector('p').outerHTML).toContain('<b>');" in content
     )

@@ -60,8 +60,87 @@ if (dom) {
 if (!enzyme) note('enzyme could not be loaded');
 if (!dom) note('@testing-library/dom could not be loaded: no query suggestions');
 
+// Absence checks (`expect(wrapper.find('.error').exists()).toBe(false)`): the selector matched
+// nothing here, so there is no element to ask for a query. Its queries where it did match
+// (anywhere in the file) are candidates; one is kept when it finds nothing in what was rendered
+// at this point either. The markup is kept until the file's records are all in.
+const MAX_ABSENT = 300;
+const absent = [];
+
+function escapeRegex(value) {
+  return value.replace(/[.*+\-?^${}()|[\]\\\/]/g, '\\$&');
+}
+
+function absenceCandidates(selector) {
+  const positives = state.records.filter((r) => r.selector === selector && r.count > 0);
+  if (!positives.length) return [];
+  const key = (q) => JSON.stringify([q.method, q.args]);
+  let common = null;
+  for (const r of positives) {
+    const keys = new Map(r.queries.map((q) => [key(q), q]));
+    common = common === null ? keys : new Map([...common].filter(([k]) => keys.has(k)));
+  }
+  const out = [...(common || new Map()).values()].map((q) => ({ method: q.method, args: q.args }));
+  // One element whose name changes (Start, Pause, Resume): its role and any of those names.
+  const named = positives.map((r) =>
+    r.count === 1 ? r.queries.find((q) => q.method === 'Role' && q.args[1] && typeof q.args[1].name === 'string') : null,
+  );
+  if (named.every(Boolean) && new Set(named.map((q) => q.args[0])).size === 1) {
+    const names = [...new Set(named.map((q) => q.args[1].name))];
+    if (names.length > 1) {
+      const source = '^(?:' + names.map(escapeRegex).join('|') + ')$';
+      out.push({ method: 'Role', args: [named[0].args[0], { name: { $regex: source, flags: '' } }] });
+    }
+  }
+  return out;
+}
+
+// A CSS selector that never matched where a find used it: the elements it selects in what the
+// file's other tests rendered, and the queries that select exactly those there.
+function renderedCandidates(selector, test) {
+  const key = (q) => JSON.stringify([q.method, q.args]);
+  let common = null;
+  for (const [name, html] of Object.entries(state.html)) {
+    if (name === test) continue;
+    const scope = document.createElement('div');
+    scope.innerHTML = html;
+    let found;
+    try {
+      found = Array.from(scope.querySelectorAll(selector));
+    } catch (e) {
+      return []; // Enzyme's own selector syntax, not CSS
+    }
+    if (!found.length) continue;
+    const keys = new Map(queriesFor(found).map((q) => [key(q), q]));
+    common = common === null ? keys : new Map([...common].filter(([k]) => keys.has(k)));
+  }
+  return [...(common || new Map()).values()].map((q) => ({ method: q.method, args: q.args }));
+}
+
+function resolveAbsent() {
+  if (!dom || typeof document === 'undefined') return;
+  for (const item of absent) {
+    let candidates = absenceCandidates(item.entry.selector);
+    if (!candidates.length && item.css) candidates = renderedCandidates(item.entry.selector, item.entry.test);
+    if (!candidates.length) continue;
+    const scope = document.createElement('div');
+    scope.innerHTML = item.html;
+    item.entry.absent_queries = candidates
+      .filter((c) => {
+        const found = runQuery(scope, c.method, c.args);
+        return found !== null && found.length === 0;
+      })
+      .map((c) => ({ method: c.method, args: c.args, all: false }));
+  }
+}
+
 function flush() {
   if (!OUT) return;
+  try {
+    resolveAbsent();
+  } catch (e) {
+    note(`absence queries failed: ${e && e.message}`);
+  }
   try {
     fs.writeFileSync(OUT, JSON.stringify(state));
   } catch (e) {
@@ -501,6 +580,13 @@ function record(self, selector, result, isShallow) {
       try {
         const html = isShallow ? markup(root, root) : root.html();
         if (html !== null && html !== undefined) state.html[test] = String(html).slice(0, MAX_HTML);
+        if (result.length === 0 && absent.length < MAX_ABSENT) {
+          absent.push({
+            entry,
+            html: html === null || html === undefined ? '' : String(html),
+            css: typeof selector === 'string',
+          });
+        }
       } catch (e) {
         // unmounted or empty render
       }

@@ -138,6 +138,7 @@ def convert_enzyme_test(
         enzyme_free=is_enzyme_free(content, path, options, tree=after.tree),
         changed=content != source,
         support_files=converter.support_files,
+        dropped_assertions=converter.dropped_assertions,
         dom_queries_used=converter.dom_queries_used,
     )
 

@@ -130,6 +130,9 @@ class FindRecord(_Model):
     """Verified queries for each matched element (first 20)."""
     css: str | None = None
     """A CSS selector verified to match exactly the same elements (for component selectors)."""
+    absent_queries: list[CapturedQuery] = []
+    """Where the selector matched nothing: queries that select its elements where it did match
+    (elsewhere in the file) and that find nothing in what was rendered here."""
 
 
 class UnrenderedChild(_Model):
@@ -222,6 +225,9 @@ class CodemodResult(_Model):
     support_files: dict[str, str] = {}
     """Project-relative path → content of the modules the result imports that the project may
     not have yet (the recording helper): written beside the result, once per project."""
+    dropped_assertions: dict[str, list[str]] = {}
+    """Test name → why each assertion it no longer makes was dropped: what it read was Enzyme's
+    bookkeeping (the props the test passed, a full render's root count), not the component."""
     dom_queries_used: int = 0
     """How many queries came from the DOM capture."""
     error: str | None = None

@@ -126,10 +126,18 @@ class CapturedQueries(Chains):
             if picked is not None:
                 return self._query_target(picked, multi=picked[2], index=None)
             return None
+        if records and all(r.absent_queries for r in records):
+            # Never matched here (absence checks): a query for its elements where it did
+            # match, which the capture saw find nothing here too.
+            keys = [[(q.method, list(q.args)) for q in r.absent_queries] for r in records]
+            agreed = [k for k in keys[0] if all(k in other for other in keys[1:])]
+            if agreed:
+                method, args = agreed[0]
+                return self._query_target((method, args, False), multi=False, index=None)
         if not root_level or self.dom is None:
             return None
-        # Never matched here (absence checks): use the selector's query elsewhere in the file,
-        # when it is the same everywhere it matched.
+        # Never matched here, and no query was verified there: use the selector's query
+        # elsewhere in the file, when it is the same everywhere it matched.
         same = [r for r in self.dom.records if r.selector == selector_text and r.count > 0]
         if not same:
             return None

@@ -170,6 +170,8 @@ class ConverterState:
         self.tree = parse(self.src, path)
         self.edits: list[Edit] = []
         self.support_files: dict[str, str] = {}
+        self.dropped_assertions: dict[str, list[str]] = {}
+        """Test name → why each assertion it no longer makes was dropped (Enzyme bookkeeping)."""
         self.notes: list[tuple[int, NoteKind, str]] = []
         """(byte offset in the source, kind, message) of notes with no comment in the code."""
         self.enzyme_renders: dict[str, str] = {}

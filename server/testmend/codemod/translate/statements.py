@@ -162,6 +162,8 @@ class Statements(Assertions):
                         new = self.assertion(expr, ctx)
                     except Dropped as exc:
                         self.remove_statement(stmt, str(exc), comment=True)
+                        if ctx.test is not None:
+                            self.dropped_assertions.setdefault(ctx.test.name, []).append(str(exc))
                         return True
                     if new is not None:
                         self.replace_statement(stmt, new, ctx)

@@ -111,6 +111,20 @@ class _Loop:
         self.fidelity = FidelityReport()
 
 
+def _plans_with_dropped(state: MigrationState, converted: CodemodResult) -> Update:
+    """The codemod's reasons for the assertions it dropped, as the plans' reasons for fewer
+    assertions (where a plan gave none): the inventory holds a test to them like to a plan's."""
+    plans = [
+        plan.model_copy(
+            update={"fewer_assertions": "; ".join(converted.dropped_assertions[plan.test_name])}
+        )
+        if not plan.fewer_assertions and plan.test_name in converted.dropped_assertions
+        else plan
+        for plan in state.test_plans
+    ]
+    return {"test_plans": plans}
+
+
 async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
     deps = runtime.context
     emit_start(deps, "migrate", state)
@@ -155,6 +169,8 @@ async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
     except RunnerError as exc:  # the conversion stays the run's candidate: shown, not lost
         reason = exc.message + (f" — {exc.hint}" if exc.hint else "")
         return fail(deps, state, "migrate", reason, candidate=content)
+    state = state.model_copy(update=_plans_with_dropped(state, converted))
+    snapshot_update = {**snapshot_update, "test_plans": state.test_plans}
     loop = _Loop(state, content, result)
     rows, findings = state_inventory(state, loop.candidate)
     loop.fidelity = FidelityReport(rows=rows, inventory_findings=findings)
