@@ -32,6 +32,8 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
+from .layout import DEPENDENCY_DIRS
+
 log = logging.getLogger(__name__)
 
 CONFIG_FILE_NAME = "testmend.config.json"
@@ -580,10 +582,14 @@ def load_config(
 
 
 def find_project_root(start: Path) -> Path:
-    """The nearest directory at or above ``start`` holding a package.json (else ``start``)."""
-    start = Path(start).expanduser().resolve()
-    here = start if start.is_dir() else start.parent
+    """The nearest directory at or above ``start`` holding a package.json (else ``start``'s
+    folder), never one inside ``node_modules`` (a package there is not a project). ``start``
+    is taken where it was named: a file that is a symlink is not followed."""
+    start = Path(start).expanduser().absolute()
+    here = (start if start.is_dir() else start.parent).resolve()
     for candidate in (here, *here.parents):
+        if DEPENDENCY_DIRS.intersection(candidate.parts):
+            continue
         if (candidate / "package.json").is_file():
             return candidate
     return here

@@ -122,6 +122,20 @@ def first_syntax_error(tree: tree_sitter.Tree) -> int | None:
     return tree.root_node.start_point[0] + 1
 
 
+def syntax_error_at(source: str, path: str) -> tuple[int, int] | None:
+    """Where the first syntax error of ``source`` (a file named ``path``) is: 1-based line and
+    column; None when it parses (or its language is not JavaScript/TypeScript)."""
+    if grammar_for(path) is None:
+        return None
+    tree = parse(source, path)
+    if not tree.root_node.has_error:
+        return None
+    for node in walk(tree.root_node):
+        if node.type == "ERROR" or node.is_missing:
+            return node.start_point[0] + 1, node.start_point[1] + 1
+    return 1, 1
+
+
 def call_args(call: Node) -> list[Node]:
     """The arguments of a call expression, comments left out."""
     arguments = call.child_by_field_name("arguments")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -73,10 +74,22 @@ def _no_server(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None, *, serve: Handler | None = None) -> int:
+    """Every error a user can cause ends in one line and a non-zero status, never a traceback:
+    a closed pipe (``testmend runs --json | head``) ends quietly; a file system that refuses a
+    write (read-only, full) is named."""
     args = build_parser(serve).parse_args(argv)
     try:
         code: int = args.handler(args)
     except KeyboardInterrupt:
         print("testmend: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away: nothing more can be said on stdout (nor flushed at exit).
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
+    except OSError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"testmend: cannot use{where}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     return code

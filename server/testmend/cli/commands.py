@@ -46,7 +46,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
             "--jobs",
             type=_jobs,
             metavar="N",
-            help="files migrated at once (default: maxConcurrentRuns, 2)",
+            help="files worked on at once (default: maxConcurrentRuns, 2)",
         )
         parser.add_argument(
             "--write", action="store_true", help="write the results the engine accepted"
@@ -65,19 +65,34 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
             )
         parser.set_defaults(handler=lazy(".runs", name))
 
-    parser = sub.add_parser("runs", help="list the runs recorded in .testmend/")
-    parser.add_argument("project", nargs="?", default=".")
-    parser.add_argument("--json", action="store_true")
-    parser.set_defaults(handler=lazy(".runs", "runs"))
+    help_text = "list the runs recorded in the project's .testmend/ (newest last)"
+    parser = sub.add_parser("runs", help=help_text, description=help_text)
+    parser.add_argument(
+        "project", nargs="?", default=".", help="project folder or a file in it (default: .)"
+    )
+    parser.add_argument("--json", action="store_true", help="machine-readable records")
+    parser.set_defaults(handler=lazy(".history", "runs"))
 
-    parser = sub.add_parser("resume", help="continue a paused or interrupted run")
-    parser.add_argument("run_id")
-    parser.add_argument("--project", default=".")
+    help_text = "continue a paused or interrupted run (or, with --all, every interrupted one)"
+    parser = sub.add_parser("resume", help=help_text, description=help_text)
+    parser.add_argument("run_id", nargs="?", help="the run's id, as `testmend runs` lists it")
+    parser.add_argument(
+        "--all", action="store_true", help="every interrupted run of the project, one by one"
+    )
+    parser.add_argument(
+        "--project", default=".", help="the project the run belongs to (default: .)"
+    )
     parser.add_argument(
         "--answer", help="answer to a paused run: retry, apply_partial, discard or text"
     )
-    parser.add_argument("--offline", action="store_true")
-    parser.add_argument("--json", action="store_true")
-    parser.add_argument("--write", action="store_true")
-    parser.add_argument("--accept-review", action="store_true")
-    parser.set_defaults(handler=lazy(".runs", "resume"))
+    parser.add_argument("--offline", action="store_true", help="deterministic tier only")
+    parser.add_argument("--json", action="store_true", help="machine-readable results")
+    parser.add_argument(
+        "--write", action="store_true", help="write the results the engine accepted"
+    )
+    parser.add_argument(
+        "--accept-review",
+        action="store_true",
+        help="with --write, also write results that need review (you accept them)",
+    )
+    parser.set_defaults(handler=lazy(".history", "resume"))

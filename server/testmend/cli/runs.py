@@ -5,18 +5,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, Literal, TextIO
 
 from ..config import ConfigError, find_project_root, load_config
-from ..engine import Engine, EngineError, RunHandle, RunRequest, RunResult
+from ..engine import EngineError, RunHandle, RunRequest, RunResult
 from ..engine.changes import changed_since, on_disk, pending, result_changes, write_changes
-from ..engine.store import RunStore
-from ..project import enzyme_test_files
 from ..workflow.events import RunEvent, RunFinished, event_line, spent_text
 from ..workspace.paths import PathEscapeError
 from .batch import Batch, json_line, summary_table
+from .signals import run_until_stopped
+from .targets import expand, refusal, unwritable_state
 
 
 class Progress:
@@ -31,17 +32,6 @@ class Progress:
         line = event_line(event)
         if line:
             print(f"[{name}] {line}", file=self.stream, flush=True)
-
-
-def _expand(paths: list[str]) -> list[Path]:
-    files: list[Path] = []
-    for raw in paths:
-        path = Path(raw).resolve()
-        if path.is_dir():
-            files.extend(enzyme_test_files(path))
-        else:
-            files.append(path)
-    return files
 
 
 def _write_result(root: Path, result: RunResult, accept_review: bool) -> str:
@@ -68,18 +58,48 @@ def _accepted(result: RunResult, written: str | None, accept_review: bool) -> bo
 
 
 async def _run_many(args: argparse.Namespace, mode: Literal["migrate", "fix"]) -> int:
-    files = _expand(args.paths)
+    if getattr(args, "accept_review", False) and not getattr(args, "write", False):
+        print("testmend: --accept-review only matters with --write", file=sys.stderr)
+        return 2
+    targets = expand(args.paths)
+    files = targets.files
     if not files:
-        print("testmend: no Enzyme test file found in the given paths", file=sys.stderr)
+        for _named, problem in targets.problems:
+            print(f"testmend: {problem}", file=sys.stderr)
+        if not targets.problems:
+            print("testmend: no Enzyme test file found in the given paths", file=sys.stderr)
         return 2
     root = find_project_root(files[0])
     if not (root / "package.json").is_file():
-        print(f"testmend: no package.json at or above {files[0]}", file=sys.stderr)
+        print(f"testmend: no package.json at or above {files[0].parent}", file=sys.stderr)
         return 2
     outside = [f for f in files if not f.is_relative_to(root)]
     if outside:
         print(f"testmend: {outside[0]} is not in the project {root}", file=sys.stderr)
         return 2
+    blocked = unwritable_state(root)
+    if blocked:
+        print(f"testmend: {blocked}", file=sys.stderr)
+        return 2
+    jsonl = bool(getattr(args, "jsonl", False))
+    problems = [problem for _named, problem in targets.problems]
+    refused_rows: list[dict[str, Any]] = [
+        {"file": named, "status": "refused", "reason": problem}
+        for named, problem in targets.problems
+    ]
+    checked = await asyncio.gather(*(asyncio.to_thread(refusal, root, f, mode) for f in files))
+    for file, why in zip(files, checked, strict=True):
+        if why is not None:
+            problems.append(why)
+            refused_rows.append(
+                {"file": os.path.relpath(file, root), "status": "refused", "reason": why}
+            )
+    files = [f for f, why in zip(files, checked, strict=True) if why is None]
+    if jsonl:
+        for row in refused_rows:
+            json_line(row, sys.stdout)
+    if not files:
+        return report(args, root, [], problems, refused_rows)
     overrides: dict[str, Any] = {"model": {"offline": True}} if args.offline else {}
     jobs = getattr(args, "jobs", None)
     if jobs is not None:
@@ -89,6 +109,8 @@ async def _run_many(args: argparse.Namespace, mode: Literal["migrate", "fix"]) -
     except ConfigError as exc:
         print(f"testmend: {exc}", file=sys.stderr)
         return 2
+    from ..engine.engine import Engine  # langgraph and the rest: only once a run starts
+
     names: dict[str, str] = {}
     progress = Progress(sys.stderr, names)
     batch = Batch(total=len(files), jobs=config.max_concurrent_runs, stream=sys.stderr)
@@ -98,9 +120,7 @@ async def _run_many(args: argparse.Namespace, mode: Literal["migrate", "fix"]) -
         batch.observe(event)
 
     results: list[RunResult] = []
-    problems: list[str] = []
-    unfinished: list[dict[str, object]] = []
-    jsonl = bool(getattr(args, "jsonl", False))
+    unfinished: list[dict[str, object]] = list(refused_rows)
     async with Engine(config, on_event=on_event) as engine:
         handles = []
         for file in files:
@@ -113,24 +133,29 @@ async def _run_many(args: argparse.Namespace, mode: Literal["migrate", "fix"]) -
             try:
                 handle = await engine.start(request)
             except (EngineError, PathEscapeError) as exc:
-                problems.append(f"{file}: {exc}")
+                problems.append(str(exc))
+                batch.total -= 1
+                row = {"file": str(file), "status": "refused", "reason": str(exc)}
+                unfinished.append(row)
+                if jsonl:
+                    json_line(row, sys.stdout)
                 continue
             names[handle.run_id] = handle.file
             handles.append(handle)
         for finished in asyncio.as_completed([_outcome(h) for h in handles]):
-            handle, result, problem = await finished
+            ended, result, why_not = await finished
             if result is not None:
                 results.append(result)
             else:
-                problems.append(f"{handle.file}: {problem}")
-                unfinished.append({**_unfinished(handle), "seconds": batch.seconds(handle.run_id)})
+                problems.append(f"{ended.file}: {why_not}")
+                unfinished.append({**unfinished_row(ended), "seconds": batch.seconds(ended.run_id)})
             if jsonl:
-                json_line(_row(handle, result, batch), sys.stdout)
+                json_line(_row(ended, result, batch), sys.stdout)
     order = {h.run_id: n for n, h in enumerate(handles)}
     results.sort(key=lambda r: order.get(r.run_id, 0))
     by_run = {r.run_id: r for r in results}
     rows = [_row(h, by_run.get(h.run_id), batch) for h in handles]
-    code = _report(args, root, results, problems, unfinished, batch)
+    code = report(args, root, results, problems, unfinished, batch)
     if len(files) > 1 and not args.json and not jsonl:
         print(summary_table(rows, batch.elapsed(), batch.jobs), file=sys.stderr)
     return code
@@ -143,14 +168,14 @@ async def _outcome(handle: RunHandle) -> tuple[RunHandle, RunResult | None, str 
     except Exception as exc:
         return handle, None, f"{type(exc).__name__}: {exc}"
     if result is None:
-        return handle, None, _no_result(handle)
+        return handle, None, no_result(handle)
     return handle, result, None
 
 
 def _row(handle: RunHandle, result: RunResult | None, batch: Batch) -> dict[str, Any]:
     """One file's line of the batch (``--jsonl``, the closing table)."""
     if result is None:
-        return {**_unfinished(handle), "seconds": batch.seconds(handle.run_id)}
+        return {**unfinished_row(handle), "seconds": batch.seconds(handle.run_id)}
     return {
         "file": result.file,
         "run_id": result.run_id,
@@ -164,7 +189,7 @@ def _row(handle: RunHandle, result: RunResult | None, batch: Batch) -> dict[str,
     }
 
 
-def _unfinished(handle: RunHandle) -> dict[str, object]:
+def unfinished_row(handle: RunHandle) -> dict[str, object]:
     """A run that gave no result, for ``--json``: how it ended and what it spent."""
     last = handle.history[-1] if handle.history else None
     summary = last.summary if isinstance(last, RunFinished) else None
@@ -178,9 +203,9 @@ def _unfinished(handle: RunHandle) -> dict[str, object]:
     }
 
 
-def _no_result(handle: RunHandle) -> str:
+def no_result(handle: RunHandle) -> str:
     """Why a run gave no result: it stopped (failed, cancelled) or it waits for an answer."""
-    ended = _unfinished(handle)
+    ended = unfinished_row(handle)
     if ended["status"] != "paused":
         reason = f": {ended['failure_reason']}" if ended["failure_reason"] else ""
         tokens, cost = ended["tokens_used"], ended["cost"]
@@ -195,7 +220,7 @@ def _no_result(handle: RunHandle) -> str:
     )
 
 
-def _report(
+def report(
     args: argparse.Namespace,
     root: Path,
     results: list[RunResult],
@@ -269,65 +294,8 @@ def _result_line(result: RunResult, written: str | None) -> str:
 
 
 def migrate(args: argparse.Namespace) -> int:
-    return asyncio.run(_run_many(args, "migrate"))
+    return run_until_stopped(_run_many(args, "migrate"))
 
 
 def fix(args: argparse.Namespace) -> int:
-    return asyncio.run(_run_many(args, "fix"))
-
-
-def _project(args: argparse.Namespace) -> Path:
-    return find_project_root(Path(args.project))
-
-
-def runs(args: argparse.Namespace) -> int:
-    root = _project(args)
-    records = RunStore(root).all()
-    if args.json:
-        print(json.dumps([r.model_dump(mode="json") for r in records], indent=2))
-        return 0
-    if not records:
-        print(f"no runs in {root}")
-        return 0
-    for record in records:
-        tally = ""
-        if record.summary and record.summary.tests_total:
-            tally = f" {record.summary.tests_passing}/{record.summary.tests_total} tests"
-        if record.summary and record.summary.tokens_used:
-            tally += ", " + spent_text(record.summary.tokens_used, record.summary.cost)
-        print(
-            f"{record.run_id}  {record.status:<11} {record.mode:<7} {record.file}{tally}"
-            + (f"  — {record.failure_reason}" if record.failure_reason else "")
-        )
-    return 0
-
-
-async def _resume(args: argparse.Namespace) -> int:
-    root = _project(args)
-    try:
-        config = load_config(
-            root, editor_settings={"model": {"offline": True}} if args.offline else None
-        )
-    except ConfigError as exc:
-        print(f"testmend: {exc}", file=sys.stderr)
-        return 2
-    names: dict[str, str] = {}
-    async with Engine(config, on_event=Progress(sys.stderr, names)) as engine:
-        try:
-            handle = await engine.resume(args.run_id, args.answer)
-        except (EngineError, KeyError) as exc:
-            print(f"testmend: {exc}", file=sys.stderr)
-            return 2
-        names[handle.run_id] = handle.file
-        result = await handle.wait()
-    if result is None:
-        problem = f"{handle.file}: {_no_result(handle)}"
-        if args.json:
-            return _report(args, root, [], [problem], [_unfinished(handle)])
-        print(f"testmend: {problem}", file=sys.stderr)
-        return 1
-    return _report(args, root, [result], [])
-
-
-def resume(args: argparse.Namespace) -> int:
-    return asyncio.run(_resume(args))
+    return run_until_stopped(_run_many(args, "fix"))

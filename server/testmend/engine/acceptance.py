@@ -18,8 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..config import FidelityConfig
-from ..workflow.state import MigrationState, RunStatus
-from ..workflow.steps.finish import review_left
+from ..workflow.state import MigrationState, RunStatus, review_left
 
 APPLIED = frozenset({"succeeded", "partial"})
 """Statuses whose result is applied (editor) or written (``--write``) without another word."""

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..layout import temp_name
 from ..workspace.paths import resolve_in_root
-from .engine import RunResult
+from .models import RunResult
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ from ..workspace.shadow import (
 )
 from .acceptance import Decision, decide
 from .endings import Endings
-from .models import EngineError, RunHandle, RunRequest, RunResult, StartStep
+from .models import INTERRUPTED, EngineError, RunHandle, RunRequest, RunResult, StartStep
 from .prechecks import prepare, relative_path
 from .resources import ResourceSource, RunnersFactory
 from .store import RunRecord, RunStore
@@ -52,6 +52,9 @@ logger = logging.getLogger(__name__)
 
 TRACE_FLUSH_SECONDS = 10.0
 """How long the end of a traced run waits for its traces to be sent."""
+
+
+CANCELLED = "cancelled by the user"
 
 
 class Engine:
@@ -91,6 +94,8 @@ class Engine:
         self.tracer = RunTracer(tracing, contents=config.tracing.contents) if tracing else None
         self.handles: dict[str, RunHandle] = {}
         self._semaphore = asyncio.Semaphore(config.max_concurrent_runs)
+        self._stop_reason = CANCELLED
+        """What a run cancelled now records: the user cancelled it, or the process stops."""
         self._kept_jests = KeptWarmJests(config.workspace.warm_jest_idle_minutes * 60)
         self._saver_cm: Any = None
         self._saver: AsyncSqliteSaver | None = None
@@ -106,8 +111,9 @@ class Engine:
         await self.open()
         return self
 
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
+    async def __aexit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        stopped = kind is not None and issubclass(kind, asyncio.CancelledError | KeyboardInterrupt)
+        await self.close(INTERRUPTED if stopped else CANCELLED)
 
     async def open(self) -> None:
         if self._graph is not None:
@@ -124,8 +130,10 @@ class Engine:
         self._saver.serde = checkpoint_serializer()
         self._graph = build_graph(self._saver)
 
-    async def close(self) -> None:
-        """Cancel what still runs (their workspaces are removed), then close the database."""
+    async def close(self, reason: str = CANCELLED) -> None:
+        """Cancel what still runs (their workspaces are removed; ``reason`` is recorded), then
+        close the database."""
+        self._stop_reason = reason
         for handle in list(self.handles.values()):
             if handle.task and not handle.task.done():
                 handle.task.cancel()
@@ -281,7 +289,7 @@ class Engine:
                 handle, record, MigrationState.model_validate(snapshot.values), emit
             )
         except asyncio.CancelledError:
-            await self._end(handle, record, "cancelled", "cancelled by the user", usage, emit)
+            await self._end(handle, record, "cancelled", self._stop_reason, usage, emit)
             raise
         except (ShadowWorkspaceError, ModelUnavailableError, AgentStalledError, EngineError) as exc:
             await self._end(handle, record, "failed", str(exc), usage, emit)

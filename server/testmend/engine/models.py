@@ -17,6 +17,11 @@ from .acceptance import APPLIED
 StartStep = Literal["lint", "typescript"]
 
 
+INTERRUPTED = "interrupted: the command running it was stopped (resume it)"
+"""The reason of a run cancelled because its process was told to stop (Ctrl-C, SIGTERM,
+SIGHUP): ``testmend resume --all`` continues these."""
+
+
 class EngineError(RuntimeError):
     """A request the engine refuses, with a message for the user."""
 

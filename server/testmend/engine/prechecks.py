@@ -6,9 +6,12 @@ worker thread (:func:`prepare`), never on the event loop an editor's requests sh
 from __future__ import annotations
 
 import asyncio
+import os
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
+from ..js_syntax import syntax_error_at
+from ..layout import DEPENDENCY_DIRS
 from ..project.dependencies import covering_tests, is_test_file
 from ..project.enzyme_helpers import EnzymeHelpers
 from ..project.packages import (
@@ -18,7 +21,7 @@ from ..project.packages import (
     node_modules_dir,
 )
 from ..project.testing_library import testing_library_status
-from ..workspace.paths import resolve_in_root, to_relative
+from ..workspace.paths import PathEscapeError, resolve_in_root, to_relative
 from .models import EngineError, RunRequest
 
 MAX_FILE_BYTES = 1_000_000
@@ -37,11 +40,25 @@ class Prepared:
 
 
 def relative_path(root: Path, file: str) -> str:
-    """``file`` (absolute inside ``root``, or relative to it) as a project-relative path."""
+    """``file`` (absolute inside ``root``, or relative to it) as a project-relative path,
+    resolved once: refused with one sentence when it leads out of the project (a symlink into
+    another checkout) or into ``node_modules`` (a package's file is never the project's)."""
     path = Path(file)
-    if path.is_absolute():
-        return to_relative(root, path)
-    return to_relative(root, resolve_in_root(root, file))
+    try:
+        relative = to_relative(root, path if path.is_absolute() else resolve_in_root(root, file))
+        resolve_in_root(root, relative)
+    except PathEscapeError:
+        named = path if path.is_absolute() else root / file
+        raise EngineError(
+            f"{named} leads to {os.path.realpath(named)}, outside the project {root}: "
+            "migrate it from its own project"
+        ) from None
+    inside = DEPENDENCY_DIRS.intersection(PurePosixPath(relative).parts)
+    if inside:
+        raise EngineError(
+            f"{relative} is inside {min(inside)}: a package's file, not the project's"
+        )
+    return relative
 
 
 def check_node_modules(root: Path) -> None:
@@ -103,6 +120,13 @@ def _prepare(root: Path, request: RunRequest, relative: str) -> Prepared:
     if request.mode == "migrate":
         check_testing_library(root)
     source = read_source(root, relative, request.content)
+    broken = syntax_error_at(source, relative)
+    if broken is not None:
+        line, column = broken
+        raise EngineError(
+            f"{relative}:{line}:{column}: a syntax error; testmend works on code that parses, "
+            "fix it first"
+        )
     if request.mode == "migrate" and not EnzymeHelpers(root).uses_enzyme(relative, source):
         raise EngineError(
             f"{relative} does not use Enzyme (nor a module of the project that imports it): "
@@ -110,6 +134,12 @@ def _prepare(root: Path, request: RunRequest, relative: str) -> Prepared:
         )
     tests = verify_tests(root, relative) if request.mode == "fix" else []
     return Prepared(relative, source, tests)
+
+
+def check_request(root: Path, request: RunRequest) -> Prepared:
+    """Every check of a new run, at once (a face may call it before it starts an engine, so
+    a refusal costs no engine and no workspace); raises :class:`EngineError`."""
+    return _prepare(root, request, relative_path(root, request.file))
 
 
 async def prepare(root: Path, request: RunRequest, relative: str) -> Prepared:

@@ -254,3 +254,12 @@ class MigrationState(_Model):
     """One line per finished step: what it did (for the report)."""
     review: ReviewState = ReviewState()
     exit: ExitState = ExitState()
+
+
+def review_left(review: ReviewState) -> list[str]:
+    """What the reviewer left open: its findings after the last round, or no verdict."""
+    if review.verdict == "changes":
+        return [f"the reviewer: {finding}" for finding in review.findings]
+    if review.verdict == "none":
+        return [f"the reviewer gave no verdict ({review.summary})"]
+    return []

@@ -18,19 +18,10 @@ from ...fidelity import Finding, test_counts
 from ..candidate import sync_candidate
 from ..context import RunDeps
 from ..events import StepFinished
-from ..state import ExitState, MigrationState, ReviewState
+from ..state import ExitState, MigrationState, review_left
 from ..verify import intent_short, tests_after_fix
 from .common import Update, emit_start, tally
 from .review import result_fidelity
-
-
-def review_left(review: ReviewState) -> list[str]:
-    """What the reviewer left open: its findings after the last round, or no verdict."""
-    if review.verdict == "changes":
-        return [f"the reviewer: {finding}" for finding in review.findings]
-    if review.verdict == "none":
-        return [f"the reviewer gave no verdict ({review.summary})"]
-    return []
 
 
 async def finish(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:

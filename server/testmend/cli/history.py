@@ -1,0 +1,138 @@
+"""``testmend runs`` and ``testmend resume``: the runs a project keeps in ``.testmend/``, and
+continuing one (paused, interrupted), or every interrupted one with ``--all``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..config import ConfigError, find_project_root, load_config
+from ..engine import EngineError, RunRecord, RunRequest, RunResult
+from ..engine.store import RunStore
+from ..workflow.events import spent_text
+from .runs import Progress, no_result, report, unfinished_row
+from .signals import INTERRUPTED, run_until_stopped
+
+
+def _project(args: argparse.Namespace) -> Path | None:
+    named = Path(args.project).expanduser()
+    if not named.exists():
+        print(f"testmend: {named}: no such file or folder", file=sys.stderr)
+        return None
+    return find_project_root(named)
+
+
+def runs(args: argparse.Namespace) -> int:
+    root = _project(args)
+    if root is None:
+        return 2
+    records = RunStore(root).all()
+    if args.json:
+        print(json.dumps([r.model_dump(mode="json") for r in records], indent=2))
+        return 0
+    if not records:
+        print(f"no runs in {root} (testmend keeps them in {root}/.testmend/runs)")
+        return 0
+    for record in records:
+        tally = ""
+        if record.summary and record.summary.tests_total:
+            tally = f" {record.summary.tests_passing}/{record.summary.tests_total} tests"
+        if record.summary and record.summary.tokens_used:
+            tally += ", " + spent_text(record.summary.tokens_used, record.summary.cost)
+        print(
+            f"{record.run_id}  {record.status:<11} {record.mode:<7} {record.file}{tally}"
+            + (f"  — {record.failure_reason}" if record.failure_reason else "")
+        )
+    return 0
+
+
+def resumable(records: list[RunRecord]) -> list[RunRecord]:
+    """The runs ``resume --all`` continues: those whose process died or that a stopped command
+    (Ctrl-C, SIGTERM, SIGHUP) cancelled, the latest of each file only (an older run of a
+    file that ran again since is history)."""
+    latest: dict[str, RunRecord] = {}
+    for record in records:
+        latest[record.file] = record
+    stopped = [r for r in latest.values() if r.status == "cancelled"]
+    return [r for r in latest.values() if r.status == "interrupted"] + [
+        r for r in stopped if r.failure_reason == INTERRUPTED
+    ]
+
+
+async def _resume(args: argparse.Namespace) -> int:
+    root = _project(args)
+    if root is None:
+        return 2
+    if not args.all and not args.run_id:
+        print("testmend: name a run (`testmend runs` lists them) or pass --all", file=sys.stderr)
+        return 2
+    if args.accept_review and not args.write:
+        print("testmend: --accept-review only matters with --write", file=sys.stderr)
+        return 2
+    try:
+        config = load_config(
+            root, editor_settings={"model": {"offline": True}} if args.offline else None
+        )
+    except ConfigError as exc:
+        print(f"testmend: {exc}", file=sys.stderr)
+        return 2
+    store = RunStore(root)
+    if args.all:
+        records = resumable(store.all())
+        if not records:
+            print(f"testmend: no interrupted run in {root}", file=sys.stderr)
+            return 0
+    else:
+        try:
+            records = [store.load(args.run_id)]
+        except KeyError as exc:
+            print(
+                f"testmend: {exc.args[0]}: runs are kept in the project they ran in (pass "
+                "--project, or run testmend there; `testmend runs` lists them)",
+                file=sys.stderr,
+            )
+            return 2
+    from ..engine.engine import Engine
+
+    names: dict[str, str] = {}
+    results: list[RunResult] = []
+    problems: list[str] = []
+    unfinished: list[dict[str, Any]] = []
+    async with Engine(config, on_event=Progress(sys.stderr, names)) as engine:
+        handles = []
+        for run_id in [r.run_id for r in records]:
+            try:
+                handle = await engine.resume(run_id, args.answer)
+            except EngineError as exc:
+                record = next(r for r in records if r.run_id == run_id)
+                if not args.all:
+                    problems.append(str(exc))
+                    continue
+                # Cancelled before it began, or with nothing left to continue: it starts
+                # again from its file.
+                try:
+                    handle = await engine.start(RunRequest(file=record.file, mode=record.mode))
+                except EngineError as again:
+                    problems.append(str(again))
+                    continue
+            names[handle.run_id] = handle.file
+            handles.append(handle)
+        for handle in handles:
+            result = await handle.wait()
+            if result is None:
+                problems.append(f"{handle.file}: {no_result(handle)}")
+                unfinished.append(unfinished_row(handle))
+            else:
+                results.append(result)
+    if not results and not args.json:
+        for problem in problems:
+            print(f"testmend: {problem}", file=sys.stderr)
+        return 1 if handles else 2
+    return report(args, root, results, problems, unfinished)
+
+
+def resume(args: argparse.Namespace) -> int:
+    return run_until_stopped(_resume(args))

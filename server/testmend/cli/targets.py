@@ -1,0 +1,97 @@
+"""What the user named on the command line, as the files to run: globs expanded when the shell
+did not (a quoted ``'src/**/*.test.tsx'``), folders searched for Enzyme tests, each file kept as
+it was named (a symlink is not followed here: the engine resolves it once, and refuses one that
+leads out of the project). Before any engine starts, every file goes through the engine's own
+checks, so a refusal costs no engine and no workspace, and the state folder is checked to be
+writable."""
+
+from __future__ import annotations
+
+import glob
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from ..engine import EngineError, RunRequest
+from ..engine.prechecks import check_request
+from ..layout import DEPENDENCY_DIRS, STATE_DIR
+from ..project import enzyme_test_files
+from ..workspace.paths import PathEscapeError
+
+_GLOB = frozenset("*?[")
+
+
+@dataclass
+class Targets:
+    files: list[Path] = field(default_factory=list)
+    """Absolute, as named (not resolved)."""
+    problems: list[tuple[str, str]] = field(default_factory=list)
+    """(what was named, why it is not run): one sentence each."""
+
+
+def expand(paths: list[str]) -> Targets:
+    """The files ``paths`` name: files as they are, folders' Enzyme tests, globs' matches."""
+    found = Targets()
+    for raw in paths:
+        named = Path(raw).expanduser()
+        if not named.exists() and _GLOB.intersection(raw):
+            matches = sorted(glob.glob(os.path.expanduser(raw), recursive=True))
+            if not matches:
+                found.problems.append((raw, f"no file matches {raw}"))
+            for match in matches:
+                path = Path(match).absolute()
+                if path.is_dir():
+                    found.files.extend(enzyme_test_files(path))
+                else:
+                    found.files.append(path)
+            continue
+        if not named.exists() and not named.is_symlink():
+            found.problems.append((raw, f"{raw}: no such file or folder"))
+        elif named.is_dir():
+            found.files.extend(enzyme_test_files(named.absolute()))
+        else:
+            found.files.append(named.absolute())
+    kept = []
+    for file in dict.fromkeys(found.files):
+        inside = DEPENDENCY_DIRS.intersection(file.parts) or DEPENDENCY_DIRS.intersection(
+            Path(os.path.realpath(file)).parts
+        )
+        if inside:
+            found.problems.append(
+                (str(file), f"{file} is inside {min(inside)}: a package's file, not a project's")
+            )
+        else:
+            kept.append(file)
+    found.files = kept
+    return found
+
+
+def refusal(root: Path, file: Path, mode: Literal["migrate", "fix"]) -> str | None:
+    """Why the engine would refuse ``file`` (one sentence), or None: its own checks, run
+    before it starts."""
+    try:
+        check_request(root, RunRequest(file=str(file), mode=mode))
+    except (EngineError, PathEscapeError) as exc:
+        return str(exc)
+    except OSError as exc:
+        return f"{file}: {exc.strerror or exc}"
+    return None
+
+
+def unwritable_state(root: Path) -> str | None:
+    """Why testmend could not keep its runs in ``<root>/.testmend`` (a read-only tree, a full
+    disk), or None."""
+    state = root / STATE_DIR
+    try:
+        state.mkdir(exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=state, prefix=".write-check-"):
+            pass
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        return (
+            f"cannot write {state} ({why}): testmend keeps its runs and reports there; "
+            "run it where the project is writable"
+        )
+    return None
