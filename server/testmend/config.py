@@ -213,6 +213,9 @@ class Timeouts(_Section):
     test: float = Field(120.0, gt=0, le=3600)
     lint: float = Field(60.0, gt=0, le=3600)
     typecheck: float = Field(180.0, gt=0, le=3600)
+    retry_slow_tests: bool = False
+    """A test run that timed out is tried once more with twice the time (for a loaded
+    machine); off: a test that hangs is named after one run."""
 
 
 class FidelityConfig(_Section):

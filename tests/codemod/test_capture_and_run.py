@@ -6,9 +6,9 @@ import textwrap
 from pathlib import Path
 
 from testmend.codemod import capture_dom, convert_enzyme_test, detect_conventions
-from testmend.codemod.capture import find_jest_config, write_wrapper_config
 from testmend.config import load_config
 from testmend.runners import ProjectRunners
+from testmend.runners.setup_files import find_jest_config, write_wrapper_config
 from tests.support.apps import fixture_text
 from tests.support.codemod import migrate_offline
 

@@ -196,11 +196,12 @@ async def test_hanging_test_is_killed_at_the_timeout(example_copy: Path) -> None
     assert _processes_mentioning(str(example_copy)) == []
 
 
-async def test_a_run_that_times_out_once_is_tried_again_with_more_time(
+async def test_a_run_that_times_out_once_is_tried_again_with_more_time_when_asked(
     example_copy: Path, tmp_path: Path
 ) -> None:
-    """What a run's steps call: the first jest run hangs (a loaded machine), the second gets
-    twice the time and its result is the step's, instead of a failed step."""
+    """What a run's steps call, with ``timeouts.retrySlowTests``: the first jest run hangs (a
+    loaded machine), the second gets twice the time and its result is the step's, instead of
+    a failed step. By default a run that times out is not tried again."""
     relative = write(
         example_copy,
         "src/SlowOnce.test.ts",
@@ -218,7 +219,21 @@ async def test_a_run_that_times_out_once_is_tried_again_with_more_time(
         });
         """,
     )
-    config = load_config(example_copy, environ={}, editor_settings={"timeouts": {"test": 6}})
+    once = load_config(example_copy, environ={}, editor_settings={"timeouts": {"test": 6}})
+    with pytest.raises(RunnerTimeoutError):
+        await RunDeps(
+            run_id="r",
+            config=once,
+            workspace_root=example_copy,
+            runners=ProjectRunners(once),
+            run_dir=tmp_path,
+        ).run_tests(relative)
+    (example_copy / "src" / "ran-once").unlink()
+    config = load_config(
+        example_copy,
+        environ={},
+        editor_settings={"timeouts": {"test": 6, "retrySlowTests": True}},
+    )
     deps = RunDeps(
         run_id="r",
         config=config,

@@ -175,6 +175,8 @@ class DomCapture(_Model):
     tests_failed: int = 0
     error: str | None = None
     """Why the run did not complete cleanly (suite error, timeout, tool problem)."""
+    hangs: bool = False
+    """The run was stopped at its timeout: a test never finishes (``error`` names it)."""
     warnings: list[str] = []
     duration_s: float = 0.0
     reused: bool = False

@@ -4,6 +4,7 @@ from ..project.packages import detect_package_manager, find_bin
 from .detect import ResolvedCommands, resolve_commands
 from .errors import (
     BrokenTsconfigError,
+    HangingTestError,
     MissingBinaryError,
     MissingNodeModulesError,
     NoTestsFoundError,
@@ -26,6 +27,7 @@ from .runner import ProjectRunners, snapshot_file, tool_environment
 
 __all__ = [
     "BrokenTsconfigError",
+    "HangingTestError",
     "LintFixResult",
     "LintMessage",
     "LintResult",

@@ -49,6 +49,26 @@ class RunnerTimeoutError(RunnerError):
         )
 
 
+class HangingTestError(RunnerTimeoutError):
+    """A test file's run timed out and the probe named the tests that never finish."""
+
+    def __init__(self, file: str, tests: Sequence[str], timeout: float):
+        RunnerError.__init__(
+            self,
+            "jest",
+            f"{file} did not finish within {timeout:g} s: "
+            + (
+                "the test " + ", ".join(f"'{t}'" for t in tests) + " never finished"
+                if tests
+                else "a test never finished"
+            ),
+            "an endless loop, a promise that never settles or real timers it waits for: fix "
+            "or skip that test (or raise timeouts.test if it is only slow)",
+        )
+        self.file = file
+        self.tests = list(tests)
+
+
 class NoTestsFoundError(RunnerError):
     def __init__(self, file: str, output: str):
         super().__init__(

@@ -30,11 +30,14 @@ from ..workspace.paths import resolve_in_root, to_relative
 from .detect import ResolvedCommands, resolve_commands, tsc_checks_file, tsc_incremental_args
 from .errors import (
     BrokenTsconfigError,
+    HangingTestError,
     MissingBinaryError,
     MissingNodeModulesError,
     RunnerError,
+    RunnerTimeoutError,
     ToolCrashedError,
 )
+from .hangs import hanging_tests
 from .jest_args import without_reporters
 from .memo import ContentMemo
 from .models import (
@@ -358,15 +361,25 @@ class ProjectRunners:
         extra_args: Sequence[str] = (),
         extra_env: Mapping[str, str] | None = None,
         timeout: float | None = None,
+        probe: bool = True,
     ) -> TestRunResult:
         """jest on one file: per-test status, failure messages and positions.
 
         ``extra_args`` go before the file (e.g. ``--config`` of a wrapper config that adds a
         setup file); ``extra_env`` is added to the tools' environment for this run only;
-        ``timeout`` replaces ``timeouts.test``.
+        ``timeout`` replaces ``timeouts.test``. A run that times out raises
+        :class:`HangingTestError` naming the tests that never finish (``probe``: found by one
+        short run more, see ``hangs.py``).
         """
         abs_file, rel = self._target(file)
-        report, output, done = await self._jest([abs_file], extra_args, extra_env, timeout)
+        try:
+            report, output, done = await self._jest([abs_file], extra_args, extra_env, timeout)
+        except RunnerTimeoutError:
+            if not probe:
+                raise
+            limit = timeout or self.config.timeouts.test
+            tests = await hanging_tests(self, self.cwd, rel, limit)
+            raise HangingTestError(rel, tests, limit) from None
         return _test_result(
             self.sandbox, rel, done, *parse_jest_report(report, abs_file, rel, output)
         )

@@ -45,12 +45,17 @@ class RunDeps:
     """The original test's results kept across runs (None: always run again)."""
 
     async def run_tests(self, test_file: str) -> TestRunResult:
-        """jest on the file. A run that times out is tried once more with twice the time: on
-        a loaded machine a slow run is not a broken one, and failing the step would lose the
-        candidate."""
+        """jest on the file. A run that times out names the test that hangs
+        (:class:`~testmend.runners.HangingTestError`); with ``timeouts.retrySlowTests`` it is
+        tried once more with twice the time first (a loaded machine)."""
+        retry = self.config.timeouts.retry_slow_tests
         try:
-            return await self.runners.run_tests(test_file, extra_args=self.jest_args)
+            return await self.runners.run_tests(
+                test_file, extra_args=self.jest_args, probe=not retry
+            )
         except RunnerTimeoutError:
+            if not retry:
+                raise
             longer = 2 * self.config.timeouts.test
             return await self.runners.run_tests(
                 test_file, extra_args=self.jest_args, timeout=longer

@@ -16,7 +16,7 @@ from ...project import dependencies as deps_mod
 from ..agent import run_agent
 from ..context import RunDeps
 from ..state import DependencyTest, MigrationState, MockRequirement, ResearchContext
-from .common import Update, done, emit_start
+from .common import Update, done, emit_start, fail
 
 _MOCK_KINDS: dict[str, Any] = {
     "module": "module",
@@ -89,6 +89,9 @@ async def research(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
     context, capture = await asyncio.gather(
         asyncio.to_thread(_static_research, deps, state), original_run()
     )
+    if capture is not None and capture.hangs and capture.error:
+        # Every later run of this file would hang too: the run stops here, naming the test.
+        return fail(deps, state, "research", f"the original test hangs: {capture.error}")
     if capture is not None:
         context = context.model_copy(update={"rendered_html": capture.html_by_test})
     detail = (

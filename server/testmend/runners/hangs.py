@@ -1,0 +1,74 @@
+"""Naming a test that never finishes. A jest run stopped at its timeout says nothing about its
+tests (jest reports a file when it is done); one more run of the file, with a setup file that
+marks each test's start and end (``hang_probe.js``), shows the test that started and has not
+ended. The probe stops as soon as a test has been running for a while (a fraction of the
+timeout): naming it costs a small part of the timeout, not another one."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..assets import read_asset
+from ..layout import TEMP_DIR_PREFIX
+from .errors import RunnerError
+from .setup_files import added_setup_file
+
+if TYPE_CHECKING:
+    from .runner import ProjectRunners
+
+POLL_SECONDS = 0.25
+
+
+def stuck(progress: str) -> list[str]:
+    """Tests with a start and no end in the probe's lines, in the order they started."""
+    open_: dict[str, int] = {}
+    for line in progress.splitlines():
+        kind, _, name = line.partition("\t")
+        if kind == "start":
+            open_[name] = open_.get(name, 0) + 1
+        elif kind == "end" and open_.get(name):
+            open_[name] -= 1
+    return [name or "(a hook outside any test)" for name, n in open_.items() if n > 0]
+
+
+async def hanging_tests(
+    runners: ProjectRunners, root: Path, file: str, timeout: float
+) -> list[str]:
+    """The tests of ``file`` (project-relative, under ``root``) that start and do not end
+    within a fraction of ``timeout``; empty when the probe could not tell."""
+    stall = max(2.0, 0.08 * timeout)
+    budget = max(stall + 10.0, 0.2 * timeout)
+    with runners.temp_dir(f"{TEMP_DIR_PREFIX}probe-") as tmp:
+        out = Path(tmp) / "progress.tsv"
+        out.write_text("", encoding="utf-8")
+        script = read_asset("testmend.runners", "hang_probe.js")
+        with added_setup_file(runners, root, script, "probe") as extra_args:
+            run = asyncio.create_task(
+                runners.run_tests(
+                    file,
+                    extra_args=extra_args,
+                    extra_env={"TESTMEND_PROGRESS_OUT": str(out)},
+                    timeout=budget,
+                    probe=False,
+                )
+            )
+            seen: Sequence[str] = ()
+            since = time.monotonic()
+            try:
+                while not run.done():
+                    await asyncio.sleep(POLL_SECONDS)
+                    now = stuck(out.read_text(encoding="utf-8"))
+                    if now != list(seen):
+                        seen, since = now, time.monotonic()
+                    elif seen and time.monotonic() - since >= stall:
+                        return list(seen)
+            finally:
+                run.cancel()
+                with contextlib.suppress(asyncio.CancelledError, RunnerError, OSError):
+                    await run
+            return stuck(out.read_text(encoding="utf-8"))
