@@ -8,18 +8,33 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from ..assets import read_asset
 from ..layout import TEMP_DIR_PREFIX
 from .errors import RunnerError
-from .setup_files import added_setup_file
+from .setup_files import JestRuns, added_setup_file
 
-if TYPE_CHECKING:
-    from .runner import ProjectRunners
+
+class ProbedRunners(JestRuns, Protocol):
+    """What the probe needs of the project's runners (``ProjectRunners`` has it)."""
+
+    def temp_dir(self, prefix: str) -> tempfile.TemporaryDirectory[str]: ...
+
+    async def run_tests(
+        self,
+        file: str,
+        *,
+        extra_args: Sequence[str] = (),
+        extra_env: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+        probe: bool = True,
+    ) -> Any: ...
+
 
 POLL_SECONDS = 0.25
 
@@ -36,9 +51,7 @@ def stuck(progress: str) -> list[str]:
     return [name or "(a hook outside any test)" for name, n in open_.items() if n > 0]
 
 
-async def hanging_tests(
-    runners: ProjectRunners, root: Path, file: str, timeout: float
-) -> list[str]:
+async def hanging_tests(runners: ProbedRunners, root: Path, file: str, timeout: float) -> list[str]:
     """The tests of ``file`` (project-relative, under ``root``) that start and do not end
     within a fraction of ``timeout``; empty when the probe could not tell."""
     stall = max(2.0, 0.08 * timeout)

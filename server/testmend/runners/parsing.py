@@ -9,15 +9,18 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from ..sandbox import Sandbox
 from .errors import BrokenTsconfigError, NoTestsFoundError, ToolCrashedError
 from .models import (
     LintMessage,
     Position,
     SuiteError,
     TestCase,
+    TestRunResult,
     TestStatus,
     TypeDiagnostic,
 )
+from .process import Completed
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 
@@ -207,3 +210,30 @@ def raise_for_broken_config(diagnostics: Iterable[TypeDiagnostic], output: str) 
         if not diag.file or in_config:
             where = f"{Path(diag.file).name}:{diag.line}: " if in_config else ""
             raise BrokenTsconfigError(f"{where}{diag.code} {diag.message}", tail(output))
+
+
+def test_result(
+    sandbox: Sandbox,
+    rel: str,
+    done: Completed,
+    tests: list[TestCase],
+    suite_error: SuiteError | None,
+) -> TestRunResult:
+    """The result, with what the sandbox blocked named in the failure messages."""
+    tests = [
+        t.model_copy(update={"failure_messages": [sandbox.explain(m) for m in t.failure_messages]})
+        if t.failure_messages
+        else t
+        for t in tests
+    ]
+    if suite_error is not None:
+        suite_error = suite_error.model_copy(
+            update={"message": sandbox.explain(suite_error.message)}
+        )
+    return TestRunResult(
+        file=rel,
+        exit_code=done.returncode,
+        tests=tests,
+        suite_error=suite_error,
+        duration_s=done.duration_s,
+    )

@@ -45,7 +45,6 @@ from .models import (
     LintMessage,
     LintResult,
     SuiteError,
-    TestCase,
     TestRunResult,
     TypecheckResult,
     TypeDiagnostic,
@@ -58,6 +57,7 @@ from .parsing import (
     raise_for_broken_config,
     read_jest_output_file,
     tail,
+    test_result,
 )
 from .process import Completed, run_command
 from .tsc_scope import scope_typecheck
@@ -81,33 +81,6 @@ def tool_environment(config: Config, base: Mapping[str, str] | None = None) -> d
         os.environ if base is None else base,
         passed=config.sandbox.env,
         never=[config.model.api_key_env],
-    )
-
-
-def _test_result(
-    sandbox: Sandbox,
-    rel: str,
-    done: Completed,
-    tests: list[TestCase],
-    suite_error: SuiteError | None,
-) -> TestRunResult:
-    """The result, with what the sandbox blocked named in the failure messages."""
-    tests = [
-        t.model_copy(update={"failure_messages": [sandbox.explain(m) for m in t.failure_messages]})
-        if t.failure_messages
-        else t
-        for t in tests
-    ]
-    if suite_error is not None:
-        suite_error = suite_error.model_copy(
-            update={"message": sandbox.explain(suite_error.message)}
-        )
-    return TestRunResult(
-        file=rel,
-        exit_code=done.returncode,
-        tests=tests,
-        suite_error=suite_error,
-        duration_s=done.duration_s,
     )
 
 
@@ -380,7 +353,7 @@ class ProjectRunners:
             limit = timeout or self.config.timeouts.test
             tests = await hanging_tests(self, self.cwd, rel, limit)
             raise HangingTestError(rel, tests, limit) from None
-        return _test_result(
+        return test_result(
             self.sandbox, rel, done, *parse_jest_report(report, abs_file, rel, output)
         )
 
@@ -410,7 +383,7 @@ class ProjectRunners:
                 tests, suite_error = parse_jest_report(report, abs_file, rel, output)
             except RunnerError as exc:
                 tests, suite_error = [], SuiteError(message=exc.message)
-            results[file] = _test_result(self.sandbox, rel, done, tests, suite_error)
+            results[file] = test_result(self.sandbox, rel, done, tests, suite_error)
         return results
 
     async def _jest(

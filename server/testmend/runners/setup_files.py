@@ -17,17 +17,21 @@ import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..assets import read_asset
 from ..layout import TEMP_MARK
 from ..project.configs import JEST_CONFIG_NAMES
 from ..project.packages import installed_version
 from ..project.testing_library import major
-from .detect import runs_through_app
+from .detect import ResolvedCommands, runs_through_app
 
-if TYPE_CHECKING:
-    from .runner import ProjectRunners
+
+class JestRuns(Protocol):
+    """What a setup file needs of the project's runners: its test command."""
+
+    @property
+    def commands(self) -> ResolvedCommands: ...
 
 
 def _js(value: str) -> str:
@@ -105,7 +109,7 @@ def _app_setup_files(root: Path) -> list[Path]:
 
 @contextlib.contextmanager
 def added_setup_file(
-    runners: ProjectRunners, root: Path, script: str, purpose: str
+    runners: JestRuns, root: Path, script: str, purpose: str
 ) -> Iterator[list[str]]:
     """``script`` as a setup file of the project's jest runs in ``root`` while the block runs:
     yields the jest arguments that add it; the files go afterwards."""
