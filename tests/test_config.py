@@ -11,9 +11,9 @@ from testmend.config import (
     CONFIG_FILE_NAME,
     ConfigError,
     environment_layer,
-    find_project_root,
     load_config,
 )
+from testmend.layout import find_project_root
 
 
 def write_config(root: Path, data: object) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from testmend.cli import main
-from testmend.doctor import render_report, run_doctor
+from testmend.doctor import Check, render_report, run_doctor
 
 
 def checks_by_name(report_json: dict[str, object]) -> dict[str, dict[str, object]]:
@@ -167,13 +167,14 @@ def test_model_reported_without_the_key(example_copy: Path) -> None:
         json.dumps({"model": {"tiers": {"full": "gpt-4.1"}}})
     )
     environ = {**os.environ, "OPENAI_API_KEY": secret}
-    report = run_doctor(example_copy, environ=environ)
+    report = run_doctor(example_copy, environ=environ, probe_model=False)
     model = next(c for c in report.checks if c.name == "model")
     assert model.status == "ok" and "full=gpt-4.1" in model.detail and "key set" in model.detail
+    assert "not tried" in model.detail
     rendered = render_report(report) + report.model_dump_json()
     assert secret not in rendered
 
-    named_only = run_doctor(example_copy, environ={"PATH": os.environ["PATH"]})
+    named_only = run_doctor(example_copy, environ={"PATH": os.environ["PATH"]}, probe_model=False)
     model = next(c for c in named_only.checks if c.name == "model")
     assert "OPENAI_API_KEY is not set" in model.detail
 
@@ -222,3 +223,66 @@ def test_a_missing_sandbox_says_how_to_get_one(example_copy: Path) -> None:
     sandbox = next(c for c in off.checks if c.name == "sandbox")
     assert sandbox.status == "warning" and not sandbox.blocking
     assert "run with your rights" in sandbox.detail
+
+
+def test_an_unwritable_state_folder_blocks(example_copy: Path) -> None:
+    (example_copy / ".testmend").write_text("a file where the folder goes")
+    report = run_doctor(example_copy, probe_model=False)
+    state = next(c for c in report.checks if c.name == "state")
+    assert state.status == "missing" and state.blocking and not report.ready
+    assert f"cannot write {example_copy / '.testmend'}" in state.detail
+
+
+def _model_settings(url: str) -> dict[str, object]:
+    return {"model": {"baseUrl": url, "tiers": {"full": "gpt-4.1", "mini": "gpt-4.1-mini"}}}
+
+
+def test_the_model_is_tried_for_real(tmp_path: Path) -> None:
+    """One request to the endpoint's model list: unreachable, a refused key and a model it does
+    not serve are each one sentence (the run would fall back to the codemod)."""
+    import http.server
+    import threading
+
+    served: list[str] = []
+
+    class Endpoint(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            served.append(self.headers.get("Authorization", ""))
+            if self.headers.get("Authorization") != "Bearer right":
+                self.send_response(401)
+                self.end_headers()
+                return
+            body = json.dumps({"data": [{"id": "gpt-4.1"}]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Endpoint)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    (tmp_path / "package.json").write_text("{}")
+    try:
+
+        def model_check(key: str) -> Check:
+            report = run_doctor(
+                tmp_path, editor_settings=_model_settings(url), environ={"OPENAI_API_KEY": key}
+            )
+            return next(c for c in report.checks if c.name == "model")
+
+        refused = model_check("wrong")
+        assert refused.status == "missing" and "refused the key (HTTP 401)" in refused.detail
+        partly = model_check("right")
+        assert partly.status == "missing" and "does not serve gpt-4.1-mini" in partly.detail
+        assert "wrong" not in partly.detail and "right" not in partly.detail
+    finally:
+        server.shutdown()
+    gone = run_doctor(
+        tmp_path, editor_settings=_model_settings(url), environ={"OPENAI_API_KEY": "right"}
+    )
+    unreachable = next(c for c in gone.checks if c.name == "model")
+    assert unreachable.status == "missing" and "cannot reach" in unreachable.detail
+    assert served == ["Bearer wrong", "Bearer right"]

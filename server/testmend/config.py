@@ -32,8 +32,6 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
-from .layout import DEPENDENCY_DIRS
-
 log = logging.getLogger(__name__)
 
 CONFIG_FILE_NAME = "testmend.config.json"
@@ -139,6 +137,9 @@ class ModelConfig(_Section):
     """Ask the endpoint for server-sent events instead of one response body."""
     offline: bool = False
     """Force the deterministic tier even when a model is configured."""
+    fallback: Literal["codemod", "fail"] = "codemod"
+    """When the model fails before producing a candidate (unreachable, a refused key, an unknown
+    model): go on with the deterministic tier (``codemod``), or stop the run (``fail``)."""
 
     # Filled from the environment only (see load_config); never serialised.
     api_key: SecretStr | None = Field(None, exclude=True, repr=False)
@@ -582,17 +583,3 @@ def load_config(
         model = config.model.model_copy(update={"api_key": SecretStr(key)})
         config = config.model_copy(update={"model": model})
     return config
-
-
-def find_project_root(start: Path) -> Path:
-    """The nearest directory at or above ``start`` holding a package.json (else ``start``'s
-    folder), never one inside ``node_modules`` (a package there is not a project). ``start``
-    is taken where it was named: a file that is a symlink is not followed."""
-    start = Path(start).expanduser().absolute()
-    here = (start if start.is_dir() else start.parent).resolve()
-    for candidate in (here, *here.parents):
-        if DEPENDENCY_DIRS.intersection(candidate.parts):
-            continue
-        if (candidate / "package.json").is_file():
-            return candidate
-    return here

@@ -6,13 +6,16 @@ import asyncio
 import os
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from .config import CONFIG_FILE_NAME, Config, ConfigError, find_project_root, load_config
+from .config import CONFIG_FILE_NAME, Config, ConfigError, load_config
+from .layout import STATE_DIR, find_project_root
+from .llm.probe import probe_endpoint
 from .project import enzyme_test_files
 from .project.packages import (
     detect_package_manager,
@@ -29,6 +32,7 @@ from .runners.process import run_command
 from .runners.runner import tool_environment
 from .sandbox import build_policy, choose_sandbox
 from .sandbox.select import how_to
+from .workspace.owner import default_workspaces_dir
 
 Status = Literal["ok", "warning", "missing", "info"]
 
@@ -100,7 +104,7 @@ async def _tool_checks(
     return list(await asyncio.gather(*(one(*spec) for spec in specs)))
 
 
-def _model_check(config: Config) -> Check:
+def _model_check(config: Config, *, probe_model: bool = True) -> Check:
     model = config.model
     names = {
         t: getattr(model.tiers, t) for t in ("nano", "mini", "full") if getattr(model.tiers, t)
@@ -108,10 +112,20 @@ def _model_check(config: Config) -> Check:
     if model.offline:
         return Check(name="model", status="info", detail="offline (model.offline is set)")
     if model.configured:
-        where = model.base_url or "api.openai.com"
         key = "key set" if model.api_key else f"no key in ${model.api_key_env}"
         tiers = ", ".join(f"{t}={n}" for t, n in names.items())
-        return Check(name="model", status="ok", detail=f"{tiers} at {where} ({key})")
+        probe = probe_endpoint(model) if probe_model else None
+        if probe is None:
+            return Check(name="model", status="ok", detail=f"{tiers} ({key}; not tried)")
+        return Check(
+            name="model",
+            status=probe.status,
+            detail=f"{tiers} ({key}): {probe.detail}",
+            fix=None
+            if probe.status == "ok"
+            else "check model.baseUrl, the key and model.tiers; until then runs fall back to "
+            "the deterministic tier (model.fallback)",
+        )
     detail = "no model configured: runs use the deterministic codemod tier only"
     if names and not (model.api_key or model.base_url):
         detail = f"models named but ${model.api_key_env} is not set: runs are offline"
@@ -183,6 +197,33 @@ def _testing_library_check(root: Path) -> Check:
     )
 
 
+def _writable_checks(root: Path) -> list[Check]:
+    """``.testmend/`` (runs, reports) and the workspaces directory must take files."""
+    checks = []
+    for name, folder in (("state", root / STATE_DIR), ("workspaces", default_workspaces_dir())):
+        created = not folder.exists()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=folder, prefix=".write-check-"):
+                pass
+            if created:
+                folder.rmdir()  # doctor only looks: a run makes it
+        except OSError as exc:
+            checks.append(
+                Check(
+                    name=name,
+                    status="missing",
+                    detail=f"cannot write {folder} ({exc.strerror or exc})",
+                    fix="run testmend where it may write (a writable checkout; set "
+                    "TESTMEND_WORKSPACES_DIR for the workspaces)",
+                    blocking=True,
+                )
+            )
+        else:
+            checks.append(Check(name=name, status="ok", detail=f"{folder} is writable"))
+    return checks
+
+
 def _workspace_check(root: Path) -> Check:
     git = shutil.which("git")
     if git:
@@ -217,7 +258,9 @@ def run_doctor(
     *,
     editor_settings: Mapping[str, Any] | None = None,
     environ: Mapping[str, str] | None = None,
+    probe_model: bool = True,
 ) -> DoctorReport:
+    """Every check of a project; ``probe_model``: try the model endpoint (one request)."""
     root = find_project_root(path)
     checks: list[Check] = []
     pkg_file = root / "package.json"
@@ -327,7 +370,8 @@ def run_doctor(
             + ("" if enzyme_files else ": nothing to migrate"),
         )
     )
-    checks.append(_model_check(config))
+    checks.extend(_writable_checks(root))
+    checks.append(_model_check(config, probe_model=probe_model))
     checks.append(_sandbox_check(config, os.environ if environ is None else environ))
     checks.append(_workspace_check(root))
     return DoctorReport(project_root=str(root), checks=checks)

@@ -87,3 +87,17 @@ def temp_name(path: Path) -> Path:
 def is_own_file(name: str) -> bool:
     """Whether a file name is one testmend writes into a workspace for a while."""
     return TEMP_MARK in name
+
+
+def find_project_root(start: Path) -> Path:
+    """The nearest directory at or above ``start`` holding a package.json (else ``start``'s
+    folder), never one inside ``node_modules`` (a package there is not a project). ``start``
+    is taken where it was named: a file that is a symlink is not followed."""
+    start = Path(start).expanduser().absolute()
+    here = (start if start.is_dir() else start.parent).resolve()
+    for candidate in (here, *here.parents):
+        if DEPENDENCY_DIRS.intersection(candidate.parts):
+            continue
+        if (candidate / "package.json").is_file():
+            return candidate
+    return here

@@ -110,12 +110,38 @@ async def test_migration_through_the_openai_client(
     assert "13 |     expect(screen.getByTestId('counter-value')).toHaveTextContent('2');" in region
 
 
-async def test_failing_endpoint_stops_the_run_with_a_clear_message(
+async def test_a_failing_endpoint_falls_back_to_the_deterministic_tier(
+    project: Path, workspaces: Path
+) -> None:
+    """The model fails before it produced a candidate: the run goes on without it and its
+    result is the codemod's, marked as such with the fault in one sentence and its fix."""
+    replay = Replay("seats_migration.json", fail_with=503)
+    with serve(replay) as url:
+        engine = Engine(provider_config(project, url, streaming=False), workspaces_dir=workspaces)
+        async with engine:
+            handle = await engine.start(RunRequest(file=SIMPLE_TEST))
+            result = await handle.wait()
+    assert result is not None
+    assert result.summary.tests_total > 0 and result.summary.tokens_used == 0
+    assert result.model_fallback is not None
+    assert result.model_fallback.startswith("the model failed (the model endpoint failed 3 times")
+    assert "deterministic tier's result" in result.model_fallback
+    assert "model.fallback" in result.model_fallback
+    assert any(e.type == "tier_changed" for e in handle.history)
+    report = Path(result.report_path).read_text(encoding="utf-8")
+    assert "- tier: deterministic, because the model failed" in report
+    assert len(replay.requests) == 3  # the breaker stopped further calls
+    assert KEY not in result.model_dump_json()
+    assert left_behind(workspaces) == []
+
+
+async def test_failing_endpoint_stops_the_run_with_a_clear_message_when_asked(
     project: Path, workspaces: Path
 ) -> None:
     replay = Replay("seats_migration.json", fail_with=503)
     with serve(replay) as url:
-        engine = Engine(provider_config(project, url, streaming=False), workspaces_dir=workspaces)
+        config = provider_config(project, url, streaming=False, fallback="fail")
+        engine = Engine(config, workspaces_dir=workspaces)
         async with engine:
             handle = await engine.start(RunRequest(file=SIMPLE_TEST))
             result = await handle.wait()

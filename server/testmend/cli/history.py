@@ -9,9 +9,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..config import ConfigError, find_project_root, load_config
+from ..config import ConfigError, load_config
 from ..engine import EngineError, RunRecord, RunRequest, RunResult
 from ..engine.store import RunStore
+from ..layout import find_project_root
 from ..workflow.events import spent_text
 from .runs import Progress, no_result, report, unfinished_row
 from .signals import INTERRUPTED, run_until_stopped

@@ -10,9 +10,11 @@ import sys
 from pathlib import Path
 from typing import Any, Literal, TextIO
 
-from ..config import ConfigError, find_project_root, load_config
+from ..config import ConfigError, load_config
 from ..engine import EngineError, RunHandle, RunRequest, RunResult
 from ..engine.changes import changed_since, on_disk, pending, result_changes, write_changes
+from ..layout import find_project_root
+from ..llm.probe import tier_line
 from ..workflow.events import RunEvent, RunFinished, event_line, spent_text
 from ..workspace.paths import PathEscapeError
 from .batch import Batch, json_line, summary_table
@@ -110,6 +112,9 @@ async def _run_many(args: argparse.Namespace, mode: Literal["migrate", "fix"]) -
         print(f"testmend: {exc}", file=sys.stderr)
         return 2
     from ..engine.engine import Engine  # langgraph and the rest: only once a run starts
+
+    if not getattr(args, "json", False):
+        print(f"testmend: {tier_line(config.model)}", file=sys.stderr)
 
     names: dict[str, str] = {}
     progress = Progress(sys.stderr, names)
@@ -268,6 +273,8 @@ def report(
             print(_result_line(result, written.get(result.run_id)), file=sys.stderr)
             if result.sandbox.startswith("unsandboxed"):
                 print(f"  ran {result.sandbox}", file=sys.stderr)
+            if result.model_fallback:
+                print(f"  tier: deterministic, because {result.model_fallback}", file=sys.stderr)
             print(f"  report: {result.report_path}", file=sys.stderr)
         for problem in problems:
             print(f"testmend: {problem}", file=sys.stderr)

@@ -15,6 +15,7 @@ import contextlib
 import logging
 import os
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -30,7 +31,7 @@ from ..runners.warm import KeptWarmJests
 from ..sandbox import SandboxChoice, choose_sandbox
 from ..workflow.agent.errors import AgentStalledError
 from ..workflow.context import RunDeps
-from ..workflow.events import RunEvent, RunStarted
+from ..workflow.events import RunEvent, RunStarted, TierChanged
 from ..workflow.graph import build_graph, checkpoint_serializer
 from ..workflow.state import ExitState, MigrationState, RunStatus, Step
 from ..workspace.pool import collect_stale_slots
@@ -40,7 +41,7 @@ from ..workspace.shadow import (
     default_workspaces_dir,
 )
 from .acceptance import Decision, decide
-from .endings import Endings
+from .endings import Emit, Endings
 from .models import INTERRUPTED, EngineError, RunHandle, RunRequest, RunResult, StartStep
 from .prechecks import prepare, relative_path
 from .resources import ResourceSource, RunnersFactory
@@ -277,13 +278,25 @@ class Engine:
                         start_step=record.start_step,
                     )
                 )
-                async for chunk in self._graph.astream(
-                    graph_input, config, context=deps, stream_mode="updates", durability="sync"
-                ):
-                    if "__interrupt__" in chunk:
-                        interrupt = chunk["__interrupt__"][0].value
-                        self._endings.paused(handle, record, interrupt, emit)
-                        return None
+                while True:
+                    try:
+                        async for chunk in self._graph.astream(
+                            graph_input,
+                            config,
+                            context=deps,
+                            stream_mode="updates",
+                            durability="sync",
+                        ):
+                            if "__interrupt__" in chunk:
+                                interrupt = chunk["__interrupt__"][0].value
+                                self._endings.paused(handle, record, interrupt, emit)
+                                return None
+                        break
+                    except ModelUnavailableError as exc:
+                        if not await self._falls_back(config, deps, exc, emit):
+                            raise
+                        # On from the last checkpoint: the step the model failed in again.
+                        deps, graph_input = replace(deps, models=None), None
             snapshot = await self._graph.aget_state(config)
             return self._endings.finished(
                 handle, record, MigrationState.model_validate(snapshot.values), emit
@@ -300,6 +313,27 @@ class Engine:
         finally:
             if self.tracer is not None:  # a CLI run's process ends right after
                 await asyncio.to_thread(self.tracer.flush, TRACE_FLUSH_SECONDS)
+
+    async def _falls_back(
+        self, config: dict[str, Any], deps: RunDeps, fault: ModelUnavailableError, emit: Emit
+    ) -> bool:
+        """The model failed: go on with the deterministic tier when ``model.fallback`` says so
+        and the model produced no candidate yet (a candidate it worked on stays its result),
+        the fault kept in the state as one sentence with what fixes it."""
+        if deps.models is None or self.config.model.fallback != "codemod":
+            return False
+        values = (await self._graph.aget_state(config)).values or {}
+        if values.get("candidate") is not None and values.get("mode") == "migrate":
+            return False
+        cause = str(fault).split("; stopping the run")[0]
+        reason = (
+            f"the model failed ({cause}); this is the deterministic tier's result — check "
+            "model.baseUrl, the key and model.tiers (`testmend doctor` tries them), or set "
+            "model.fallback to fail"
+        )
+        await self._graph.aupdate_state(config, {"model_fallback": reason})
+        emit(TierChanged(run_id=deps.run_id, message=reason))
+        return True
 
     def _traced(self, record: RunRecord) -> dict[str, Any]:
         """What a run adds to its config when it is traced (name, tags, metadata, tracer)."""

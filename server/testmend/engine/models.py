@@ -64,6 +64,8 @@ class RunResult(BaseModel):
     """Tests of the original file that passed in its run before the migration (None: not run)."""
     sandbox: str = ""
     """The sandbox the run's commands ran in ("unsandboxed — …" when none)."""
+    model_fallback: str | None = None
+    """The model's fault, when the result is the deterministic tier's instead."""
 
     @property
     def applies(self) -> bool:

@@ -143,6 +143,8 @@ def render_report(
         f"- finished: {finished}",
         f"- sandbox: {sandbox or 'not recorded'}",
     ]
+    if state.model_fallback:
+        lines.append(f"- tier: deterministic, because {state.model_fallback}")
     if decision.reasons:
         lines += ["", "## Why", ""] + [f"- {reason}" for reason in decision.reasons]
     lines += [

@@ -53,6 +53,7 @@ def result_from_state(
         codemod_findings=state.codemod_findings,
         original_tests_passing=_original_passing(state),
         sandbox=sandbox,
+        model_fallback=state.model_fallback,
     )
 
 

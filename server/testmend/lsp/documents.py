@@ -8,7 +8,7 @@ from pathlib import Path
 from lsprotocol import types
 from pygls import uris
 
-from ..config import find_project_root
+from ..layout import find_project_root
 from ..workspace.paths import PathEscapeError
 from . import actions
 from .settings import SettingsServer

@@ -14,6 +14,7 @@ from ..workflow.events import (
     StepFinished,
     StepStarted,
     TestTally,
+    TierChanged,
     TokensUsed,
     ToolCalled,
     spent_text,
@@ -85,6 +86,9 @@ class ProgressState:
             return True
         if isinstance(event, TokensUsed):
             self.spent = spent_text(event.run_tokens, event.cost)
+            return True
+        if isinstance(event, TierChanged):
+            self.last_tool = "the model failed: deterministic tier"
             return True
         return False
 

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from lsprotocol import types
 from pygls import uris
 
-from ..config import ConfigError, find_project_root, load_config
+from ..config import ConfigError, load_config
+from ..layout import find_project_root
 from ..workflow.events import NeedsInput, RunEvent, RunFinished, event_line
 from ..workspace.paths import PathEscapeError
 from . import actions

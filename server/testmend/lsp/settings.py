@@ -10,7 +10,8 @@ from typing import Any
 
 from lsprotocol import types
 
-from ..config import ConfigError, find_project_root, load_config
+from ..config import ConfigError, load_config
+from ..layout import find_project_root
 from .core import SECTION, ServerCore, UserError
 
 

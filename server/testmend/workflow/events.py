@@ -77,6 +77,13 @@ class NeedsInput(_Event):
     options: list[str]
 
 
+class TierChanged(_Event):
+    """The run went on with the deterministic tier: the model failed before a candidate."""
+
+    type: Literal["tier_changed"] = "tier_changed"
+    message: str
+
+
 class RunFinished(_Event):
     type: Literal["run_finished"] = "run_finished"
     status: RunStatus
@@ -93,6 +100,7 @@ RunEvent = Annotated[
     | EditApplied
     | TokensUsed
     | NeedsInput
+    | TierChanged
     | RunFinished,
     Field(discriminator="type"),
 ]
@@ -109,6 +117,8 @@ def event_line(event: RunEvent) -> str | None:
     progress bars); None for the others."""
     if isinstance(event, StepStarted):
         return f"{event.step} …"
+    if isinstance(event, TierChanged):
+        return event.message
     if isinstance(event, StepFinished):
         return f"{event.step}: {event.outcome}" + (f" — {event.detail}" if event.detail else "")
     if isinstance(event, TestTally):

@@ -254,6 +254,9 @@ class MigrationState(_Model):
     """One line per finished step: what it did (for the report)."""
     review: ReviewState = ReviewState()
     exit: ExitState = ExitState()
+    model_fallback: str | None = None
+    """Why the model tier stopped before it produced a candidate, when the run went on with the
+    deterministic tier (``model.fallback: codemod``)."""
 
 
 def review_left(review: ReviewState) -> list[str]:
