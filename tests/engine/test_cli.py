@@ -80,6 +80,8 @@ def test_migrate_prints_the_diff_and_writes_nothing_by_default(
     assert "-import { mount } from 'enzyme';" in done.stdout
     assert "not written: failed" in done.stderr
     assert "failed (1/2 tests pass" in done.stderr
+    # The last line says what happened and what is next.
+    assert done.stderr.rstrip().endswith("testmend: wrote 0 files of 1")
     assert (project / SIMPLE_TEST).read_text(encoding="utf-8") == SIMPLE_ENZYME
     assert git(project, "status", "--porcelain") == ""
 

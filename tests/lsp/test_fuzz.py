@@ -1,10 +1,11 @@
-"""``testmend serve`` against 1,300 malformed or hostile messages over its real stdio.
+"""``testmend serve`` against 1,300 malformed or hostile messages over its real stdio, and
+against a client that stops reading while it sends.
 
 Every request with a usable id gets exactly one response (ServerNotInitialized before
 ``initialize``, InvalidParams for params that do not fit, MethodNotFound for unknown methods,
 InvalidRequest after ``shutdown``), no response carries a traceback, the server never crashes,
 pops up at most one message per kind of mistake, and still gives the normal code actions at the
-end.
+end. A client that sends without reading what comes back neither freezes nor deadlocks it.
 """
 
 from __future__ import annotations
@@ -43,12 +44,15 @@ class Peer:
         )
         self.inbox: queue.Queue[dict[str, Any]] = queue.Queue()
         self.received: list[dict[str, Any]] = []
+        self.reading = threading.Event()  # cleared: the client stops reading the server's stdout
+        self.reading.set()
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
         stream = self.process.stdout
         assert stream is not None
         while True:
+            self.reading.wait()
             length = 0
             while (line := stream.readline()) not in (b"\r\n", b""):
                 name, _, value = line.partition(b":")
@@ -272,3 +276,57 @@ def test_every_request_is_answered_and_nothing_crashes(example_copy: Path, tmp_p
     log = (tmp_path / "stderr.txt").read_text(encoding="utf-8", errors="replace")
     assert "Traceback" not in log, log[-3000:]
     assert len(log.splitlines()) < 60, log[-3000:]
+
+
+def _initialize(peer: Peer, root: Path, msg_id: int) -> None:
+    capabilities = {"workspace": {"applyEdit": True, "configuration": False}}
+    params = {"processId": None, "rootUri": root.as_uri(), "capabilities": capabilities}
+    peer.send({"id": msg_id, "method": "initialize", "params": params})
+    assert "capabilities" in peer.response(msg_id)["result"]
+    peer.send({"method": "initialized", "params": {}})
+
+
+STALL_SECONDS = 5
+STALLED_REQUESTS = 1500  # their answers (~300 bytes each) are several times a pipe's buffer
+
+
+def test_a_client_that_stops_reading_is_answered_after(example_copy: Path, tmp_path: Path) -> None:
+    """While the client reads nothing for 5 s, the server goes on reading what it sends (a
+    server that wrote on its event loop would stop reading once its stdout pipe filled, and the
+    sender would block for good); afterwards every request has its answer, in order. Method
+    names of 5,000 characters are shown cut to 200."""
+    with (tmp_path / "stderr.txt").open("wb") as stderr:
+        peer = Peer(example_copy, stderr)
+        try:
+            _initialize(peer, example_copy, 1)
+            peer.reading.clear()
+            ids = list(range(2, 2 + STALLED_REQUESTS))
+            sent = threading.Event()
+
+            def send_all() -> None:
+                for msg_id in ids:  # unknown methods with long names, no params
+                    peer.send({"id": msg_id, "method": "a" * 5000 + str(msg_id)})
+                sent.set()
+
+            started = time.monotonic()
+            threading.Thread(target=send_all, daemon=True).start()
+            # Not a speed check: a server blocked on its stdout would never take them all.
+            assert sent.wait(120), "the server stopped reading while its client did not read"
+            time.sleep(max(0.0, STALL_SECONDS - (time.monotonic() - started)))
+            peer.reading.set()
+            answers = [peer.response(msg_id) for msg_id in ids]
+            shutdown = ids[-1] + 1
+            peer.send({"id": shutdown, "method": "shutdown"})
+            assert peer.response(shutdown)["result"] is None
+            peer.send({"method": "exit"})
+            assert peer.process.wait(30) == 0
+        finally:
+            if peer.process.poll() is None:
+                peer.process.kill()
+    assert {a["error"]["code"] for a in answers} == {-32601}
+    message = answers[0]["error"]["message"]
+    assert message == "method not found: " + "a" * 200 + "…"
+    order = [m["id"] for m in peer.received if m.get("id") in set(ids)]
+    assert order == ids
+    log = (tmp_path / "stderr.txt").read_text(encoding="utf-8", errors="replace")
+    assert "Traceback" not in log and "a" * 201 not in log, log[-3000:]

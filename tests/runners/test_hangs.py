@@ -48,3 +48,19 @@ def test_the_probe_lines_give_the_tests_that_started_and_did_not_end() -> None:
     lines = "start\tA one\nend\tA one\nstart\tA two\nstart\tA two\nend\tA two\nstart\t\n"
     assert stuck(lines) == ["A two", "(a hook outside any test)"]
     assert stuck("") == []
+
+
+async def test_the_dom_capture_names_the_hanging_test_from_its_own_run(example_copy: Path) -> None:
+    """Research's run of the original carries the probe's marks: the test is named from that run
+    (no probe run after it), and the capture says the file hangs."""
+    from testmend.codemod.capture import capture_dom
+
+    source = HANGING.replace("import React from 'react';", "import React from 'react';\n"
+                             "import { mount } from 'enzyme';")  # fmt: skip
+    file = write(example_copy, "src/components/Clock/Clock.test.tsx", source)
+    runners = runners_for(example_copy, timeouts={"test": 15})
+    capture = await capture_dom(runners, file, workspace_root=example_copy)
+    assert capture.hangs
+    assert capture.error is not None
+    assert "the test 'Clock spins forever' never finished" in capture.error
+    assert not [p for p in example_copy.iterdir() if p.name.startswith(".testmend-")]

@@ -278,9 +278,39 @@ def report(
             print(f"  report: {result.report_path}", file=sys.stderr)
         for problem in problems:
             print(f"testmend: {problem}", file=sys.stderr)
+        if results:
+            print(f"testmend: {_outcome_line(args, results, written)}", file=sys.stderr)
     ok = bool(results) and not problems
     ok = ok and all(_accepted(r, written.get(r.run_id), accept_review) for r in results)
     return 0 if ok else 1
+
+
+def _files(n: int) -> str:
+    return f"{n} file" + ("" if n == 1 else "s")
+
+
+def _outcome_line(
+    args: argparse.Namespace, results: list[RunResult], written: dict[str, str]
+) -> str:
+    """The last line: what was written, and what to do next."""
+    accepted = sum(1 for r in results if r.applies)
+    review = sum(1 for r in results if r.status == "needs_review")
+    if getattr(args, "write", False):
+        done = sum(1 for w in written.values() if w.startswith("written"))
+        line = f"wrote {_files(done)} of {len(results)}"
+        if done:
+            line += " (`git diff` shows them, `git checkout -- FILE` undoes one)"
+        if review and not getattr(args, "accept_review", False):
+            line += f"; {_files(review)} need review: read the report, then add --accept-review"
+        return line
+    line = f"nothing written; {accepted} of {len(results)} accepted"
+    if review:
+        line += f", {review} need review"
+    if accepted or review:
+        hint = "--write" if not review else "--write (and --accept-review for those in review)"
+        them = "it" if accepted + review == 1 else "them"
+        return f"{line}. Read the report above, then run again with {hint} to write {them}"
+    return f"{line}. The report above says why and what is left"
 
 
 def _result_line(result: RunResult, written: str | None) -> str:

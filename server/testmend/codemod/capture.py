@@ -13,7 +13,8 @@ from pydantic import BaseModel
 
 from ..assets import read_asset
 from ..layout import TEMP_DIR_PREFIX
-from ..runners import ProjectRunners, RunnerError, RunnerTimeoutError
+from ..runners import HangingTestError, ProjectRunners, RunnerError, RunnerTimeoutError
+from ..runners.hangs import PROGRESS_ENV, probe_script, stuck_in
 from ..runners.setup_files import added_setup_file
 from ..workspace.paths import resolve_in_root
 from .models import DomCapture, FindRecord, RenderRecord
@@ -69,11 +70,13 @@ async def capture_dom(
     started = time.perf_counter()
     with runners.temp_dir(f"{TEMP_DIR_PREFIX}capture-") as tmp:
         out = Path(tmp) / "capture.json"
+        progress = Path(tmp) / "progress.tsv"  # the hang probe's marks: a hang is named at once
         error: str | None = None
         hangs = False
         passed = failed = 0
         try:
-            with added_setup_file(runners, root, setup_script(), "capture") as extra_args:
+            script = setup_script() + probe_script()
+            with added_setup_file(runners, root, script, "capture") as extra_args:
                 result = await runners.run_tests(
                     test_file,
                     extra_args=extra_args,
@@ -81,7 +84,9 @@ async def capture_dom(
                         "TESTMEND_CAPTURE_OUT": str(out),
                         "TESTMEND_CAPTURE_TEST_FILE": str(abs_test),
                         "TESTMEND_CAPTURE_TEST_ID": test_id_attribute,
+                        PROGRESS_ENV: str(progress),
                     },
+                    probe=False,
                 )
             passed, failed = result.passed_count, result.failed_count
             if result.suite_error is not None:
@@ -89,7 +94,8 @@ async def capture_dom(
             elif failed:
                 error = f"{failed} test(s) failed in the original run"
         except RunnerTimeoutError as exc:
-            error, hangs = str(exc), True
+            error = str(HangingTestError(test_file, stuck_in(progress), exc.timeout))
+            hangs = True
         except (RunnerError, OSError, ValueError) as exc:
             error = str(exc) or type(exc).__name__
         try:

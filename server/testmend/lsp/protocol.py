@@ -7,12 +7,13 @@ message with a traceback (and, for notifications, pops up "Error in server"). Th
 its protocol fixes that, following the LSP specification:
 
 - params that do not deserialize: ``InvalidParams`` (a notification: dropped);
-- a method the server does not know: ``MethodNotFound`` (pygls already does this);
+- a method the server does not offer: ``MethodNotFound``, whatever its params (pygls answers
+  ``InvalidParams`` when they do not fit the method's type, or are missing);
 - before ``initialize``: ``ServerNotInitialized`` for requests, notifications dropped (but
   ``exit``);
 - after ``shutdown``: ``InvalidRequest`` for requests, notifications dropped (but ``exit``);
 - an error response never carries a traceback; a malformed message is logged once per kind, in
-  one line.
+  one line, its method name cut to ``NAME_CHARS`` characters (in responses too).
 """
 
 from __future__ import annotations
@@ -37,6 +38,16 @@ log = logging.getLogger(__name__)
 SERVER_NOT_INITIALIZED = types.ErrorCodes.ServerNotInitialized
 INVALID_REQUEST = types.ErrorCodes.InvalidRequest
 INVALID_PARAMS = types.ErrorCodes.InvalidParams
+METHOD_NOT_FOUND = types.ErrorCodes.MethodNotFound
+NAME_CHARS = 200
+
+
+def shown_name(method: object) -> str:
+    """A method name as logs and error messages show it: ``?`` when it is not a string, cut
+    to ``NAME_CHARS`` characters."""
+    if not isinstance(method, str):
+        return "?"
+    return method if len(method) <= NAME_CHARS else method[:NAME_CHARS] + "…"
 
 
 @attrs.define
@@ -77,16 +88,31 @@ class TestmendProtocol(LanguageServerProtocol):
             return self._structure(data)
         except Exception as exc:
             method = data.get("method")
-            name = method if isinstance(method, str) else "?"
-            self.log_once(f"malformed:{name}", f"malformed {name} message: {type(exc).__name__}")
+            name = shown_name(method)
             if "method" not in data or "id" not in data:
+                self.log_once(
+                    f"malformed:{name}", f"malformed {name} message: {type(exc).__name__}"
+                )
                 return Rejected(None, name, None)  # a notification or a response: dropped
             msg_id = data["id"] if _valid_id(data["id"]) else None
-            code = INVALID_PARAMS if _valid_id(data["id"]) else INVALID_REQUEST
+            if msg_id is not None and not self.offers(method):
+                message = f"method not found: {name}"
+                self.log_once("method-not-found", message)
+                return Rejected(msg_id, name, types.ResponseError(METHOD_NOT_FOUND, message))
+            self.log_once(f"malformed:{name}", f"malformed {name} message: {type(exc).__name__}")
+            code = INVALID_PARAMS if msg_id is not None else INVALID_REQUEST
             what = "params" if code == INVALID_PARAMS else "request id"
             return Rejected(
                 msg_id, name, types.ResponseError(code=code, message=f"invalid {what} for {name}")
             )
+
+    def offers(self, method: object) -> bool:
+        """Whether a handler (pygls' own or the server's) answers this method."""
+        return isinstance(method, str) and (
+            method == types.CANCEL_REQUEST  # pygls handles it before any handler
+            or method in self.fm.builtin_features
+            or method in self.fm.features
+        )
 
     def _structure(self, data: dict[str, Any]) -> Any:
         """As ``JsonRPCProtocol.structure_message`` (pygls 2), without its traceback logging."""
@@ -119,6 +145,7 @@ class TestmendProtocol(LanguageServerProtocol):
             super().handle_message(message)  # responses from the client, or pygls' own warning
             return
         method = message.method
+        name = shown_name(method)
         msg_id = getattr(message, "id", None)
         request = (message.error is not None) if rejected else isinstance(message, RPCRequest)
         refusal: types.ResponseError | None = None
@@ -126,11 +153,11 @@ class TestmendProtocol(LanguageServerProtocol):
             pass
         elif self._shutdown:
             refusal = types.ResponseError(
-                code=INVALID_REQUEST, message=f"{method}: the server is shutting down"
+                code=INVALID_REQUEST, message=f"{name}: the server is shutting down"
             )
         elif not self.initialized and method != types.INITIALIZE:
             refusal = types.ResponseError(
-                code=SERVER_NOT_INITIALIZED, message=f"{method}: the server is not initialized"
+                code=SERVER_NOT_INITIALIZED, message=f"{name}: the server is not initialized"
             )
         if refusal is not None:
             self.log_once(f"refused:{refusal.code}", refusal.message)
@@ -141,6 +168,12 @@ class TestmendProtocol(LanguageServerProtocol):
             if message.error is not None:  # an unusable id is answered with null, as JSON-RPC says
                 self._send_response(cast(MsgId, msg_id), None, message.error)
             return
+        if not self.offers(method):
+            self.log_once("method-not-found", f"method not found: {name}")
+            if request:
+                error = types.ResponseError(METHOD_NOT_FOUND, f"method not found: {name}")
+                self._send_response(cast(MsgId, msg_id), None, error)
+            return  # a notification nobody handles ($/… ones included): dropped
         if method == types.INITIALIZE:
             self.initialized = True
         super().handle_message(message)

@@ -22,6 +22,7 @@ from lsprotocol import types
 from . import actions
 from .core import APPLY_TITLE, MAX_ACTIVE_RUNS, REPORT_TITLE
 from .runs import ANSWERS, RunsServer
+from .transport import serve_stdio
 
 if TYPE_CHECKING:
     from ..llm.factory import ModelFactory
@@ -158,5 +159,5 @@ def main(
     if tcp:
         server.start_tcp(*parse_tcp(tcp))
     else:
-        server.start_io()
+        serve_stdio(server)
     return 0

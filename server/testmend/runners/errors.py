@@ -47,6 +47,7 @@ class RunnerTimeoutError(RunnerError):
             f"a test may hang (unresolved promise, real timers, open handle); or raise "
             f"timeouts.{tool_setting(tool)}",
         )
+        self.timeout = timeout
 
 
 class HangingTestError(RunnerTimeoutError):
@@ -67,6 +68,7 @@ class HangingTestError(RunnerTimeoutError):
         )
         self.file = file
         self.tests = list(tests)
+        self.timeout = timeout
 
 
 class NoTestsFoundError(RunnerError):

@@ -37,6 +37,21 @@ class ProbedRunners(JestRuns, Protocol):
 
 
 POLL_SECONDS = 0.25
+PROGRESS_ENV = "TESTMEND_PROGRESS_OUT"
+
+
+def probe_script() -> str:
+    """The probe as a setup script that may join another one (its names in a scope of their
+    own): a run that has it names its own hanging test, with no probe run after it."""
+    return "(() => {\n" + read_asset("testmend.runners", "hang_probe.js") + "\n})();\n"
+
+
+def stuck_in(progress: Path) -> list[str]:
+    """:func:`stuck` of a progress file; empty when there is none."""
+    try:
+        return stuck(progress.read_text(encoding="utf-8"))
+    except OSError:
+        return []
 
 
 def stuck(progress: str) -> list[str]:
@@ -59,13 +74,12 @@ async def hanging_tests(runners: ProbedRunners, root: Path, file: str, timeout: 
     with runners.temp_dir(f"{TEMP_DIR_PREFIX}probe-") as tmp:
         out = Path(tmp) / "progress.tsv"
         out.write_text("", encoding="utf-8")
-        script = read_asset("testmend.runners", "hang_probe.js")
-        with added_setup_file(runners, root, script, "probe") as extra_args:
+        with added_setup_file(runners, root, probe_script(), "probe") as extra_args:
             run = asyncio.create_task(
                 runners.run_tests(
                     file,
                     extra_args=extra_args,
-                    extra_env={"TESTMEND_PROGRESS_OUT": str(out)},
+                    extra_env={PROGRESS_ENV: str(out)},
                     timeout=budget,
                     probe=False,
                 )
@@ -84,4 +98,4 @@ async def hanging_tests(runners: ProbedRunners, root: Path, file: str, timeout: 
                 run.cancel()
                 with contextlib.suppress(asyncio.CancelledError, RunnerError, OSError):
                     await run
-            return stuck(out.read_text(encoding="utf-8"))
+            return stuck_in(out)

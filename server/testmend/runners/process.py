@@ -35,11 +35,12 @@ def _kill_group(pid: int, sig: signal.Signals) -> None:
         os.killpg(pid, sig)
 
 
-async def reap(proc: asyncio.subprocess.Process) -> None:
-    """Stop the whole group: SIGTERM, then SIGKILL after a short grace period."""
-    _kill_group(proc.pid, signal.SIGTERM)
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(proc.wait(), KILL_GRACE_SECONDS)
+async def reap(proc: asyncio.subprocess.Process, grace: float = KILL_GRACE_SECONDS) -> None:
+    """Stop the whole group: SIGTERM, then SIGKILL after ``grace`` seconds (none: at once)."""
+    if grace > 0:
+        _kill_group(proc.pid, signal.SIGTERM)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(proc.wait(), grace)
     # Children (jest workers, watchers) may outlive the leader: always finish the group off.
     _kill_group(proc.pid, signal.SIGKILL)
     with contextlib.suppress(ProcessLookupError):
@@ -106,7 +107,9 @@ async def run_command(
     try:
         stdout, stderr, returncode = await asyncio.wait_for(gather, timeout)
     except TimeoutError:
-        await reap(proc)
+        # Past its time the group is stuck (a busy loop does not run a SIGTERM handler): no
+        # grace, or a hang would cost the grace period on top of the timeout.
+        await reap(proc, grace=0)
         raise RunnerTimeoutError(tool, list(argv), timeout) from None
     except asyncio.CancelledError:
         await reap(proc)
