@@ -213,10 +213,16 @@ def sigterm(b: Bench) -> Row:
     out, err = command.communicate(timeout=120)
     b.outputs.append(out + err)
     held_after = left_behind(b.workspaces)
+    lingering = subprocess.run(
+        ["pgrep", "-f", str(b.workspaces)], capture_output=True, text=True, check=False
+    ).stdout.split()  # a jest, eslint or tsc of a stopped run still at work
     resumed, _ = b.run("resume", "--all", "--offline", "--json")
     results = json.loads(resumed.stdout or "{}").get("results", [])
-    held = command.returncode == 143 and not held_after and len(results) >= 1
-    said = f"exit 143: {command.returncode == 143}; left held: {held_after}; resumed {len(results)}"
+    held = command.returncode == 143 and not held_after and not lingering and len(results) >= 1
+    said = (
+        f"exit 143: {command.returncode == 143}; left held: {held_after}; "
+        f"processes left: {len(lingering)}; resumed {len(results)}"
+    )
     return Row("SIGTERM, then resume --all", command.returncode, time.monotonic() - started,
                held, said)  # fmt: skip
 
@@ -310,7 +316,8 @@ def main() -> int:
     for row in rows:
         status = "" if row.status is None else str(row.status)
         mark = "yes" if row.held else "NO"
-        print(f"{row.case:38} {status:>4} {row.seconds:6.1f}  {mark:4}  {row.said}")
+        said = " ".join(row.said.split())[:110]
+        print(f"{row.case:38} {status:>4} {row.seconds:6.1f}  {mark:4}  {said}")
     print(f"\ncases held: {sum(r.held for r in rows)}/{len(rows)}")
     print(f"tracebacks: {tracebacks}")
     print(f"files changed outside the project: {len(changed)} {changed[:3]}")
