@@ -372,3 +372,50 @@ async def test_children_of_a_component_root_and_two_renders_in_one_test(app_copy
         run = await runners.run_tests(file)
         failing = sorted(t.full_name for t in run.failing())
         assert failing == sorted(["Pager renders pages", f"Pager {test}"]), (correct, failing)
+
+
+async def test_a_gone_container_is_queried_by_the_named_element_inside_it(app_copy: Path) -> None:
+    """``expect(wrapper.find('.menu').exists()).toBe(false)`` on a ``div`` no query selects: where
+    another test rendered it, the first element inside that a role and a name select stands for
+    it, verified to find nothing where the container is gone."""
+    file = "src/Menu.test.tsx"
+    (app_copy / file).write_text(
+        textwrap.dedent(
+            """
+        import React, { useState } from 'react';
+        import { mount } from 'enzyme';
+
+        function Menu() {
+          const [user, setUser] = useState<string | null>('Ada');
+          if (!user) return <p>Signed out</p>;
+          return (
+            <div className="menu">
+              <span aria-hidden="true">A</span>
+              <button type="button" onClick={() => setUser(null)}>Sign out {user}</button>
+            </div>
+          );
+        }
+
+        it('shows the menu', () => {
+          const wrapper = mount(<Menu />);
+          expect(wrapper.find('button').text()).toBe('Sign out Ada');
+        });
+
+        it('signs out', () => {
+          const wrapper = mount(<Menu />);
+          wrapper.find('button').simulate('click');
+          expect(wrapper.find('.menu').exists()).toBe(false);
+        });
+        """
+        )
+    )
+    try:
+        capture = await capture_dom(runners_for(app_copy), file, workspace_root=app_copy)
+    finally:
+        (app_copy / file).unlink()
+    assert capture.error is None, capture.error
+    [gone] = [r for r in capture.records if r.selector == ".menu"]
+    assert gone.count == 0
+    assert [(q.method, q.args) for q in gone.absent_queries] == [
+        ("Role", ["button", {"name": "Sign out Ada"}])
+    ]

@@ -95,8 +95,19 @@ function absenceCandidates(selector) {
   return out;
 }
 
+// A container no query selects (a `div.user-menu`, a toolbar): its first descendant that a role
+// and a name select exactly stands for it, since where the container is gone so is that element.
+function innerCandidates(el) {
+  for (const d of Array.from(el.querySelectorAll('*'))) {
+    const q = queriesFor([d]).find((c) => c.method === 'Role' && c.args[1] && typeof c.args[1].name === 'string');
+    if (q) return [q];
+  }
+  return [];
+}
+
 // A CSS selector that never matched where a find used it: the elements it selects in what the
-// file's other tests rendered, and the queries that select exactly those there.
+// file's other tests rendered, and the queries that select exactly those there (or, for one
+// element no query selects, the query of the first element inside it that one does).
 function renderedCandidates(selector, test) {
   const key = (q) => JSON.stringify([q.method, q.args]);
   let common = null;
@@ -111,7 +122,9 @@ function renderedCandidates(selector, test) {
       return []; // Enzyme's own selector syntax, not CSS
     }
     if (!found.length) continue;
-    const keys = new Map(queriesFor(found).map((q) => [key(q), q]));
+    let queries = queriesFor(found);
+    if (!queries.length && found.length === 1) queries = innerCandidates(found[0]);
+    const keys = new Map(queries.map((q) => [key(q), q]));
     common = common === null ? keys : new Map([...common].filter(([k]) => keys.has(k)));
   }
   return [...(common || new Map()).values()].map((q) => ({ method: q.method, args: q.args }));
