@@ -238,10 +238,12 @@ def test_the_batch_table_counts_outcomes_and_throughput() -> None:
 def test_the_command_line_loads_no_language_server_code_and_no_agent_tools() -> None:
     """Every `testmend migrate` pays its imports: the LSP's types (lsprotocol, about half a
     second) and pygls belong to the language server, and the agents' tools (their schemas,
-    about 0.4 s) to a run with a model, not to the command line's start-up."""
+    about 0.4 s) to a run with a model, not to the command line's start-up; langchain and
+    langgraph (0.4 s more) to a run, not to a refusal or the line saying which tier runs."""
     probe = (
-        "import sys, testmend.cli.runs, testmend.engine, testmend.patching; "
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('lsprotocol', 'pygls') "
+        "import sys, testmend.cli.runs, testmend.engine, testmend.patching, testmend.llm.probe; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('lsprotocol', 'pygls', 'langchain_core', 'langgraph', 'langchain_openai') "
         "or m.startswith('testmend.workflow.agent.tools')))"
     )
     done = subprocess.run(
