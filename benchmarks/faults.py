@@ -266,7 +266,7 @@ def refusals(b: Bench) -> list[Row]:
         ):
             done, seconds = b.run("migrate", "--offline", path)
             refused = done.returncode in (1, 2) and expected in done.stderr.lower()
-            held = refused and seconds < 1.5  # no engine, no workspace: the CLI's start alone
+            held = refused and seconds < 1.0  # no engine, no workspace, no langchain
             rows.append(Row(name, done.returncode, seconds, held, last_line(done)))
     finally:
         shutil.rmtree(package)
