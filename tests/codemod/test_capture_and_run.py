@@ -419,3 +419,63 @@ async def test_a_gone_container_is_queried_by_the_named_element_inside_it(app_co
     assert [(q.method, q.args) for q in gone.absent_queries] == [
         ("Role", ["button", {"name": "Sign out Ada"}])
     ]
+
+
+ITEMS_SUITE = """
+import React from 'react';
+import { mount } from 'enzyme';
+
+function Item({ title, open }: { title: string; open: boolean }) {
+  return (
+    <div className={open ? 'item item--open' : 'item'}>
+      <h3>{title}</h3>
+      {open && <p>More about {title}</p>}
+    </div>
+  );
+}
+
+function Items() {
+  return (
+    <section>
+      <Item title="Shipping" open />
+      <Item title="Returns" open={false} />
+      <Item title="Warranty" open={false} />
+    </section>
+  );
+}
+
+describe('Items', () => {
+  it('lists every item', () => {
+    const wrapper = mount(<Items />);
+    expect(wrapper.find(Item)).toHaveLength(3);
+  });
+
+  it('opens the first', () => {
+    const wrapper = mount(<Items />);
+    expect(wrapper.find('.item').first().hasClass('item--open')).toBe(true);
+  });
+});
+"""
+
+
+async def test_items_no_query_selects_are_counted_by_their_headings(app_copy: Path) -> None:
+    """``find(Item)).toHaveLength(3)`` on `div`s no query selects: each item's heading (the element
+    in the same place inside each) is counted instead, and the converted test passes under real
+    jest; a class read on an item stays on the item, never on its heading."""
+    file = "src/components/Items.test.tsx"
+    runners = runners_for(app_copy)
+    (app_copy / file).write_text(ITEMS_SUITE.lstrip())
+    try:
+        capture = await capture_dom(runners, file, workspace_root=app_copy)
+        assert capture.error is None, capture.error
+        [items] = [r for r in capture.records if r.test == 'Items lists every item']
+        assert [(q.method, q.args) for q in items.inner_queries] == [("Role", ["heading"])]
+        options = detect_conventions(app_copy)
+        result = convert_enzyme_test(ITEMS_SUITE.lstrip(), path=file, options=options, dom=capture)
+        assert "expect(screen.getAllByRole('heading')).toHaveLength(3);" in result.content
+        assert "getAllByRole('heading')[0]).toHaveClass" not in result.content
+        (app_copy / file).write_text(result.content)
+        run = await runners.run_tests(file)
+    finally:
+        (app_copy / file).unlink()
+    assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error

@@ -560,6 +560,24 @@ function cssFor(elements) {
   return null;
 }
 
+// Several elements no query selects (the items of a list, `find(AccordionItem)`): for counting
+// them, the element at the same place inside each (same tag in all) when a query selects
+// exactly that set, such as each item's heading. Only a count may use it (the items' classes or
+// attributes are not their headings'): the converter decides.
+const MAX_INNER_DEPTH = 30;
+function innerListQueries(elements) {
+  if (elements.length < 2) return [];
+  const lists = elements.map((el) => Array.from(el.querySelectorAll('*')));
+  const first = lists[0];
+  for (let k = 0; k < Math.min(first.length, MAX_INNER_DEPTH); k++) {
+    const set = lists.map((list) => list[k]);
+    if (set.some((d) => !d || d.tagName !== first[k].tagName)) break; // the items differ from here
+    const found = queriesFor(set);
+    if (found.length) return found;
+  }
+  return [];
+}
+
 function record(self, selector, result, isShallow) {
   if (state.records.length >= MAX_RECORDS) return;
   const site = callSite();
@@ -589,6 +607,7 @@ function record(self, selector, result, isShallow) {
     entry.queries = queriesFor(elements);
     entry.css = cssFor(elements);
     entry.element_queries = elements.slice(0, 20).map((el) => queriesFor([el]));
+    if (!entry.queries.length) entry.inner_queries = innerListQueries(elements);
     if (root && test) {
       try {
         const html = isShallow ? markup(root, root) : root.html();

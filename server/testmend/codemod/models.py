@@ -133,6 +133,9 @@ class FindRecord(_Model):
     absent_queries: list[CapturedQuery] = []
     """Where the selector matched nothing: queries that select its elements where it did match
     (elsewhere in the file) and that find nothing in what was rendered here."""
+    inner_queries: list[CapturedQuery] = []
+    """Several elements no query selects: queries for the element at the same place inside
+    each (an item's heading), for counting them only."""
 
 
 class UnrenderedChild(_Model):

@@ -125,6 +125,13 @@ class CapturedQueries(Chains):
             picked = self._pick(self._consensus(positives), context)
             if picked is not None:
                 return self._query_target(picked, multi=picked[2], index=None)
+            if context == "list" and all(r.inner_queries for r in positives):
+                # Counting items no query selects: the element in the same place inside each.
+                keys = [[(q.method, list(q.args)) for q in r.inner_queries] for r in positives]
+                agreed = [k for k in keys[0] if all(k in other for other in keys[1:])]
+                if agreed:
+                    method, args = agreed[0]
+                    return self._query_target((method, args, True), multi=True, index=None)
             return None
         if records and all(r.absent_queries for r in records):
             # Never matched here (absence checks): a query for its elements where it did
