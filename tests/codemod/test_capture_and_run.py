@@ -468,7 +468,7 @@ async def test_items_no_query_selects_are_counted_by_their_headings(app_copy: Pa
     try:
         capture = await capture_dom(runners, file, workspace_root=app_copy)
         assert capture.error is None, capture.error
-        [items] = [r for r in capture.records if r.test == 'Items lists every item']
+        [items] = [r for r in capture.records if r.test == "Items lists every item"]
         assert [(q.method, q.args) for q in items.inner_queries] == [("Role", ["heading"])]
         options = detect_conventions(app_copy)
         result = convert_enzyme_test(ITEMS_SUITE.lstrip(), path=file, options=options, dom=capture)
@@ -479,3 +479,66 @@ async def test_items_no_query_selects_are_counted_by_their_headings(app_copy: Pa
     finally:
         (app_copy / file).unlink()
     assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error
+
+
+FORM_SUITE = """
+import React, { useState } from 'react';
+import { mount } from 'enzyme';
+
+function Subscribe({ onSubscribe }: { onSubscribe: (email: string) => void }) {
+  const [email, setEmail] = useState('');
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (email) onSubscribe(email);
+      }}
+    >
+      <label htmlFor="email">Email</label>
+      <input id="email" value={email} onChange={(event) => setEmail(event.target.value)} />
+      <button type="submit" disabled={!email}>Subscribe</button>
+    </form>
+  );
+}
+
+describe('Subscribe', () => {
+  it('subscribes the address', () => {
+    const onSubscribe = jest.fn();
+    const wrapper = mount(<Subscribe onSubscribe={onSubscribe} />);
+    wrapper.find('input').simulate('change', { target: { value: 'ada@example.com' } });
+    wrapper.find('form').simulate('submit');
+    expect(onSubscribe).toHaveBeenCalledWith('ada@example.com');
+  });
+
+  it('ignores an empty form', () => {
+    const onSubscribe = jest.fn();
+    const wrapper = mount(<Subscribe onSubscribe={onSubscribe} />);
+    wrapper.find('form').simulate('submit');
+    expect(onSubscribe).not.toHaveBeenCalled();
+  });
+});
+"""
+
+
+async def test_a_form_is_submitted_by_clicking_its_submit_button(app_copy: Path) -> None:
+    """``find('form').simulate('submit')``: a form has no role without a name, so a user's way
+    in, a click on its one enabled submit button, is what the result does; where that button is
+    disabled (a user could not submit), the form is still submitted directly, with a note."""
+    file = "src/components/Subscribe.test.tsx"
+    runners = runners_for(app_copy)
+    (app_copy / file).write_text(FORM_SUITE.lstrip())
+    try:
+        capture = await capture_dom(runners, file, workspace_root=app_copy)
+        assert capture.error is None, capture.error
+        options = detect_conventions(app_copy)
+        result = convert_enzyme_test(FORM_SUITE.lstrip(), path=file, options=options, dom=capture)
+        subscribes, ignores = result.content.split("it('ignores an empty form'")
+        assert "click(screen.getByRole('button', { name: 'Subscribe' }))" in subscribes
+        assert "submit" not in subscribes.split("it('subscribes the address'")[1]
+        assert "fireEvent.submit(" in ignores
+        (app_copy / file).write_text(result.content)
+        run = await runners.run_tests(file)
+    finally:
+        (app_copy / file).unlink()
+    assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error
+    assert run.passed_count == 2

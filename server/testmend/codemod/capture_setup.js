@@ -578,6 +578,22 @@ function innerListQueries(elements) {
   return [];
 }
 
+// A form the test submits (`simulate('submit')`): its one enabled submit button, which a user
+// clicks to submit it (a click on it submits the form in jsdom as in a browser).
+function submitterQueries(form) {
+  const submitters = Array.from(form.elements || []).filter(
+    (el) => (el.tagName === 'BUTTON' || el.tagName === 'INPUT') && (el.type === 'submit' || el.type === 'image'),
+  );
+  if (submitters.length !== 1) return [];
+  let disabled = true;
+  try {
+    disabled = submitters[0].matches(':disabled');
+  } catch (e) {
+    disabled = true;
+  }
+  return disabled ? [] : queriesFor([submitters[0]]);
+}
+
 function record(self, selector, result, isShallow) {
   if (state.records.length >= MAX_RECORDS) return;
   const site = callSite();
@@ -608,6 +624,7 @@ function record(self, selector, result, isShallow) {
     entry.css = cssFor(elements);
     entry.element_queries = elements.slice(0, 20).map((el) => queriesFor([el]));
     if (!entry.queries.length) entry.inner_queries = innerListQueries(elements);
+    if (elements.length === 1 && elements[0].tagName === 'FORM') entry.submit_queries = submitterQueries(elements[0]);
     if (root && test) {
       try {
         const html = isShallow ? markup(root, root) : root.html();

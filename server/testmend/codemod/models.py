@@ -136,6 +136,8 @@ class FindRecord(_Model):
     inner_queries: list[CapturedQuery] = []
     """Several elements no query selects: queries for the element at the same place inside
     each (an item's heading), for counting them only."""
+    submit_queries: list[CapturedQuery] = []
+    """A form: queries for its one enabled submit button (what a user clicks to submit it)."""
 
 
 class UnrenderedChild(_Model):

@@ -184,6 +184,21 @@ class CapturedQueries(Chains):
             return next(iter(found))
         return None
 
+    def submitter_target(self, find_call: Node, ctx: Ctx) -> Target | None:
+        """The one enabled submit button of the form ``find_call`` selected, as every capture
+        of it saw it (what a user clicks to submit the form), or None."""
+        fn = find_call.child_by_field_name("function")
+        prop = fn.child_by_field_name("property") if fn is not None else None
+        records = [r for r in self._records_at(prop, ctx) or [] if r.count] if prop else []
+        if not records or not all(r.submit_queries for r in records):
+            return None
+        keys = [[(q.method, list(q.args)) for q in r.submit_queries] for r in records]
+        agreed = [k for k in keys[0] if all(k in other for other in keys[1:])]
+        if not agreed:
+            return None
+        method, args = agreed[0]
+        return self._query_target((method, args, False), multi=False, index=None)
+
     def captured_elements(self, find_call: Node, ctx: Ctx) -> tuple[CapturedElement, ...]:
         """The elements every capture of ``find_call`` selected."""
         fn = find_call.child_by_field_name("function")

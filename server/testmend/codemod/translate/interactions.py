@@ -195,6 +195,9 @@ class Interactions(Awaiting):
             target, rest = self.resolve(base, ops[:-1], ctx, "element")
             if rest:
                 raise Untranslatable("simulate() after an operation testmend cannot translate")
+            submitted = self._submitted_by_click(target, ops[:-1], largs, ctx)
+            if submitted is not None:
+                return submitted
             self.fallback_note(target, ctx)
             return self.fire(target, largs, ctx)
         if last in ("prop", "props", "invoke"):
@@ -279,6 +282,28 @@ class Interactions(Awaiting):
                 )
             )
         return code + "".join(self._raw_op(o, a) for o, a, _n in ops[1:])
+
+    def _submitted_by_click(
+        self, form: Target, ops: list[tuple[str, list[Node], Node]], args: list[Node], ctx: Ctx
+    ) -> str | None:
+        """``find('form').simulate('submit')`` on a form no query selects: a click on its one
+        enabled submit button, as a user submits it (the capture saw that button in every run
+        of the find), or None."""
+        if len(args) != 1 or string_value(args[0]) != "submit" or form.kind == "query":
+            return None
+        if not ops or ops[-1][0] != "find":
+            return None
+        button = self.submitter_target(ops[-1][2], ctx)
+        if button is None:
+            return None
+        button.within = form.within
+        element = self.element_code(button, "get", non_null=True)
+        if self.options.event_style == "userEvent" and self.options.user_event_installed:
+            user = self._user_event("click", element, None, args, ctx)
+            if user is not None:
+                return user
+        self.need("fireEvent")
+        return f"fireEvent.click({element});"
 
     def fire(self, target: Target, args: list[Node], ctx: Ctx) -> str:
         if not args:
