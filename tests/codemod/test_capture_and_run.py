@@ -542,3 +542,45 @@ async def test_a_form_is_submitted_by_clicking_its_submit_button(app_copy: Path)
         (app_copy / file).unlink()
     assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error
     assert run.passed_count == 2
+
+
+async def test_a_gone_element_is_queried_as_it_was_earlier_in_the_same_test(
+    app_copy: Path,
+) -> None:
+    """The only place ``.notice`` ever matched is earlier in the test that checks it is gone (no
+    find of it there): what that test rendered at its earlier find gives the query."""
+    file = "src/Notice.test.tsx"
+    (app_copy / file).write_text(
+        textwrap.dedent(
+            """
+        import React, { useState } from 'react';
+        import { mount } from 'enzyme';
+
+        function Notice() {
+          const [shown, setShown] = useState(true);
+          if (!shown) return <p>Nothing new</p>;
+          return (
+            <div className="notice" role="alert">
+              <p>Saved</p>
+              <button type="button" onClick={() => setShown(false)}>Dismiss</button>
+            </div>
+          );
+        }
+
+        it('dismisses the notice', () => {
+          const wrapper = mount(<Notice />);
+          expect(wrapper.find('.notice p').text()).toBe('Saved');
+          wrapper.find('button').simulate('click');
+          expect(wrapper.find('.notice').exists()).toBe(false);
+        });
+        """
+        )
+    )
+    try:
+        capture = await capture_dom(runners_for(app_copy), file, workspace_root=app_copy)
+    finally:
+        (app_copy / file).unlink()
+    assert capture.error is None, capture.error
+    [gone] = [r for r in capture.records if r.selector == ".notice"]
+    assert gone.count == 0
+    assert [(q.method, q.args) for q in gone.absent_queries] == [("Role", ["alert"])]

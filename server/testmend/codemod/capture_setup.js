@@ -105,14 +105,25 @@ function innerCandidates(el) {
   return [];
 }
 
+// What each test rendered at each of its finds (distinct markup, the first few): where an
+// absence check's selector did match, earlier in the same test or in another one. Not written
+// out: only the absence checks read it.
+const MAX_SNAPSHOTS = 12;
+const snapshots = new Map();
+function keepSnapshot(test, html) {
+  const list = snapshots.get(test) || [];
+  if (list.length < MAX_SNAPSHOTS && list[list.length - 1] !== html) list.push(html);
+  snapshots.set(test, list);
+}
+
 // A CSS selector that never matched where a find used it: the elements it selects in what the
-// file's other tests rendered, and the queries that select exactly those there (or, for one
-// element no query selects, the query of the first element inside it that one does).
-function renderedCandidates(selector, test) {
+// file's tests rendered (this one earlier, the others), and the queries that select exactly
+// those there (or, for one element no query selects, the query of the first element inside it
+// that one does).
+function renderedCandidates(selector) {
   const key = (q) => JSON.stringify([q.method, q.args]);
   let common = null;
-  for (const [name, html] of Object.entries(state.html)) {
-    if (name === test) continue;
+  for (const html of [...snapshots.values()].flat()) {
     const scope = document.createElement('div');
     scope.innerHTML = html;
     let found;
@@ -134,7 +145,7 @@ function resolveAbsent() {
   if (!dom || typeof document === 'undefined') return;
   for (const item of absent) {
     let candidates = absenceCandidates(item.entry.selector);
-    if (!candidates.length && item.css) candidates = renderedCandidates(item.entry.selector, item.entry.test);
+    if (!candidates.length && item.css) candidates = renderedCandidates(item.entry.selector);
     if (!candidates.length) continue;
     const scope = document.createElement('div');
     scope.innerHTML = item.html;
@@ -628,7 +639,10 @@ function record(self, selector, result, isShallow) {
     if (root && test) {
       try {
         const html = isShallow ? markup(root, root) : root.html();
-        if (html !== null && html !== undefined) state.html[test] = String(html).slice(0, MAX_HTML);
+        if (html !== null && html !== undefined) {
+          state.html[test] = String(html).slice(0, MAX_HTML);
+          keepSnapshot(test, state.html[test]);
+        }
         if (result.length === 0 && absent.length < MAX_ABSENT) {
           absent.push({
             entry,
