@@ -429,6 +429,7 @@ function Item({ title, open }: { title: string; open: boolean }) {
   return (
     <div className={open ? 'item item--open' : 'item'}>
       <h3>{title}</h3>
+      <span className={`badge badge--${title.toLowerCase()}`}>{title.toLowerCase()}</span>
       {open && <p>More about {title}</p>}
     </div>
   );
@@ -454,6 +455,11 @@ describe('Items', () => {
     const wrapper = mount(<Items />);
     expect(wrapper.find('.item').first().hasClass('item--open')).toBe(true);
   });
+
+  it('badges the last', () => {
+    const wrapper = mount(<Items />);
+    expect(wrapper.find('.badge').last().hasClass('badge--warranty')).toBe(true);
+  });
 });
 """
 
@@ -461,7 +467,8 @@ describe('Items', () => {
 async def test_items_no_query_selects_are_counted_by_their_headings(app_copy: Path) -> None:
     """``find(Item)).toHaveLength(3)`` on `div`s no query selects: each item's heading (the element
     in the same place inside each) is counted instead, and the converted test passes under real
-    jest; a class read on an item stays on the item, never on its heading."""
+    jest; a class read on an item stays on the item, never on its heading. ``last()`` is the
+    element the capture's count says, by its own query."""
     file = "src/components/Items.test.tsx"
     runners = runners_for(app_copy)
     (app_copy / file).write_text(ITEMS_SUITE.lstrip())
@@ -474,6 +481,9 @@ async def test_items_no_query_selects_are_counted_by_their_headings(app_copy: Pa
         result = convert_enzyme_test(ITEMS_SUITE.lstrip(), path=file, options=options, dom=capture)
         assert "expect(screen.getAllByRole('heading')).toHaveLength(3);" in result.content
         assert "getAllByRole('heading')[0]).toHaveClass" not in result.content
+        assert "expect(screen.getByText('warranty')).toHaveClass('badge--warranty');" in (
+            result.content
+        )
         (app_copy / file).write_text(result.content)
         run = await runners.run_tests(file)
     finally:

@@ -10,9 +10,7 @@ from ..models import CapturedElement, FindRecord
 from ..syntax import Node, js_value
 from .chains import Chains
 from .state import Ctx, Target
-from .tables import (
-    TEXT_CONTEXT_ORDER,
-)
+from .tables import LAST, TEXT_CONTEXT_ORDER
 
 
 class CapturedQueries(Chains):
@@ -112,6 +110,11 @@ class CapturedQueries(Chains):
         records = self._records_at(prop, ctx)
         positives = [r for r in records or [] if r.count > 0]
         if records and positives:
+            if index == LAST:
+                counts = {r.count for r in positives}
+                if len(counts) != 1:
+                    return None  # a different last element in each run: no one query for it
+                index = counts.pop() - 1
             if index is not None:
                 picked = self._pick(self._consensus(positives), context)
                 if picked is not None and picked[2]:

@@ -324,6 +324,8 @@ def is_svg_only_tag(tag: str) -> bool:
 
 
 BOOLEAN_ATTRIBUTES = {"required", "readonly", "multiple", "hidden", "open", "selected"}
+LAST = -1
+"""The index ``last()`` selects, until the capture's count says which element that is."""
 # Preference of captured queries when the assertion reads the element's text: a query that
 # does not itself contain the asserted text keeps the assertion meaningful.
 TEXT_CONTEXT_ORDER = [

@@ -14,6 +14,7 @@ from .state import Binding, Ctx, Target, Untranslatable, Variant
 from .tables import (
     ATTRIBUTE_QUERIES,
     INPUT_ROLES,
+    LAST,
     PROP_ATTRIBUTES,
     SELECT_OPS,
     TAG_ROLES,
@@ -323,6 +324,8 @@ class Targets(CapturedQueries):
             op, args, _ = ops[j]
             if op == "first":
                 return 0, 1
+            if op == "last":
+                return LAST, 1  # which one it is, the capture's count tells
             if op == "at" and args and re.fullmatch(r"\d+", text(args[0])):
                 return int(text(args[0])), 1
         return None, 0
