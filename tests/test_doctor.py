@@ -280,6 +280,7 @@ def test_the_model_is_tried_for_real(tmp_path: Path) -> None:
         assert "wrong" not in partly.detail and "right" not in partly.detail
     finally:
         server.shutdown()
+        server.server_close()  # nobody listens any more: the connection is refused
     gone = run_doctor(
         tmp_path, editor_settings=_model_settings(url), environ={"OPENAI_API_KEY": "right"}
     )
