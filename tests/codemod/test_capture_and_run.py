@@ -594,3 +594,50 @@ async def test_a_gone_element_is_queried_as_it_was_earlier_in_the_same_test(
     [gone] = [r for r in capture.records if r.selector == ".notice"]
     assert gone.count == 0
     assert [(q.method, q.args) for q in gone.absent_queries] == [("Role", ["alert"])]
+
+
+FILTER_SUITE = """
+import React, { useState } from 'react';
+import { mount } from 'enzyme';
+
+function Repositories() {
+  const [deleted, setDeleted] = useState(false);
+  return (
+    <div>
+      <h3>Installed repositories</h3>
+      <h3>Global repositories</h3>
+      <button type="button">Edit</button>
+      <button type="button" onClick={() => setDeleted(true)}>Delete</button>
+      {deleted && <p>Deleted</p>}
+    </div>
+  );
+}
+
+it('deletes through the button whose text says so', () => {
+  const wrapper = mount(<Repositories />);
+  expect(wrapper.find('h3').filterWhere((h: any) => h.text().includes('Installed')).exists()).toBe(true);
+  wrapper.find('button').filterWhere((b) => b.text() === 'Delete').simulate('click');
+  expect(wrapper.find('p').text()).toBe('Deleted');
+});
+"""
+
+
+async def test_filter_where_on_the_text_is_the_element_with_that_text(app_copy: Path) -> None:
+    """``find('button').filterWhere((b) => b.text() === 'Delete')``: of the elements the capture
+    saw, the one whose text the predicate accepts, by its own query."""
+    file = "src/components/Repositories.test.tsx"
+    runners = runners_for(app_copy)
+    (app_copy / file).write_text(FILTER_SUITE.lstrip())
+    try:
+        capture = await capture_dom(runners, file, workspace_root=app_copy)
+        assert capture.error is None, capture.error
+        options = detect_conventions(app_copy)
+        result = convert_enzyme_test(FILTER_SUITE.lstrip(), path=file, options=options, dom=capture)
+        assert result.enzyme_free and result.untranslated_count == 0, result.content
+        assert "getByRole('button', { name: 'Delete' })" in result.content
+        assert "getByRole('heading', { name: 'Installed repositories' })" in result.content
+        (app_copy / file).write_text(result.content)
+        run = await runners.run_tests(file)
+    finally:
+        (app_copy / file).unlink()
+    assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error

@@ -4,10 +4,10 @@ saw, and the CSS it recorded when no query does."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from ..models import CapturedElement, FindRecord
-from ..syntax import Node, js_value
+from ..syntax import Node, js_value, string_value, text, unwrap
 from .chains import Chains
 from .state import Ctx, Target
 from .tables import LAST, TEXT_CONTEXT_ORDER
@@ -187,6 +187,33 @@ class CapturedQueries(Chains):
             return next(iter(found))
         return None
 
+    def text_filtered_target(self, find_call: Node, predicate: Node, ctx: Ctx) -> Target | None:
+        """``find(X).filterWhere((n) => n.text() === 'Delete')`` (or ``.includes('…')``): the one
+        element of the find whose text the predicate accepts, in every capture of it, by that
+        element's own query; None when the predicate is of another kind or the capture does not
+        single one element out."""
+        test = text_predicate(predicate)
+        if test is None:
+            return None
+        fn = find_call.child_by_field_name("function")
+        prop = fn.child_by_field_name("property") if fn is not None else None
+        records = [r for r in self._records_at(prop, ctx) or [] if r.count] if prop else []
+        if not records:
+            return None
+        keys: list[list[tuple[str, list[object]]]] = []
+        for record in records:
+            if record.count > len(record.element_queries):
+                return None  # more elements than the capture describes one by one
+            chosen = [i for i, e in enumerate(record.elements) if test(e.text)]
+            if len(chosen) != 1:
+                return None
+            keys.append([(q.method, list(q.args)) for q in record.element_queries[chosen[0]]])
+        agreed = [k for k in keys[0] if all(k in other for other in keys[1:])]
+        if not agreed:
+            return None
+        method, args = agreed[0]
+        return self._query_target((method, args, False), multi=False, index=None)
+
     def submitter_target(self, find_call: Node, ctx: Ctx) -> Target | None:
         """The one enabled submit button of the form ``find_call`` selected, as every capture
         of it saw it (what a user clicks to submit the form), or None."""
@@ -223,3 +250,63 @@ class CapturedQueries(Chains):
                 ):
                     return True
         return False
+
+
+def text_predicate(node: Node) -> Callable[[str], bool] | None:
+    """``(n) => n.text() === 'x'`` / ``n.text().includes('x')`` (a parameter typed or not) as a
+    test of an element's text; None for any other predicate."""
+    fn = unwrap(node)
+    if fn is None or fn.type != "arrow_function":
+        return None
+    params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
+    if params is None:
+        return None
+    names = [
+        p.child_by_field_name("pattern") or p
+        for p in (params.named_children if params.type == "formal_parameters" else [params])
+    ]
+    if len(names) != 1 or names[0].type != "identifier":
+        return None
+    param = text(names[0])
+    body = unwrap(fn.child_by_field_name("body"))
+    if body is None:
+        return None
+
+    def reads_text(call: Node | None) -> bool:  # `param.text()`
+        call = unwrap(call)
+        if call is None or call.type != "call_expression":
+            return False
+        member = call.child_by_field_name("function")
+        args = call.child_by_field_name("arguments")
+        return (
+            member is not None
+            and member.type == "member_expression"
+            and text(member) == f"{param}.text"
+            and args is not None
+            and not args.named_children
+        )
+
+    if body.type == "binary_expression":
+        operator = body.child_by_field_name("operator")
+        left, right = body.child_by_field_name("left"), body.child_by_field_name("right")
+        if operator is None or text(operator) not in ("===", "=="):
+            return None
+        if not reads_text(left):
+            left, right = right, left
+        wanted = string_value(right)
+        if not reads_text(left) or wanted is None:
+            return None
+        return lambda value: value == wanted
+    if body.type == "call_expression":
+        member = body.child_by_field_name("function")
+        args = body.child_by_field_name("arguments")
+        if member is None or member.type != "member_expression" or args is None:
+            return None
+        prop = member.child_by_field_name("property")
+        if prop is None or text(prop) != "includes" or len(args.named_children) != 1:
+            return None
+        part = string_value(args.named_children[0])
+        if not reads_text(member.child_by_field_name("object")) or part is None:
+            return None
+        return lambda value: part in value
+    return None

@@ -123,10 +123,14 @@ class Targets(CapturedQueries):
                     raise Untranslatable("setProps() on an inline render; assign the render first")
         i = 0
         finds = 0
+        last_find: Node | None = None  # the find a filterWhere() narrows
         while i < len(ops):
             op, args, node = ops[i]
             if op not in SELECT_OPS:
                 break
+            last_find = (
+                node if op == "find" and args else None if op != "filterWhere" else last_find
+            )
             if op == "find" or op == "findWhere":
                 if op == "findWhere" or not args:
                     target = self._from_capture_only(node, ctx, context, ops, i)
@@ -213,6 +217,13 @@ class Targets(CapturedQueries):
                 # the same element, with what the child rendered as its props.
                 i += 1
                 continue
+            if op == "filterWhere" and args and last_find is not None:
+                filtered = self.text_filtered_target(last_find, args[0], ctx)
+                if filtered is not None:
+                    filtered.within = target.within
+                    target = filtered
+                    i += 1
+                    continue
             if op == "filter" and args and string_value(args[0]) is not None:
                 target = self._filtered(target, string_value(args[0]) or "")
                 i += 1
