@@ -95,10 +95,17 @@ function absenceCandidates(selector) {
   return out;
 }
 
+// Elements a role and a name can select; the inner queries try only those, and only the first
+// few (each try runs Testing Library's queries over the whole document).
+const NAMEABLE = 'h1,h2,h3,h4,h5,h6,button,a[href],input,select,textarea,img[alt],[role],[aria-label],[aria-labelledby]';
+const MAX_INNER_TRIES = 3;
+
 // A container no query selects (a `div.user-menu`, a toolbar): its first descendant that a role
 // and a name select exactly stands for it, since where the container is gone so is that element.
 function innerCandidates(el) {
-  for (const d of Array.from(el.querySelectorAll('*'))) {
+  let tries = 0;
+  for (const d of Array.from(el.querySelectorAll(NAMEABLE))) {
+    if (tries++ >= MAX_INNER_TRIES) break;
     const q = queriesFor([d]).find((c) => c.method === 'Role' && c.args[1] && typeof c.args[1].name === 'string');
     if (q) return [q];
   }
@@ -120,25 +127,45 @@ function keepSnapshot(test, html) {
 // file's tests rendered (this one earlier, the others), and the queries that select exactly
 // those there (or, for one element no query selects, the query of the first element inside it
 // that one does).
-function renderedCandidates(selector) {
-  const key = (q) => JSON.stringify([q.method, q.args]);
-  let common = null;
+const MAX_SCOPES = 200;
+let snapshotScopes = null;
+function parsedSnapshots() {
+  if (snapshotScopes) return snapshotScopes;
+  snapshotScopes = [];
+  const seen = new Set();
   for (const html of [...snapshots.values()].flat()) {
+    if (seen.has(html) || snapshotScopes.length >= MAX_SCOPES) continue;
+    seen.add(html);
     const scope = document.createElement('div');
     scope.innerHTML = html;
+    snapshotScopes.push(scope);
+  }
+  return snapshotScopes;
+}
+
+const renderedMemo = new Map();
+function renderedCandidates(selector) {
+  if (renderedMemo.has(selector)) return renderedMemo.get(selector);
+  const key = (q) => JSON.stringify([q.method, q.args]);
+  let common = null;
+  for (const scope of parsedSnapshots()) {
     let found;
     try {
       found = Array.from(scope.querySelectorAll(selector));
     } catch (e) {
-      return []; // Enzyme's own selector syntax, not CSS
+      common = null;
+      break; // Enzyme's own selector syntax, not CSS
     }
     if (!found.length) continue;
     let queries = queriesFor(found);
     if (!queries.length && found.length === 1) queries = innerCandidates(found[0]);
     const keys = new Map(queries.map((q) => [key(q), q]));
     common = common === null ? keys : new Map([...common].filter(([k]) => keys.has(k)));
+    if (!common.size) break;
   }
-  return [...(common || new Map()).values()].map((q) => ({ method: q.method, args: q.args }));
+  const out = [...(common || new Map()).values()].map((q) => ({ method: q.method, args: q.args }));
+  renderedMemo.set(selector, out);
+  return out;
 }
 
 function resolveAbsent() {
@@ -158,12 +185,16 @@ function resolveAbsent() {
   }
 }
 
-function flush() {
+// After each test the records so far are written (a run that crashes or times out keeps them);
+// the absence checks' queries are worked out once, at the end, from everything the file rendered.
+function flush(final) {
   if (!OUT) return;
-  try {
-    resolveAbsent();
-  } catch (e) {
-    note(`absence queries failed: ${e && e.message}`);
+  if (final) {
+    try {
+      resolveAbsent();
+    } catch (e) {
+      note(`absence queries failed: ${e && e.message}`);
+    }
   }
   try {
     fs.writeFileSync(OUT, JSON.stringify(state));
@@ -580,9 +611,12 @@ function innerListQueries(elements) {
   if (elements.length < 2) return [];
   const lists = elements.map((el) => Array.from(el.querySelectorAll('*')));
   const first = lists[0];
+  let tries = 0;
   for (let k = 0; k < Math.min(first.length, MAX_INNER_DEPTH); k++) {
     const set = lists.map((list) => list[k]);
     if (set.some((d) => !d || d.tagName !== first[k].tagName)) break; // the items differ from here
+    if (!first[k].matches(NAMEABLE)) continue;
+    if (tries++ >= MAX_INNER_TRIES) break;
     const found = queriesFor(set);
     if (found.length) return found;
   }
@@ -869,6 +903,6 @@ afterEach(() => {
     state.renders[index].unrendered = unrendered(wrapper).map(({ name, error }) => ({ name, error }));
   }
 });
-afterEach(() => flush());
-afterAll(() => flush());
-flush();
+afterEach(() => flush(false));
+afterAll(() => flush(true));
+flush(false);
