@@ -370,6 +370,13 @@ def test_jest_enzyme_matchers() -> None:
     assert "expect(document.querySelector('.x')).toBeInTheDocument();" in content
     assert "expect(document.querySelector('.x')).toHaveTextContent(/^hi$/);" in content
     assert "expect(document.querySelector('.x')).toHaveClass('on');" in content
+    # jest-enzyme takes a class with its selector dot too; jest-dom would read the dot as part
+    # of the class name.
+    assert "expect(document.querySelector('.x')).toHaveClass('on big');" in content
+    assert "expect(document.querySelector('.x')).toHaveClass(styles.active);" in content
+    assert "expect(document.querySelector('.x')).not.toHaveClass(`${styles.size}-large`);" in (
+        content
+    )
     assert "expect(screen.getByRole('button')).toBeDisabled();" in content
     assert "expect(document.querySelector('a')).toHaveAttribute('href', '/');" in content
 

@@ -297,6 +297,8 @@ class Assertions(Interactions):
             self.need_jest_dom()
             cls = string_value(margs[0])
             arg = js_string(cls.lstrip(".").replace(".", " ")) if cls else margs_code
+            if cls is None and margs[0].type == "template_string":
+                arg = class_template(text(margs[0]))
             return f"expect({self.element_code(target, 'get')}){neg}.toHaveClass({arg});"
         if matcher in ("toBeDisabled", "toBeChecked", "toHaveValue", "toBeEmptyRender"):
             self.need_jest_dom()
@@ -506,3 +508,13 @@ class Assertions(Interactions):
                 f"expect({element}.getAttribute({js_string(attr)})){neg}.{matcher}({margs_code});"
             )
         raise Untranslatable(f"reads the prop {key} with {matcher}")
+
+
+def class_template(template: str) -> str:
+    """jest-enzyme's ``toHaveClassName`` takes a class with or without its selector dot: the
+    template ``.${styles.skeleton}`` is the class ``styles.skeleton`` (jest-dom's
+    ``toHaveClass`` would look for a class named with the dot)."""
+    whole = re.fullmatch(r"`\.\$\{([^`{}]*)\}`", template)
+    if whole is not None:
+        return whole.group(1).strip()
+    return "`" + template[2:] if template.startswith("`.") else template
