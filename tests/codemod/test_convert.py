@@ -1197,3 +1197,35 @@ def test_providers_from_render_options_and_a_project_helper() -> None:
     )
     assert "react-redux" not in plain.content
     assert "dropped the other arguments of shallowUntilTarget()" in [n.message for n in plain.notes]
+
+
+def test_a_shallow_root_whose_type_is_null_rendered_nothing() -> None:
+    """``expect(root.type()).toEqual(null)`` (or ``toBeNull()``) on a shallow render: the
+    component returned null, so its render leaves the container empty; another type stays a
+    tag check or untranslated."""
+    result = convert(
+        textwrap.dedent(
+            """
+            import { shallow } from 'enzyme';
+            import { A } from './A';
+
+            it('renders nothing without messages', () => {
+              const root = shallow(<A messages={[]} />);
+              expect(root.type()).toEqual(null);
+            });
+
+            it('renders nothing when hidden', () => {
+              const root = shallow(<A hidden />);
+              expect(root.type()).toBeNull();
+            });
+
+            it('renders something otherwise', () => {
+              const root = shallow(<A />);
+              expect(root.type()).not.toBeNull();
+            });
+            """
+        )
+    )
+    content = result.content
+    assert content.count("expect(container).toBeEmptyDOMElement();") == 2
+    assert "reads the rendered component type (type())" in content  # the negated one stays

@@ -256,6 +256,23 @@ class Assertions(Interactions):
             return f"expect({self.element_code(target, 'get', non_null=True)}.localName)" + (
                 f"{neg}.{matcher}({margs_code});"
             )
+        if (
+            op == "type"
+            and not after
+            and not negated
+            and target.kind == "root"
+            and self._shallow_root(target)
+            and (
+                (matcher == "toBeNull" and not margs)
+                or (
+                    matcher in ("toBe", "toEqual", "toStrictEqual")
+                    and [text(m) for m in margs] == ["null"]
+                )
+            )
+        ):
+            # A shallow root whose type is null: the component rendered nothing.
+            self.need_jest_dom()
+            return f"expect({self.member_of(target, 'container')}).toBeEmptyDOMElement();"
         if op in UNTRANSLATABLE:
             raise Untranslatable(UNTRANSLATABLE[op])
         raise Untranslatable(f"asserts on {op.lstrip('.')}() of the Enzyme wrapper")
