@@ -242,3 +242,62 @@ def test_a_child_the_files_full_renders_render_is_not_stubbed() -> None:
     assert "mockRecordingProps(jest.requireActual('./Badge'), ['Badge'], ['Badge'])" in (
         result.content
     )
+
+
+ROUTED_SOURCES = {
+    "Links.js": """
+        import React from 'react';
+        import { Link, withRouter } from 'react-router-dom';
+
+        function LinksBase({ location }) {
+          return (
+            <nav aria-label="Pages">
+              <Link to="/orders">Orders</Link>
+              <span>at {location.pathname}</span>
+            </nav>
+          );
+        }
+
+        export default withRouter(LinksBase);
+        """,
+    "Home.js": """
+        import React from 'react';
+        import Links from './Links';
+
+        export default function Home() {
+          return (
+            <main>
+              <h1>Home</h1>
+              <Links />
+            </main>
+          );
+        }
+        """,
+}
+
+ROUTED_SUITE = """
+import React from 'react';
+import { Link } from 'react-router-dom';
+import { shallow } from 'enzyme';
+import Home from './Home';
+
+describe('Home', () => {
+  it('has a title', () => {
+    const root = shallow(<Home />);
+    expect(root.find('h1').text()).toBe('Home');
+  });
+});
+"""
+
+
+async def test_children_that_need_a_router_render_inside_a_memory_router(app_copy: Path) -> None:
+    """A shallow test of a page whose child is ``withRouter(…)`` never needed a router; rendered
+    in full, the child throws outside one. With react-router-dom installed, the render goes
+    inside a ``<MemoryRouter>`` (its import joins the file's own import of the package, whose
+    ``Link`` only the Enzyme code used), and the result passes under real jest."""
+    folder = write_components(app_copy / "src" / "components" / "Home", ROUTED_SOURCES)
+    file = str((folder / "Home.test.js").relative_to(app_copy))
+    content = await migrate(app_copy, file, ROUTED_SUITE)
+    assert "import { MemoryRouter } from 'react-router-dom';" in content
+    assert "<MemoryRouter><Home /></MemoryRouter>" in content
+    assert "Link" not in content and "cannot be stubbed" not in content

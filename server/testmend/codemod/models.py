@@ -63,6 +63,9 @@ class CodemodOptions(_Model):
     counterpart in the project (``shallowUntilTarget``): converted like ``shallow``/``mount``."""
     redux_installed: bool = False
     """react-redux is installed: a store in Enzyme's legacy context becomes a ``<Provider>``."""
+    router_installed: bool = False
+    """react-router-dom is installed: a shallow render whose children needed a router (they
+    failed outside one) renders inside a ``<MemoryRouter>``."""
     jest_dom_global: bool = False
     """``@testing-library/jest-dom`` is loaded by a setupFilesAfterEnv file."""
     user_event_installed: bool = False

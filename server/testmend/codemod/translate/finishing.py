@@ -196,7 +196,9 @@ class Finishing(Statements):
                 names = [n for n in names if n not in have]
                 if named is not None and names and module not in self.type_imports:
                     close = named.end_byte - 1
-                    self.edits.append(Edit(close, close, ", " + ", ".join(names) + " "))
+                    merge = Edit(close, close, ", " + ", ".join(names) + " ")
+                    self.edits.append(merge)
+                    self.merged_names[named.id] = (merge, names)
                     names = []
                 if (
                     not names
@@ -366,7 +368,14 @@ class Finishing(Statements):
             ]
             if not unused:
                 continue
-            if len(unused) == len(specs):
+            clause_named = next(
+                (p for p in clause.named_children if p.type == "named_imports"), None
+            )
+            merged = self.merged_names.get(clause_named.id) if clause_named is not None else None
+            if merged is not None:
+                # Names the conversion added to this import stay in it.
+                self.edits.remove(merged[0])
+            if len(unused) == len(specs) and merged is None:
                 self.remove_statement(stmt, "removed an import only the Enzyme code used")
                 continue
             gone = {s.id for s, _n in unused}
@@ -380,7 +389,7 @@ class Finishing(Statements):
             )
             named = [
                 text(s) for s, _n in specs if s.type == "import_specifier" and s.id not in gone
-            ]
+            ] + (merged[1] if merged is not None else [])
             others = [
                 text(p)
                 for p in clause.named_children

@@ -21,6 +21,7 @@ import re
 from ...project.module_syntax import mock_calls
 from ..models import CodemodOptions, DomCapture
 from ..syntax import Edit, Node, args_of, js_string, string_value, text, unwrap, walk
+from .render_calls import needs_a_router
 from .state import Target, Untranslatable
 from .targets import Targets
 
@@ -290,8 +291,11 @@ class Recordings(Targets):
             for call in self._render_calls()
         )
         unstubbed: dict[str, tuple[str, str, str]] = {}
+        routed = self.needs_router()  # those children render inside a MemoryRouter now
         for record in self.dom.renders:
             for child in record.unrendered:
+                if routed and needs_a_router(child.error):
+                    continue
                 name = child.name or "a child component"
                 inner = re.fullmatch(r"\w+\((\w+)\)", name)
                 names = [name, inner.group(1)] if inner else [name]

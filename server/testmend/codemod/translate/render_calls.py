@@ -4,9 +4,18 @@ an SVG-only root."""
 
 from __future__ import annotations
 
+import re
+
 from ..syntax import Node, args_of, object_items, splice, text, unwrap
 from .class_refs import ClassRefs
 from .state import Ctx, relative_specifier
+
+# react-router's errors for a route, a link, withRouter or a hook outside a router (v4–v6).
+OUTSIDE_A_ROUTER = re.compile(r"outside (?:of )?a <Router>|in the context of a <Router>")
+
+
+def needs_a_router(error: str) -> bool:
+    return OUTSIDE_A_ROUTER.search(error) is not None
 
 
 class RenderCalls(ClassRefs):
@@ -38,6 +47,10 @@ class RenderCalls(ClassRefs):
             else fn
         )
         around = self._providers(args[1:])
+        if self.is_shallow(call) and self.needs_router():
+            router = self.need_unshadowed("MemoryRouter", "react-router-dom")
+            outer, inner = around or ("", "")
+            around = (f"{outer}<{router}>", f"</{router}>{inner}")
         if around is not None:
             return self._rewrite_call(call, render_name, 1, around=around)
         if name in self.project_renders:
@@ -59,6 +72,16 @@ class RenderCalls(ClassRefs):
     def replace_render(self, call: Node, ctx: Ctx) -> None:
         """Replace the render ``call`` (with the ``.dive()`` calls around it) by RTL's."""
         self.replace(self.render_span(call), self.render_code(call, ctx))
+
+    def needs_router(self) -> bool:
+        """The file's shallow renders had children that failed outside a router (what they
+        never rendered), and react-router-dom is installed: a ``<MemoryRouter>`` is what they
+        need, at ``/`` as a shallow test's context-free render was."""
+        return self.options.router_installed and any(
+            needs_a_router(child.error)
+            for record in (self.dom.renders if self.dom is not None else [])
+            for child in record.unrendered
+        )
 
     def _providers(self, options: list[Node]) -> tuple[str, str] | None:
         """The providers a render's options give, as JSX around the element: a redux store in

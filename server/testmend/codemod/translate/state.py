@@ -202,6 +202,9 @@ class ConverterState:
         self.param_call_args: list[tuple[str, int, Node, Node]] = []
         self.dom_queries_used = 0
         self.enzyme_import_nodes: list[Node] = []
+        self.merged_names: dict[int, tuple[Edit, list[str]]] = {}
+        """Names added to one of the file's own imports (by its ``{ … }`` clause's id), and
+        the edit that adds them."""
         self.helper_imports: list[tuple[Node, set[str]]] = []
         """Imports of a project helper module that also bring other names: the statement and
         the imported names that render with Enzyme (only those go)."""
