@@ -48,14 +48,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
             metavar="N",
             help="files worked on at once (default: maxConcurrentRuns, 2)",
         )
-        parser.add_argument(
-            "--write", action="store_true", help="write the results the engine accepted"
-        )
-        parser.add_argument(
-            "--accept-review",
-            action="store_true",
-            help="with --write, also write results that need review (you accept them)",
-        )
+        _write_options(parser)
         parser.add_argument("--instructions", help="extra instructions for the agents")
         if name == "migrate":
             parser.add_argument(
@@ -87,6 +80,11 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     parser.add_argument("--offline", action="store_true", help="deterministic tier only")
     parser.add_argument("--json", action="store_true", help="machine-readable results")
+    _write_options(parser)
+    parser.set_defaults(handler=lazy(".history", "resume"))
+
+
+def _write_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--write", action="store_true", help="write the results the engine accepted"
     )
@@ -95,4 +93,3 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         action="store_true",
         help="with --write, also write results that need review (you accept them)",
     )
-    parser.set_defaults(handler=lazy(".history", "resume"))

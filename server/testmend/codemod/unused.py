@@ -94,17 +94,21 @@ def drop_unused_destructured(content: str, root: Node) -> str:
     return applied(content, edits)
 
 
+NAME_NODES = ("identifier", "type_identifier", "jsx_identifier", "shorthand_property_identifier")
+
+
+def name_counts(root: Node, kinds: tuple[str, ...] = NAME_NODES) -> dict[str, int]:
+    """How many times each name appears in the tree (imports and declarations included)."""
+    counts: dict[str, int] = {}
+    for n in walk(root):
+        if n.type in kinds:
+            counts[text_of(n)] = counts.get(text_of(n), 0) + 1
+    return counts
+
+
 def drop_unused_imports(content: str, root: Node) -> str:
     data = content.encode("utf-8")
-    used: dict[str, int] = {}
-    for n in walk(root):
-        if n.type in (
-            "identifier",
-            "type_identifier",
-            "jsx_identifier",
-            "shorthand_property_identifier",
-        ):
-            used[text_of(n)] = used.get(text_of(n), 0) + 1
+    used = name_counts(root)
     edits: list[Edit] = []
     for stmt in root.named_children:
         if stmt.type != "import_statement":

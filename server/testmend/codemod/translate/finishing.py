@@ -16,6 +16,7 @@ from ..syntax import (
     text,
     walk,
 )
+from ..unused import name_counts
 from .state import Ctx
 from .statements import Statements
 from .tables import HOOKS, THROW, WRAPPER_TYPES
@@ -326,19 +327,10 @@ class Finishing(Statements):
         ``act`` around wrapper updates, wrapper types) become unused: remove them."""
         content, _, _ = apply_edits(self.src, list(self.edits))
         tree = parse(content.encode("utf-8"), self.path)
-        used: dict[str, int] = {}
-        for n in walk(tree.root_node):
-            if n.type in (
-                "identifier",
-                "type_identifier",
-                "jsx_identifier",
-                "shorthand_property_identifier",
-            ):
-                used[text(n)] = used.get(text(n), 0) + 1
-        before: dict[str, int] = {}
-        for n in walk(self.tree.root_node):
-            if n.type in ("identifier", "type_identifier", "shorthand_property_identifier"):
-                before[text(n)] = before.get(text(n), 0) + 1
+        used = name_counts(tree.root_node)
+        before = name_counts(
+            self.tree.root_node, ("identifier", "type_identifier", "shorthand_property_identifier")
+        )
         for stmt in self.tree.root_node.named_children:
             if stmt.type != "import_statement" or stmt in self.enzyme_import_nodes:
                 continue
