@@ -615,7 +615,9 @@ function Repositories() {
 
 it('deletes through the button whose text says so', () => {
   const wrapper = mount(<Repositories />);
-  expect(wrapper.find('h3').filterWhere((h: any) => h.text().includes('Installed')).exists()).toBe(true);
+  expect(
+    wrapper.find('h3').filterWhere((h: any) => h.text().includes('Installed')).exists(),
+  ).toBe(true);
   wrapper.find('button').filterWhere((b) => b.text() === 'Delete').simulate('click');
   expect(wrapper.find('p').text()).toBe('Deleted');
 });
