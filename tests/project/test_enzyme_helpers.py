@@ -1,0 +1,50 @@
+"""Which tests reach Enzyme through the project's own helper modules: only those that take a
+rendering function (or the whole module) from one; a test that takes only a store's initial
+state or a spy from the same module renders nothing with Enzyme."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from testmend.project.enzyme_helpers import EnzymeHelpers, imported_names
+
+HELPER = """
+import { mount } from 'enzyme';
+export const initialState = { auth: {} };
+export const mountWrapper = (store, element) => mount(element);
+"""
+
+
+def _project(tmp_path: Path) -> Path:
+    (tmp_path / "package.json").write_text("{}")
+    (tmp_path / "src" / "specs").mkdir(parents=True)
+    (tmp_path / "src" / "specs" / "mountWrapper.tsx").write_text(HELPER)
+    return tmp_path
+
+
+def test_only_a_rendering_import_from_an_enzyme_helper_makes_an_enzyme_test(
+    tmp_path: Path,
+) -> None:
+    helpers = EnzymeHelpers(_project(tmp_path))
+    renders = "import { initialState, mountWrapper } from './specs/mountWrapper';\n"
+    state_only = "import { initialState } from './specs/mountWrapper';\n"
+    whole = "import * as specs from './specs/mountWrapper';\n"
+    direct = "import { shallow } from 'enzyme';\n"
+    assert helpers.uses_enzyme("src/a.test.tsx", renders)
+    assert not helpers.uses_enzyme("src/a.test.tsx", state_only)
+    assert helpers.uses_enzyme("src/a.test.tsx", whole)  # what it uses cannot be told
+    assert helpers.uses_enzyme("src/a.test.tsx", direct)
+
+
+def test_imported_names_per_module() -> None:
+    source = (
+        "import Foo, { a } from './foo';\n"
+        "import type { T } from './t';\n"
+        "import { type X, renderX as r } from './r';\n"
+        "const { shallowUntilTarget, spyOn } = require('../test-helpers');\n"
+    )
+    assert imported_names(source) == {
+        "./foo": None,
+        "./r": ["renderX"],
+        "../test-helpers": ["shallowUntilTarget", "spyOn"],
+    }
