@@ -13,6 +13,7 @@ from typing import Literal
 from ..config import EventsSetting
 from ..enzyme_import import ENZYME_IMPORT
 from ..layout import NEVER_WALKED
+from ..project.enzyme_helpers import RENDERING_NAME
 from ..project.packages import installed_version, read_package_json
 from .models import CodemodOptions, EventStyle, HelperMapping, RenderHelper
 from .translate.helper_modules import selection_helpers_in
@@ -269,7 +270,7 @@ def detect_conventions(project_root: Path, *, events: EventsSetting = "auto") ->
                     reexports_rtl=reexports,
                 )
         elif ENZYME_IMPORT.search(text) and exports:
-            helpers = [n for n in exports if re.match(r"(mount|shallow|render)", n)]
+            helpers = [n for n in exports if RENDERING_NAME.match(n)]
             spec = _preferred_specifier(path, root, importers.get(key, Counter()))
             enzyme_helpers.append((path, helpers, spec))
             enzyme_helper_specs.update(
@@ -283,7 +284,7 @@ def detect_conventions(project_root: Path, *, events: EventsSetting = "auto") ->
     if render_helper is not None:
         for _path, helpers, spec in enzyme_helpers:
             for name in helpers:
-                rest = re.sub(r"^(mount|shallow|render)", "", name)
+                rest = RENDERING_NAME.sub("", name)
                 target = next(
                     (c for c in (f"render{rest}",) if c in render_helper.custom_render_names), None
                 )

@@ -19,17 +19,13 @@ from testmend.workspace.paths import PathEscapeError
 
 from .errors import ProjectToolError
 
-_SPECIFIER = re.compile(
-    r"""(?:\bfrom\s*|\bimport\s*|\brequire\s*\(\s*|\bjest\.requireActual\s*\(\s*)(['"])([^'"\n]+)\1"""
-)
-
-
 _IMPORT_CLAUSE = re.compile(r"""\bimport\s+(?!type\b)([^;'"]*?)\s*\bfrom\s*(['"])([^'"\n]+)\2""")
 _REQUIRE_CLAUSE = re.compile(
     r"""\b(?:const|let|var)\s+(\{[^}]*\}|[\w$]+)\s*=\s*require\s*\(\s*(['"])([^'"\n]+)\2"""
 )
-RENDERING_NAME = re.compile(r"^(?:mount|shallow|render)")
-"""The exports of an Enzyme helper module that render (as the codemod's conventions read them)."""
+RENDERING_NAME = re.compile(r"^(mount|shallow|render)")
+"""The exports of an Enzyme helper module that render (``mountWrapper``, ``shallowUntilTarget``);
+the codemod's conventions convert them like Enzyme's own."""
 
 
 def imported_names(text: str) -> dict[str, list[str] | None]:
@@ -54,14 +50,6 @@ def imported_names(text: str) -> dict[str, list[str] | None]:
     return found
 
 
-def imported_specifiers(text: str) -> list[str]:
-    """The modules ``text`` imports or requires, in order, each once."""
-    seen: dict[str, None] = {}
-    for match in _SPECIFIER.finditer(text):
-        seen.setdefault(match.group(2), None)
-    return list(seen)
-
-
 class EnzymeHelpers:
     """Which project modules import Enzyme, and which tests reach it through them (one per
     scan of a project: the answers are cached)."""
@@ -82,27 +70,12 @@ class EnzymeHelpers:
             known = self._imports_enzyme[rel] = ENZYME_IMPORT.search(text) is not None
         return known
 
-    def helper_modules(self, rel: str, text: str) -> list[str]:
-        """The project modules the test ``rel`` (whose source is ``text``) imports that import
-        Enzyme: the helpers it reaches Enzyme through."""
-        found = []
-        for specifier in imported_specifiers(text):
-            if specifier == "enzyme" or specifier.startswith(("enzyme/", "enzyme-")):
-                continue
-            resolution = self.resolver.resolve(rel, specifier)
-            if resolution.resolved is None or not resolution.follow:
-                continue
-            if resolution.resolved != rel and self.imports_enzyme(resolution.resolved):
-                found.append(resolution.resolved)
-        return found
-
     def uses_enzyme(self, rel: str, text: str) -> bool:
         """The test imports Enzyme, or a rendering function (or a whole module) from one of the
         project's modules that import it."""
         if ENZYME_IMPORT.search(text) is not None:
             return True
-        names = imported_names(text)
-        for specifier, taken in names.items():
+        for specifier, taken in imported_names(text).items():
             if taken is not None and not any(RENDERING_NAME.match(n) for n in taken):
                 continue
             resolution = self.resolver.resolve(rel, specifier)

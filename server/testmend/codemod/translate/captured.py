@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ..models import CapturedElement, FindRecord
+from ..models import CapturedElement, CapturedQuery, FindRecord
 from ..syntax import Node, js_value, string_value, text, unwrap
 from .chains import Chains
 from .state import Ctx, Target
@@ -128,22 +128,16 @@ class CapturedQueries(Chains):
             picked = self._pick(self._consensus(positives), context)
             if picked is not None:
                 return self._query_target(picked, multi=picked[2], index=None)
-            if context == "list" and all(r.inner_queries for r in positives):
+            if context == "list":
                 # Counting items no query selects: the element in the same place inside each.
-                keys = [[(q.method, list(q.args)) for q in r.inner_queries] for r in positives]
-                agreed = [k for k in keys[0] if all(k in other for other in keys[1:])]
-                if agreed:
-                    method, args = agreed[0]
-                    return self._query_target((method, args, True), multi=True, index=None)
+                return self._agreed([r.inner_queries for r in positives], multi=True)
             return None
-        if records and all(r.absent_queries for r in records):
+        if records:
             # Never matched here (absence checks): a query for its elements where it did
             # match, which the capture saw find nothing here too.
-            keys = [[(q.method, list(q.args)) for q in r.absent_queries] for r in records]
-            agreed = [k for k in keys[0] if all(k in other for other in keys[1:])]
-            if agreed:
-                method, args = agreed[0]
-                return self._query_target((method, args, False), multi=False, index=None)
+            absent = self._agreed([r.absent_queries for r in records], multi=False)
+            if absent is not None:
+                return absent
         if not root_level or self.dom is None:
             return None
         # Never matched here, and no query was verified there: use the selector's query
@@ -195,61 +189,49 @@ class CapturedQueries(Chains):
         test = text_predicate(predicate)
         if test is None:
             return None
-        fn = find_call.child_by_field_name("function")
-        prop = fn.child_by_field_name("property") if fn is not None else None
-        records = [r for r in self._records_at(prop, ctx) or [] if r.count] if prop else []
-        if not records:
-            return None
-        keys: list[list[tuple[str, list[object]]]] = []
-        for record in records:
+        chosen: list[list[CapturedQuery]] = []
+        for record in self._matched_at(find_call, ctx):
             if record.count > len(record.element_queries):
                 return None  # more elements than the capture describes one by one
-            chosen = [i for i, e in enumerate(record.elements) if test(e.text)]
-            if len(chosen) != 1:
+            picked = [i for i, e in enumerate(record.elements) if test(e.text)]
+            if len(picked) != 1:
                 return None
-            keys.append([(q.method, list(q.args)) for q in record.element_queries[chosen[0]]])
-        agreed = [k for k in keys[0] if all(k in other for other in keys[1:])]
-        if not agreed:
-            return None
-        method, args = agreed[0]
-        return self._query_target((method, args, False), multi=False, index=None)
+            chosen.append(record.element_queries[picked[0]])
+        return self._agreed(chosen, multi=False)
 
     def submitter_target(self, find_call: Node, ctx: Ctx) -> Target | None:
         """The one enabled submit button of the form ``find_call`` selected, as every capture
         of it saw it (what a user clicks to submit the form), or None."""
+        records = self._matched_at(find_call, ctx)
+        return self._agreed([r.submit_queries for r in records], multi=False)
+
+    def _matched_at(self, find_call: Node, ctx: Ctx) -> list[FindRecord]:
+        """The capture's records of the ``find`` call ``find_call`` that matched something."""
         fn = find_call.child_by_field_name("function")
         prop = fn.child_by_field_name("property") if fn is not None else None
-        records = [r for r in self._records_at(prop, ctx) or [] if r.count] if prop else []
-        if not records or not all(r.submit_queries for r in records):
+        return [r for r in self._records_at(prop, ctx) or [] if r.count] if prop else []
+
+    def _agreed(self, runs: list[list[CapturedQuery]], *, multi: bool) -> Target | None:
+        """The first query every run of a site offers (``runs``: each run's queries, in order
+        of preference), or None when a run offers none or they share none."""
+        if not runs or not all(runs):
             return None
-        keys = [[(q.method, list(q.args)) for q in r.submit_queries] for r in records]
+        keys = [[(q.method, list(q.args)) for q in queries] for queries in runs]
         agreed = [k for k in keys[0] if all(k in other for other in keys[1:])]
         if not agreed:
             return None
         method, args = agreed[0]
-        return self._query_target((method, args, False), multi=False, index=None)
+        return self._query_target((method, args, multi), multi=multi, index=None)
 
     def captured_elements(self, find_call: Node, ctx: Ctx) -> tuple[CapturedElement, ...]:
         """The elements every capture of ``find_call`` selected."""
-        fn = find_call.child_by_field_name("function")
-        prop = fn.child_by_field_name("property") if fn is not None else None
-        if prop is None:
-            return ()
-        return tuple(e for r in self._records_at(prop, ctx) or [] for e in r.elements)
+        return tuple(e for r in self._matched_at(find_call, ctx) for e in r.elements)
 
     def _captured_checkbox(self, find_call: Node, ctx: Ctx) -> bool:
-        fn = find_call.child_by_field_name("function")
-        prop = fn.child_by_field_name("property") if fn is not None else None
-        if prop is None:
-            return False
-        for record in self._records_at(prop, ctx) or []:
-            for element in record.elements:
-                if element.tag == "input" and element.attributes.get("type") in (
-                    "checkbox",
-                    "radio",
-                ):
-                    return True
-        return False
+        return any(
+            e.tag == "input" and e.attributes.get("type") in ("checkbox", "radio")
+            for e in self.captured_elements(find_call, ctx)
+        )
 
 
 def text_predicate(node: Node) -> Callable[[str], bool] | None:
