@@ -1229,3 +1229,31 @@ def test_a_shallow_root_whose_type_is_null_rendered_nothing() -> None:
     content = result.content
     assert content.count("expect(container).toBeEmptyDOMElement();") == 2
     assert "reads the rendered component type (type())" in content  # the negated one stays
+
+
+def test_filter_where_on_the_text_narrows_the_find_through_host_nodes() -> None:
+    """``find('button').hostNodes().filterWhere((b) => b.text() === 'Delete')``: hostNodes()
+    keeps the same elements, so the filter still picks, of the find's captured elements, the
+    one with that text; after first() it would not be the find's elements any more."""
+    source = """
+    import { mount } from 'enzyme';
+    import { Panel } from './Panel';
+
+    it('deletes', () => {
+      const wrapper = mount(<Panel />);
+      wrapper.find('button').hostNodes().filterWhere((b) => b.text() === 'Delete').simulate(
+        'click',
+      );
+    });
+    """
+    edit = [CapturedQuery(method="Role", args=["button", {"name": "Edit"}])]
+    delete = [CapturedQuery(method="Role", args=["button", {"name": "Delete"}])]
+    buttons = [
+        CapturedElement(tag="button", text="Edit"),
+        CapturedElement(tag="button", text="Delete"),
+    ]
+    record = _record(6, 11, "button", "deletes", count=2, elements=buttons).model_copy(
+        update={"element_queries": [edit, delete]}
+    )
+    result = convert(source, dom=DomCapture(file="src/X.test.tsx", records=[record]))
+    assert "click(screen.getByRole('button', { name: 'Delete' }))" in result.content

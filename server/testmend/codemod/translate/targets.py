@@ -128,9 +128,10 @@ class Targets(CapturedQueries):
             op, args, node = ops[i]
             if op not in SELECT_OPS:
                 break
-            last_find = (
-                node if op == "find" and args else None if op != "filterWhere" else last_find
-            )
+            if op == "find":
+                last_find = node if args else None
+            elif op not in ("filterWhere", "hostNodes"):
+                last_find = None  # first(), at(): the filter would not narrow the find itself
             if op == "find" or op == "findWhere":
                 if op == "findWhere" or not args:
                     target = self._from_capture_only(node, ctx, context, ops, i)
