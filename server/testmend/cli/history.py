@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from ..config import ConfigError, load_config
-from ..engine import EngineError, RunRecord, RunRequest, RunResult
+from ..engine import EngineError, RunRequest, RunResult
 from ..engine.store import RunStore
 from ..layout import find_project_root
 from ..workflow.events import spent_text
 from .runs import Progress, no_result, report, unfinished_row
-from .signals import INTERRUPTED, run_until_stopped
+from .signals import run_until_stopped
 
 
 def _project(args: argparse.Namespace) -> Path | None:
@@ -50,19 +50,6 @@ def runs(args: argparse.Namespace) -> int:
     return 0
 
 
-def resumable(records: list[RunRecord]) -> list[RunRecord]:
-    """The runs ``resume --all`` continues: those whose process died or that a stopped command
-    (Ctrl-C, SIGTERM, SIGHUP) cancelled, the latest of each file only (an older run of a
-    file that ran again since is history)."""
-    latest: dict[str, RunRecord] = {}
-    for record in records:
-        latest[record.file] = record
-    stopped = [r for r in latest.values() if r.status == "cancelled"]
-    return [r for r in latest.values() if r.status == "interrupted"] + [
-        r for r in stopped if r.failure_reason == INTERRUPTED
-    ]
-
-
 async def _resume(args: argparse.Namespace) -> int:
     root = _project(args)
     if root is None:
@@ -82,7 +69,7 @@ async def _resume(args: argparse.Namespace) -> int:
         return 2
     store = RunStore(root)
     if args.all:
-        records = resumable(store.all())
+        records = store.stopped()
         if not records:
             print(f"testmend: no interrupted run in {root}", file=sys.stderr)
             return 0

@@ -11,9 +11,7 @@ import sys
 from collections.abc import Coroutine
 from typing import Any
 
-from ..engine.models import INTERRUPTED
-
-__all__ = ["INTERRUPTED", "run_until_stopped"]
+__all__ = ["run_until_stopped"]
 
 _STOPPING = (signal.SIGTERM, signal.SIGHUP)
 

@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from ..layout import state_dir
 from ..workflow.state import RunStatus, Step, Summary
+from .models import INTERRUPTED
 
 EVENTS_FILE = "events.jsonl"
 """Every event of a run, one JSON object per line, in ``.testmend/runs/<id>/``."""
@@ -83,6 +84,17 @@ class RunStore:
             return RunRecord.model_validate_json(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise KeyError(f"no run {run_id!r} in {self.runs_dir}") from None
+
+    def stopped(self) -> list[RunRecord]:
+        """The runs to continue after a stop (``resume --all``): those whose process died and
+        those a stopped command (Ctrl-C, SIGTERM, SIGHUP) cancelled, the latest of each file
+        only (an older run of a file that ran again since is history)."""
+        latest: dict[str, RunRecord] = {}
+        for record in self.all():
+            latest[record.file] = record
+        died = [r for r in latest.values() if r.status == "interrupted"]
+        stopped = [r for r in latest.values() if r.status == "cancelled"]
+        return died + [r for r in stopped if r.failure_reason == INTERRUPTED]
 
     def all(self) -> list[RunRecord]:
         records: list[RunRecord] = []
