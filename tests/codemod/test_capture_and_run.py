@@ -6,8 +6,9 @@ import textwrap
 from pathlib import Path
 
 from testmend.codemod import capture_dom, convert_enzyme_test, detect_conventions
+from testmend.codemod.models import CodemodResult, DomCapture
 from testmend.config import load_config
-from testmend.runners import ProjectRunners
+from testmend.runners import ProjectRunners, TestRunResult
 from testmend.runners.setup_files import find_jest_config, write_wrapper_config
 from tests.support.apps import fixture_text
 from tests.support.codemod import migrate_offline
@@ -19,6 +20,25 @@ def runners_for(root: Path) -> ProjectRunners:
 
 def leftovers(root: Path) -> list[str]:
     return [p.name for p in root.iterdir() if p.name.startswith(".testmend-capture")]
+
+
+async def converted_and_run(
+    app: Path, file: str, suite: str
+) -> tuple[DomCapture, CodemodResult, TestRunResult]:
+    """``suite`` written at ``file`` in ``app``: captured, converted with the project's
+    conventions and that capture, and the result run by real jest; the file goes afterwards."""
+    runners = runners_for(app)
+    (app / file).write_text(suite.lstrip())
+    try:
+        capture = await capture_dom(runners, file, workspace_root=app)
+        assert capture.error is None, capture.error
+        options = detect_conventions(app)
+        result = convert_enzyme_test(suite.lstrip(), path=file, options=options, dom=capture)
+        (app / file).write_text(result.content)
+        run = await runners.run_tests(file)
+    finally:
+        (app / file).unlink()
+    return capture, result, run
 
 
 async def test_capture_records_queries_and_html(app_copy: Path) -> None:
@@ -154,19 +174,9 @@ OWN_SUITE = fixture_text("codemod/capture_and_run/own_suite.tsx")
 
 async def test_own_suite_converts_and_passes(app_copy: Path) -> None:
     file = "src/components/TodoList/Own.test.tsx"
-    (app_copy / file).write_text(OWN_SUITE.lstrip())
-    runners = runners_for(app_copy)
-    try:
-        capture = await capture_dom(runners, file, workspace_root=app_copy)
-        assert capture.error is None, capture.error
-        options = detect_conventions(app_copy)
-        result = convert_enzyme_test(OWN_SUITE.lstrip(), path=file, options=options, dom=capture)
-        assert result.enzyme_free and result.untranslated_count == 0
-        assert result.test_names_before == result.test_names_after
-        (app_copy / file).write_text(result.content)
-        run = await runners.run_tests(file)
-    finally:
-        (app_copy / file).unlink()
+    _capture, result, run = await converted_and_run(app_copy, file, OWN_SUITE)
+    assert result.enzyme_free and result.untranslated_count == 0
+    assert result.test_names_before == result.test_names_after
     assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error
     assert run.passed_count == 6
 
@@ -470,24 +480,14 @@ async def test_items_no_query_selects_are_counted_by_their_headings(app_copy: Pa
     jest; a class read on an item stays on the item, never on its heading. ``last()`` is the
     element the capture's count says, by its own query."""
     file = "src/components/Items.test.tsx"
-    runners = runners_for(app_copy)
-    (app_copy / file).write_text(ITEMS_SUITE.lstrip())
-    try:
-        capture = await capture_dom(runners, file, workspace_root=app_copy)
-        assert capture.error is None, capture.error
-        [items] = [r for r in capture.records if r.test == "Items lists every item"]
-        assert [(q.method, q.args) for q in items.inner_queries] == [("Role", ["heading"])]
-        options = detect_conventions(app_copy)
-        result = convert_enzyme_test(ITEMS_SUITE.lstrip(), path=file, options=options, dom=capture)
-        assert "expect(screen.getAllByRole('heading')).toHaveLength(3);" in result.content
-        assert "getAllByRole('heading')[0]).toHaveClass" not in result.content
-        assert "expect(screen.getByText('warranty')).toHaveClass('badge--warranty');" in (
-            result.content
-        )
-        (app_copy / file).write_text(result.content)
-        run = await runners.run_tests(file)
-    finally:
-        (app_copy / file).unlink()
+    capture, result, run = await converted_and_run(app_copy, file, ITEMS_SUITE)
+    [items] = [r for r in capture.records if r.test == "Items lists every item"]
+    assert [(q.method, q.args) for q in items.inner_queries] == [("Role", ["heading"])]
+    assert "expect(screen.getAllByRole('heading')).toHaveLength(3);" in result.content
+    assert "getAllByRole('heading')[0]).toHaveClass" not in result.content
+    assert "expect(screen.getByText('warranty')).toHaveClass('badge--warranty');" in (
+        result.content
+    )
     assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error
 
 
@@ -535,21 +535,11 @@ async def test_a_form_is_submitted_by_clicking_its_submit_button(app_copy: Path)
     in, a click on its one enabled submit button, is what the result does; where that button is
     disabled (a user could not submit), the form is still submitted directly, with a note."""
     file = "src/components/Subscribe.test.tsx"
-    runners = runners_for(app_copy)
-    (app_copy / file).write_text(FORM_SUITE.lstrip())
-    try:
-        capture = await capture_dom(runners, file, workspace_root=app_copy)
-        assert capture.error is None, capture.error
-        options = detect_conventions(app_copy)
-        result = convert_enzyme_test(FORM_SUITE.lstrip(), path=file, options=options, dom=capture)
-        subscribes, ignores = result.content.split("it('ignores an empty form'")
-        assert "click(screen.getByRole('button', { name: 'Subscribe' }))" in subscribes
-        assert "submit" not in subscribes.split("it('subscribes the address'")[1]
-        assert "fireEvent.submit(" in ignores
-        (app_copy / file).write_text(result.content)
-        run = await runners.run_tests(file)
-    finally:
-        (app_copy / file).unlink()
+    _capture, result, run = await converted_and_run(app_copy, file, FORM_SUITE)
+    subscribes, ignores = result.content.split("it('ignores an empty form'")
+    assert "click(screen.getByRole('button', { name: 'Subscribe' }))" in subscribes
+    assert "submit" not in subscribes.split("it('subscribes the address'")[1]
+    assert "fireEvent.submit(" in ignores
     assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error
     assert run.passed_count == 2
 
@@ -628,18 +618,8 @@ async def test_filter_where_on_the_text_is_the_element_with_that_text(app_copy: 
     """``find('button').filterWhere((b) => b.text() === 'Delete')``: of the elements the capture
     saw, the one whose text the predicate accepts, by its own query."""
     file = "src/components/Repositories.test.tsx"
-    runners = runners_for(app_copy)
-    (app_copy / file).write_text(FILTER_SUITE.lstrip())
-    try:
-        capture = await capture_dom(runners, file, workspace_root=app_copy)
-        assert capture.error is None, capture.error
-        options = detect_conventions(app_copy)
-        result = convert_enzyme_test(FILTER_SUITE.lstrip(), path=file, options=options, dom=capture)
-        assert result.enzyme_free and result.untranslated_count == 0, result.content
-        assert "getByRole('button', { name: 'Delete' })" in result.content
-        assert "getByRole('heading', { name: 'Installed repositories' })" in result.content
-        (app_copy / file).write_text(result.content)
-        run = await runners.run_tests(file)
-    finally:
-        (app_copy / file).unlink()
+    _capture, result, run = await converted_and_run(app_copy, file, FILTER_SUITE)
+    assert result.enzyme_free and result.untranslated_count == 0, result.content
+    assert "getByRole('button', { name: 'Delete' })" in result.content
+    assert "getByRole('heading', { name: 'Installed repositories' })" in result.content
     assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error
