@@ -1257,3 +1257,25 @@ def test_filter_where_on_the_text_narrows_the_find_through_host_nodes() -> None:
     )
     result = convert(source, dom=DomCapture(file="src/X.test.tsx", records=[record]))
     assert "click(screen.getByRole('button', { name: 'Delete' }))" in result.content
+
+
+def test_set_props_on_an_element_over_several_lines_keeps_it_laid_out() -> None:
+    """The re-rendered element goes on lines of its own, one step in from the call, its
+    closing tag under its opening one: what Prettier writes and react/jsx-closing-tag-location
+    asks for (a copy that kept the render site's indentation broke both)."""
+    result = convert(
+        fixture("set_props_on_an_element_over_several_lines_keeps_it_laid_out.js"),
+        path="src/__tests__/components/Overlay.test.js",
+    )
+    expected = """\
+    view.rerender(
+      <Overlay isMenuShown={false} referenceElement={document.createElement('div')}>
+        {(props) => (
+          <Menu {...props} id="menu-id">
+            This is the menu
+          </Menu>
+        )}
+      </Overlay>
+    );
+"""
+    assert expected in result.content, result.content

@@ -17,12 +17,11 @@ it is. Pure: text in, text out.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from itertools import pairwise
 
 from ..js_syntax import Node, parse, text_of, walk
-from .syntax import Edit
+from .syntax import Edit, line_indent
 from .unused import (
     applied,
     drop_unused_destructured,
@@ -113,12 +112,6 @@ def _is_testing_library_statement(stmt: Node) -> bool:
     return _is_testing_library_call(expr)
 
 
-def _indent_of(content: bytes, offset: int) -> str:
-    start = content.rfind(b"\n", 0, offset) + 1
-    match = re.match(rb"[ \t]*", content[start:offset])
-    return match.group(0).decode() if match else ""
-
-
 def _reindent(lines: list[str], indent: str) -> str:
     """``lines`` moved to ``indent`` (their common indentation replaced)."""
     body = [line for line in lines if line.strip()]
@@ -168,15 +161,15 @@ def _unwrap_act(content: str, root: Node) -> str:
         if len(statements) == 1 and _act_statement(statements[0]) is not None:
             # act(() => { act(() => …); }): the inner one is enough.
             inner = statements[0]
-            block = (_indent_of(data, inner.start_byte) + text_of(inner)).split("\n")
-            replacement = _reindent(block, _indent_of(data, stmt.start_byte)).lstrip()
+            block = (line_indent(data, inner.start_byte) + text_of(inner)).split("\n")
+            replacement = _reindent(block, line_indent(data, stmt.start_byte)).lstrip()
             edits.append(Edit(stmt.start_byte, stmt.end_byte, replacement))
             continue
         if not statements or not any(_is_testing_library_statement(s) for s in statements):
             continue
         if any(c.type == "comment" for c in body.named_children):
             continue  # a comment inside would lose its place
-        indent = _indent_of(data, stmt.start_byte)
+        indent = line_indent(data, stmt.start_byte)
         is_async = text_of(callback).startswith("async")
         groups: list[tuple[bool, list[Node]]] = []
         for s in statements:
@@ -188,7 +181,7 @@ def _unwrap_act(content: str, root: Node) -> str:
         parts: list[str] = []
         for library, members in groups:
             lines = data[members[0].start_byte : members[-1].end_byte].decode("utf-8")
-            first = _indent_of(data, members[0].start_byte)
+            first = line_indent(data, members[0].start_byte)
             piece = (first + lines).split("\n")
             if library:
                 parts.append(_reindent(piece, indent).lstrip())
@@ -337,7 +330,7 @@ def _setup_for(data: bytes, describe: Node, block: Node) -> list[Edit] | None:
         if any(_test_callback_of(n, tests) is None for n in users):
             return None  # read outside a test (another hook, a helper): leave it
     is_async = text_of(hook).startswith("async")
-    indent = _indent_of(data, hook_call.start_byte)
+    indent = line_indent(data, hook_call.start_byte)
     name = _setup_name(render_stmt, describe)
     lines: list[str] = []
     for s in statements:
@@ -347,7 +340,9 @@ def _setup_for(data: bytes, describe: Node, block: Node) -> list[Edit] | None:
             assert right is not None
             last = s == statements[-1]
             piece = f"return {text_of(right)};" if last else f"const {variable} = {text_of(right)};"
-        lines.append(_reindent((_indent_of(data, s.start_byte) + piece).split("\n"), indent + "  "))
+        lines.append(
+            _reindent((line_indent(data, s.start_byte) + piece).split("\n"), indent + "  ")
+        )
     if variable is not None and render_stmt != statements[-1]:
         lines.append(f"{indent}  return {variable};")
     keyword = "async function" if is_async else "function"
@@ -366,9 +361,9 @@ def _setup_for(data: bytes, describe: Node, block: Node) -> list[Edit] | None:
         line = f"const {variable} = {call};" if uses else f"{call};"
         first = next(iter(test_body.named_children), None)
         inner = (
-            _indent_of(data, first.start_byte)
+            line_indent(data, first.start_byte)
             if first is not None
-            else _indent_of(data, test.start_byte) + "  "
+            else line_indent(data, test.start_byte) + "  "
         )
         at = test_body.start_byte + 1
         edits.append(Edit(at, at, f"\n{inner}{line}"))
