@@ -623,3 +623,92 @@ async def test_filter_where_on_the_text_is_the_element_with_that_text(app_copy: 
     assert "getByRole('button', { name: 'Delete' })" in result.content
     assert "getByRole('heading', { name: 'Installed repositories' })" in result.content
     assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error
+
+
+HANDLER_SUITE = """
+import React, { useState } from 'react';
+import { mount } from 'enzyme';
+
+function Param(props: { onChange: (value: string) => void; onSave: () => Promise<void> }) {
+  const [size, setSize] = useState('small');
+  return (
+    <form
+      onSubmit={async (event) => {
+        event.preventDefault();
+        await props.onSave();
+      }}
+    >
+      <label htmlFor="name">Name</label>
+      <input
+        id="name"
+        onChange={(event) => {
+          if (event.currentTarget.reportValidity()) props.onChange(event.currentTarget.value);
+        }}
+      />
+      <label htmlFor="size">Size</label>
+      <select id="size" value={size} onChange={(event) => setSize(event.target.value)}>
+        <option value="small">Small</option>
+        <option value="large">Large</option>
+      </select>
+      <p>Size: {size}</p>
+      <button type="submit">Save</button>
+    </form>
+  );
+}
+
+describe('Param', () => {
+  it('hands on a valid name', () => {
+    const onChange = jest.fn();
+    const wrapper = mount(<Param onChange={onChange} onSave={jest.fn()} />);
+    const input = wrapper.find('input');
+    const event = {
+      currentTarget: { value: 'foo', reportValidity: jest.fn(() => true) },
+    } as unknown as React.FormEvent<HTMLInputElement>;
+    (input.prop('onChange') as any)(event);
+    expect(onChange).toHaveBeenCalledWith('foo');
+  });
+
+  it('keeps an invalid name', () => {
+    const onChange = jest.fn();
+    const wrapper = mount(<Param onChange={onChange} onSave={jest.fn()} />);
+    (wrapper.find('input').prop('onChange') as any)({
+      currentTarget: { value: 'foo', reportValidity: () => false },
+    });
+    expect(onChange).not.toHaveBeenCalled();
+  });
+
+  it('shows the chosen size', () => {
+    const wrapper = mount(<Param onChange={jest.fn()} onSave={jest.fn()} />);
+    (wrapper.find('select').prop('onChange') as any)({ target: { value: 'large' } });
+    wrapper.update();
+    expect(wrapper.find('p').text()).toBe('Size: large');
+  });
+
+  it('saves', async () => {
+    const onSave = jest.fn(() => Promise.resolve());
+    const wrapper = mount(<Param onChange={jest.fn()} onSave={onSave} />);
+    const form = wrapper.find('form');
+    await (form.prop('onSubmit') as (e: any) => Promise<void>)({ preventDefault: jest.fn() });
+    expect(onSave).toHaveBeenCalled();
+  });
+});
+"""
+
+
+async def test_an_elements_event_handler_called_directly_is_its_event_fired(
+    app_copy: Path,
+) -> None:
+    """``(input.prop('onChange') as any)(event)`` (kubeapps' params, forms and selects): React
+    calls the same handler when the event is fired at the element. What the handler read on
+    Enzyme's mock ``currentTarget`` goes onto the element (``target``), its mock methods too; a
+    form's ``onSubmit`` is a click on its submit button, as a user submits it."""
+    file = "src/components/Param.test.tsx"
+    _capture, result, run = await converted_and_run(app_copy, file, HANDLER_SUITE)
+    content = result.content
+    assert "prop('on" not in content and "throw new Error" not in content, content
+    assert "{ target: event.currentTarget }" in content
+    assert "target: { value: 'foo', reportValidity: () => false }" in content
+    assert "click(screen.getByRole('button', { name: 'Save' }))" in content
+    assert "const form" not in content  # read by nothing once the click submits the form
+    assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error
+    assert run.passed_count == 4

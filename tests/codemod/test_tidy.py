@@ -1,5 +1,6 @@
-"""The tidy pass on what the conversion wrote (act, renders in hooks, render results, imports):
-each case a file in tests/fixtures/codemod/tidy and the file it must become."""
+"""The tidy pass on what the conversion wrote (act, renders in hooks, render results, imports,
+lookups nothing reads): each case a file in tests/fixtures/codemod/tidy and the file it must
+become."""
 
 from __future__ import annotations
 

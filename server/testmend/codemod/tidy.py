@@ -26,6 +26,7 @@ from .unused import (
     applied,
     drop_unused_destructured,
     drop_unused_imports,
+    drop_unused_lookups,
     identifiers,
     remove_line,
     scope_of,
@@ -50,6 +51,7 @@ def tidy(content: str, path: str) -> str:
         _renders_out_of_hooks,
         _name_render_results,
         drop_unused_destructured,
+        drop_unused_lookups,
         drop_unused_imports,
     )
     for step in steps:

@@ -1,8 +1,11 @@
-"""Names the conversion left unused, removed: named imports nothing refers to any more, and
+"""Names the conversion left unused, removed: named imports nothing refers to any more,
 values destructured from a call that nothing reads (``const { wrapper, history } = await
-setup()`` once ``wrapper`` has no reads left). The call itself always stays."""
+setup()`` once ``wrapper`` has no reads left; the call itself stays), and lookups of an
+element nothing reads that assert nothing."""
 
 from __future__ import annotations
+
+import re
 
 from ..js_syntax import Node, text_of, walk
 from .syntax import Edit, apply_edits
@@ -91,6 +94,45 @@ def drop_unused_destructured(content: str, root: Node) -> str:
             )
         elif statement is not None and len(statement.named_children) == 1:
             edits.append(Edit(statement.start_byte, value.start_byte, ""))
+    return applied(content, edits)
+
+
+_LOOKUPS = re.compile(
+    r"(document|\w+\.container|container)\.querySelector(All)?|screen\.query(All)?By\w+"
+)
+
+
+def drop_unused_lookups(content: str, root: Node) -> str:
+    """``const form = document.querySelector('form')`` (or a ``queryBy…``) that nothing reads,
+    left when every use of a found element became a query of its own: the declaration goes,
+    with the note above it about that lookup. Only lookups that assert nothing go (a
+    ``getBy…`` fails when nothing matches, so it stays)."""
+    data = content.encode("utf-8")
+    edits: list[Edit] = []
+    for statement in walk(root):
+        if statement.type != "lexical_declaration" or len(statement.named_children) != 1:
+            continue
+        declarator = statement.named_children[0]
+        name = declarator.child_by_field_name("name")
+        value = declarator.child_by_field_name("value")
+        if name is None or name.type != "identifier" or value is None:
+            continue
+        callee = value.child_by_field_name("function") if value.type == "call_expression" else None
+        if callee is None or not _LOOKUPS.fullmatch(text_of(callee)):
+            continue
+        if any(
+            n.start_byte != name.start_byte for n in identifiers(scope_of(statement), text_of(name))
+        ):
+            continue
+        edits.append(remove_line(data, statement))
+        note = statement.prev_named_sibling
+        if (
+            note is not None
+            and note.type == "comment"
+            and text_of(note).startswith("// testmend:")
+            and note.end_point[0] == statement.start_point[0] - 1
+        ):
+            edits.append(remove_line(data, note))
     return applied(content, edits)
 
 

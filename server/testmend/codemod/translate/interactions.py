@@ -165,6 +165,9 @@ class Interactions(Awaiting):
         recorded = self.recorded_call(expr, ctx)
         if recorded is not None:
             return recorded
+        handled = self.element_handler_call(expr, ctx)
+        if handled is not None:
+            return handled
         chain = self.chain(expr)
         if chain is None:
             return None
@@ -195,9 +198,12 @@ class Interactions(Awaiting):
             target, rest = self.resolve(base, ops[:-1], ctx, "element")
             if rest:
                 raise Untranslatable("simulate() after an operation testmend cannot translate")
-            submitted = self._submitted_by_click(target, ops[:-1], largs, ctx)
-            if submitted is not None:
-                return submitted
+            if largs and string_value(largs[0]) == "submit":
+                data = largs[1] if len(largs) > 1 else None
+                find = self._find_of(base, ops[:-1])
+                submitted = self._submitted_by_click(target, find, data, largs[0], ctx)
+                if submitted is not None:
+                    return submitted
             self.fallback_note(target, ctx)
             return self.fire(target, largs, ctx)
         if last in ("prop", "props", "invoke"):
@@ -246,6 +252,56 @@ class Interactions(Awaiting):
             call_args = ", ".join(self.value(a, ctx) for a in margs)
         return f"{self.need('act')}(() => {{\x00  {callee}({call_args});\x00}});"
 
+    def handler_call(
+        self, expr: Node
+    ) -> tuple[Node, list[tuple[str, list[Node], Node]], str, list[Node]] | None:
+        """``(find('input').prop('onChange') as any)(event)``, ``….invoke('onChange')(event)``:
+        (the wrapper, the selection ops, the handler prop's name, the call's arguments), or
+        None when ``expr`` is not a call of an event handler prop read from a wrapper."""
+        expr = unwrap(expr) or expr
+        if expr.type != "call_expression":
+            return None
+        fn = unwrap(expr.child_by_field_name("function"))
+        chain = self.chain(fn) if fn is not None and fn.type == "call_expression" else None
+        if chain is None or not chain[1]:
+            return None
+        op, args, _node = chain[1][-1]
+        name = string_value(args[0]) if op in ("prop", "invoke") and len(args) == 1 else None
+        if name is None or not re.fullmatch(r"on[A-Z][A-Za-z]*", name):
+            return None
+        return chain[0], chain[1][:-1], name, args_of(expr)
+
+    def element_handler_call(self, expr: Node, ctx: Ctx) -> str | None:
+        """A statement calling the event handler prop of a DOM element the test found by a
+        selector (``(input.prop('onChange') as any)(event)``) → that event fired at the
+        element, as ``simulate('change', event)`` is: React calls the same handler, with a real
+        event carrying the test's data. None for a component's prop (a recorded component's
+        is ``recorded_call``'s; another's has no event to fire), an event React does not name,
+        or more than one argument. Enzyme's ``prop()`` reads one node, as ``simulate`` fires at
+        one: a passing original found exactly one."""
+        found = self.handler_call(expr)
+        if found is None:
+            return None
+        base, ops, name, call_args = found
+        event = EVENTS.get(name[2:].lower())
+        if event is None or len(call_args) > 1 or any(o not in SELECT_OPS for o, _a, _n in ops):
+            return None
+        if any(o == "find" and (len(a) != 1 or string_value(a[0]) is None) for o, a, _n in ops):
+            return None
+        binding = self.binding_named(text(base), base) if base.type == "identifier" else None
+        if not ops and (binding is None or binding.kind != "derived"):
+            return None  # the render's root: its props are the component's
+        target, rest = self.resolve(base, ops, ctx, "element")
+        if rest or target.kind == "root" or target.component is not None:
+            return None
+        data = call_args[0] if call_args else None
+        if event == "submit":
+            submitted = self._submitted_by_click(target, self._find_of(base, ops), data, expr, ctx)
+            if submitted is not None:
+                return submitted
+        self.fallback_note(target, ctx)
+        return self._fire(target, event, expr, data, ctx)
+
     def class_internal(
         self, base: Node, ops: list[tuple[str, list[Node], Node]], ctx: Ctx
     ) -> str | None:
@@ -283,23 +339,39 @@ class Interactions(Awaiting):
             )
         return code + "".join(self._raw_op(o, a) for o, a, _n in ops[1:])
 
+    def _find_of(self, base: Node, ops: list[tuple[str, list[Node], Node]]) -> Node | None:
+        """The ``find`` call that selected what ``ops`` on ``base`` end at: the last op, or the
+        value of the binding ``base`` (``const form = wrapper.find('form')``); None else."""
+        if ops:
+            return ops[-1][2] if ops[-1][0] == "find" else None
+        binding = self.binding_named(text(base), base) if base.type == "identifier" else None
+        if binding is None or binding.kind != "derived" or binding.node is None:
+            return None
+        value = unwrap(binding.node.child_by_field_name("value"))
+        fn = value.child_by_field_name("function") if value is not None else None
+        if value is None or value.type != "call_expression" or fn is None:
+            return None
+        prop = fn.child_by_field_name("property") if fn.type == "member_expression" else None
+        return value if prop is not None and text(prop) == "find" else None
+
     def _submitted_by_click(
-        self, form: Target, ops: list[tuple[str, list[Node], Node]], args: list[Node], ctx: Ctx
+        self, form: Target, find: Node | None, data: Node | None, at: Node, ctx: Ctx
     ) -> str | None:
-        """``find('form').simulate('submit')`` on a form no query selects: a click on its one
-        enabled submit button, as a user submits it (the capture saw that button in every run
-        of the find), or None."""
-        if len(args) != 1 or string_value(args[0]) != "submit" or form.kind == "query":
+        """A submit of a form no query selects (``find('form').simulate('submit')``, its
+        ``onSubmit`` called): a click on its one enabled submit button, as a user submits it
+        (the capture saw that button in every run of ``find``), or None. Not when the test's
+        event carries data or a mock it looks at later: a click's event has neither."""
+        if form.kind == "query" or find is None:
             return None
-        if not ops or ops[-1][0] != "find":
+        if data is not None and (self._payload(data) is not None or self._event_mocks(data, ctx)):
             return None
-        button = self.submitter_target(ops[-1][2], ctx)
+        button = self.submitter_target(find, ctx)
         if button is None:
             return None
         button.within = form.within
         element = self.element_code(button, "get", non_null=True)
         if self.options.event_style == "userEvent" and self.options.user_event_installed:
-            user = self._user_event("click", element, None, args, ctx)
+            user = self._user_event("click", element, None, at, None, ctx)
             if user is not None:
                 return user
         self.need("fireEvent")
@@ -312,14 +384,19 @@ class Interactions(Awaiting):
         if raw_event is None:
             raise Untranslatable("simulate() with a computed event name")
         event = EVENTS.get(raw_event.lower(), raw_event)
-        payload = self._payload(args[1]) if len(args) > 1 else None
+        return self._fire(target, event, args[0], args[1] if len(args) > 1 else None, ctx)
+
+    def _fire(self, target: Target, event: str, at: Node, data: Node | None, ctx: Ctx) -> str:
+        """``event`` fired at ``target`` with the test's ``data`` (Enzyme's mock event), for the
+        statement at ``at``."""
+        payload = self._payload(data) if data is not None else None
         if event == "change" and target.checkbox:
             event = "click"
             payload = None
         if event in ("click", "dblClick", "mouseDown", "mouseUp") and payload == "{ button: 0 }":
             payload = None  # the main button, which every click uses (react-router's Link checks)
         element = self.element_code(target, "get", non_null=True)
-        mocks = self._event_mocks(args[1], ctx) if len(args) > 1 else []
+        mocks = self._event_mocks(data, ctx) if data is not None else []
         if mocks:
             # Enzyme hands the handler the test's object (shallow) or merges it into the
             # event (mount): a mocked preventDefault/stopPropagation is what gets called. RTL
@@ -332,23 +409,29 @@ class Interactions(Awaiting):
                 f"{{ {', '.join(mocks)} }}));"
             )
         if self.options.event_style == "userEvent" and self.options.user_event_installed:
-            user = self._user_event(event, element, payload, args, ctx)
+            user = self._user_event(event, element, payload, at, data, ctx)
             if user is not None:
                 return user
         self.need("fireEvent")
         return f"fireEvent.{event}({element}{', ' + payload if payload else ''});"
 
     def _user_event(
-        self, event: str, element: str, payload: str | None, args: list[Node], ctx: Ctx
+        self,
+        event: str,
+        element: str,
+        payload: str | None,
+        at: Node,
+        data: Node | None,
+        ctx: Ctx,
     ) -> str | None:
         """The user-event call for a simulated event, or None when user-event cannot say it
         (a hand-made payload, an event no user action makes, a function that cannot wait)."""
         if ctx.test is not None and ctx.test.name in self.options.fire_event_tests:
             return None
-        calls = self._user_calls(event, element, payload, args)
-        if calls is None or not args:
+        calls = self._user_calls(event, element, payload, at, data)
+        if calls is None:
             return None
-        fn = self.enclosing_function(args[0])
+        fn = self.enclosing_function(at)
         act = self.act_of(fn) if fn is not None else None
         if act is not None:
             # Inside act(() => …): the act is awaited and its callback async; the tidy pass
@@ -364,7 +447,7 @@ class Interactions(Awaiting):
         return "\x00".join(f"await {self.user_name}.{call};" for call in calls)
 
     def _user_calls(
-        self, event: str, element: str, payload: str | None, args: list[Node]
+        self, event: str, element: str, payload: str | None, at: Node, data: Node | None
     ) -> list[str] | None:
         if event in ("click", "dblClick") and payload is None:
             return [f"{event}({element})"]
@@ -372,12 +455,12 @@ class Interactions(Awaiting):
             return [f"hover({element})"]
         if event in ("mouseLeave", "mouseOut") and payload is None:
             return [f"unhover({element})"]
-        if event != "change" or len(args) < 2:
+        if event != "change" or data is None:
             return None
-        value = self._changed_to(args[1])
+        value = self._changed_to(data)
         if value is None:
             return None
-        kind = self._entry_kind(args[0])
+        kind = self._entry_kind(at)
         if kind == "select":
             return [f"selectOptions({element}, {js_string(value)})"]
         if kind != "text":
@@ -496,14 +579,28 @@ class Interactions(Awaiting):
         return objects[0] if len(objects) == 1 else None
 
     def _payload(self, node: Node) -> str | None:
+        """The event init ``fireEvent`` takes for Enzyme's mock event ``node``. Enzyme hands
+        the handler the mock (shallow, or a prop called directly) or merges it into the event
+        (mount), so ``currentTarget: {…}`` is what the handler read; a real event's
+        ``currentTarget`` is the element fired at, which is its ``target``, so those properties
+        go onto the element as ``target: {…}``."""
         obj = unwrap(node)
+        if obj is not None and obj.type == "identifier":
+            declared = self._object_declared(text(obj), node)
+            keys = self._keys(declared) if declared is not None else set()
+            if "currentTarget" in keys and "target" not in keys:
+                return f"{{ target: {text(obj)}.currentTarget }}"
         if obj is None or obj.type != "object":
             return text(node)
+        renamed = "target" not in self._keys(obj)
         kept = []
         for pair in obj.named_children:
             if pair.type == "pair":
                 key = text(pair.child_by_field_name("key"))
                 value = text(pair.child_by_field_name("value"))
+                if key == "currentTarget" and renamed:
+                    kept.append(f"target: {value}")
+                    continue
                 plain = re.fullmatch(r"[\w$.]+", value) is not None  # a mock: _event_mocks
                 if (key in EVENT_METHODS or key == "persist") and (
                     "jest.fn" in value or "=>" in value or value.startswith("function") or plain
@@ -518,6 +615,17 @@ class Interactions(Awaiting):
         if not kept:
             return None
         return "{ " + ", ".join(kept) + " }"
+
+    @staticmethod
+    def _keys(obj: Node) -> set[str]:
+        """The property names an object literal spells out."""
+        if obj.type != "object":
+            return set()
+        return {
+            text(pair.child_by_field_name("key")) if pair.type == "pair" else text(pair)
+            for pair in obj.named_children
+            if pair.type in ("pair", "shorthand_property_identifier")
+        }
 
     def _wrapper_only_passed_to_helpers(self, stmt: Node) -> bool:
         """A statement whose only use of wrappers is passing them to local helpers that take a

@@ -149,7 +149,11 @@ class Statements(Assertions):
                 return False
             if expr.type == "await_expression" and expr.named_children:
                 inner = unwrap(expr.named_children[0])
-                if inner is not None and inner.type == "call_expression" and self.chain(inner):
+                if (
+                    inner is not None
+                    and inner.type == "call_expression"
+                    and (self.chain(inner) or self.handler_call(inner))
+                ):
                     expr = inner
             if expr.type == "call_expression":
                 if self._is_enzyme_setup(expr):
