@@ -631,6 +631,7 @@ import { mount } from 'enzyme';
 
 function Param(props: { onChange: (value: string) => void; onSave: () => Promise<void> }) {
   const [size, setSize] = useState('small');
+  const [agreed, setAgreed] = useState(false);
   return (
     <form
       onSubmit={async (event) => {
@@ -651,6 +652,14 @@ function Param(props: { onChange: (value: string) => void; onSave: () => Promise
         <option value="large">Large</option>
       </select>
       <p>Size: {size}</p>
+      <label>
+        <input
+          type="checkbox"
+          checked={agreed}
+          onChange={(event) => setAgreed(event.target.checked)}
+        />
+        Agree
+      </label>
       <button type="submit">Save</button>
     </form>
   );
@@ -660,7 +669,7 @@ describe('Param', () => {
   it('hands on a valid name', () => {
     const onChange = jest.fn();
     const wrapper = mount(<Param onChange={onChange} onSave={jest.fn()} />);
-    const input = wrapper.find('input');
+    const input = wrapper.find('#name');
     const event = {
       currentTarget: { value: 'foo', reportValidity: jest.fn(() => true) },
     } as unknown as React.FormEvent<HTMLInputElement>;
@@ -671,7 +680,7 @@ describe('Param', () => {
   it('keeps an invalid name', () => {
     const onChange = jest.fn();
     const wrapper = mount(<Param onChange={onChange} onSave={jest.fn()} />);
-    (wrapper.find('input').prop('onChange') as any)({
+    (wrapper.find('#name').prop('onChange') as any)({
       currentTarget: { value: 'foo', reportValidity: () => false },
     });
     expect(onChange).not.toHaveBeenCalled();
@@ -682,6 +691,16 @@ describe('Param', () => {
     (wrapper.find('select').prop('onChange') as any)({ target: { value: 'large' } });
     wrapper.update();
     expect(wrapper.find('p').text()).toBe('Size: large');
+  });
+
+  it('toggles the agreement', () => {
+    const agreed = false;
+    const wrapper = mount(<Param onChange={jest.fn()} onSave={jest.fn()} />);
+    const box = wrapper.find('input').findWhere((i) => i.prop('type') === 'checkbox');
+    expect(box.prop('checked')).toBe(agreed);
+    (box.prop('onChange') as any)({ target: { checked: !agreed } });
+    wrapper.update();
+    expect(wrapper.find('input[type="checkbox"]').prop('checked')).toBe(!agreed);
   });
 
   it('saves', async () => {
@@ -701,7 +720,8 @@ async def test_an_elements_event_handler_called_directly_is_its_event_fired(
     """``(input.prop('onChange') as any)(event)`` (kubeapps' params, forms and selects): React
     calls the same handler when the event is fired at the element. What the handler read on
     Enzyme's mock ``currentTarget`` goes onto the element (``target``), its mock methods too; a
-    form's ``onSubmit`` is a click on its submit button, as a user submits it."""
+    form's ``onSubmit`` is a click on its submit button, as a user submits it; a checkbox's
+    ``onChange`` a click, and its ``checked`` prop compared with a value is its property."""
     file = "src/components/Param.test.tsx"
     _capture, result, run = await converted_and_run(app_copy, file, HANDLER_SUITE)
     content = result.content
@@ -710,5 +730,10 @@ async def test_an_elements_event_handler_called_directly_is_its_event_fired(
     assert "target: { value: 'foo', reportValidity: () => false }" in content
     assert "click(screen.getByRole('button', { name: 'Save' }))" in content
     assert "const form" not in content  # read by nothing once the click submits the form
+    # The capture saw what findWhere selected. A checkbox's onChange is React's answer to a
+    # click; its `checked` prop is the property.
+    toggles = content.split("it('toggles the agreement'")[1].split("it('saves'")[0]
+    assert "click(box)" in toggles and "toHaveAttribute" not in toggles, toggles
+    assert "expect((box as HTMLInputElement).checked).toBe(agreed);" in toggles
     assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error
-    assert run.passed_count == 4
+    assert run.passed_count == 5

@@ -707,6 +707,26 @@ function patch(Wrapper, isShallow) {
     }
     return result;
   };
+  // findWhere(predicate): what the predicate selected, recorded at its call site like a find.
+  const originalWhere = Wrapper.prototype.findWhere;
+  if (typeof originalWhere !== 'function') return;
+  let inWhere = false;
+  Wrapper.prototype.findWhere = function findWhere(predicate) {
+    if (inWhere) return originalWhere.apply(this, arguments);
+    inWhere = true;
+    let result;
+    try {
+      result = originalWhere.apply(this, arguments);
+    } finally {
+      inWhere = false;
+    }
+    try {
+      record(this, predicate, result, isShallow);
+    } catch (e) {
+      note(e && e.message);
+    }
+    return result;
+  };
 }
 
 // The root wrapper's own element where a test reads or acts on it (`wrapper.hasClass(…)`,

@@ -11,6 +11,7 @@ from .state import Ctx, Dropped, Target, Untranslatable
 from .tables import (
     BOOLEAN_ATTRIBUTES,
     DISABLEABLE_TAGS,
+    DOM_STATE_PROPS,
     PROP_ATTRIBUTES,
     SELECT_OPS,
     SNAPSHOT_NOTE,
@@ -473,6 +474,18 @@ class Assertions(Interactions):
             return self._disabled_assertion(target, element, value)
         if key == "checked" and value is not None:
             return f"expect({element}){'' if value else '.not'}.toBeChecked();"
+        if (
+            key in DOM_STATE_PROPS
+            and value is None
+            and matcher in ("toBe", "toEqual")
+            and len(margs) == 1
+            and text(margs[0]) not in ("undefined", "null")
+        ):
+            # Compared with a value only the run knows: React sets these as the element's
+            # properties (a controlled checkbox has no `checked` attribute), so the property
+            # is what the prop became.
+            read = f"({element} as {DOM_STATE_PROPS[key]})" if self.ts else element
+            return f"expect({read}.{key}){neg}.{matcher}({margs_code});"
         if key == "value" and matcher in ("toBe", "toEqual") and margs:
             return f"expect({element}){neg}.toHaveValue({margs_code});"
         if key == "className" and matcher in ("toBe", "toEqual") and margs:

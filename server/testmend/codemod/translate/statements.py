@@ -450,7 +450,10 @@ class Statements(Assertions):
         else:
             code = self.element_code(target, "query" if absent else "get")
             kept = Target(
-                target.kind, multi=False, component=target.component, checkbox=target.checkbox
+                target.kind,
+                multi=False,
+                component=target.component,
+                checkbox=self._checkable(target),
             )
         derived = Binding(name, "derived", declarator, target=kept)
         if self.selection_length(ops) == len(ops) and (

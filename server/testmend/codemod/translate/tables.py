@@ -324,6 +324,15 @@ def is_svg_only_tag(tag: str) -> bool:
 
 
 BOOLEAN_ATTRIBUTES = {"required", "readonly", "multiple", "hidden", "open", "selected"}
+DOM_STATE_PROPS = {
+    "checked": "HTMLInputElement",
+    "disabled": "HTMLInputElement",
+    "readOnly": "HTMLInputElement",
+    "required": "HTMLInputElement",
+    "multiple": "HTMLSelectElement",
+    "selected": "HTMLOptionElement",
+}
+"""Boolean props React sets as the element's properties, and the element type that has them."""
 LAST = -1
 """The index ``last()`` selects, until the capture's count says which element that is."""
 # Preference of captured queries when the assertion reads the element's text: a query that
