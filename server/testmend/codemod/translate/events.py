@@ -1,0 +1,368 @@
+"""User events: ``simulate`` and an element's event handler called directly → ``fireEvent`` /
+``userEvent`` at the element, with the test's mock event carried over (``target``, mocked
+``preventDefault``), a form's submit as a click on its submit button."""
+
+from __future__ import annotations
+
+import re
+
+from ..syntax import Node, args_of, js_string, string_value, text, unwrap, walk
+from .awaiting import Awaiting
+from .state import Ctx, Target, Untranslatable
+from .tables import EVENT_METHODS, EVENTS, SELECT_OPS
+
+
+class Events(Awaiting):
+    """Firing the events a test simulated or whose handlers it called."""
+
+    def handler_call(
+        self, expr: Node
+    ) -> tuple[Node, list[tuple[str, list[Node], Node]], str, list[Node]] | None:
+        """``(find('input').prop('onChange') as any)(event)``, ``….invoke('onChange')(event)``:
+        (the wrapper, the selection ops, the handler prop's name, the call's arguments), or
+        None when ``expr`` is not a call of an event handler prop read from a wrapper."""
+        expr = unwrap(expr) or expr
+        if expr.type != "call_expression":
+            return None
+        fn = unwrap(expr.child_by_field_name("function"))
+        chain = self.chain(fn) if fn is not None and fn.type == "call_expression" else None
+        if chain is None or not chain[1]:
+            return None
+        op, args, _node = chain[1][-1]
+        name = string_value(args[0]) if op in ("prop", "invoke") and len(args) == 1 else None
+        if name is None or not re.fullmatch(r"on[A-Z][A-Za-z]*", name):
+            return None
+        return chain[0], chain[1][:-1], name, args_of(expr)
+
+    def element_handler_call(self, expr: Node, ctx: Ctx) -> str | None:
+        """A statement calling the event handler prop of a DOM element the test found by a
+        selector (``(input.prop('onChange') as any)(event)``) → that event fired at the
+        element, as ``simulate('change', event)`` is: React calls the same handler, with a real
+        event carrying the test's data. None for a component's prop (a recorded component's
+        is ``recorded_call``'s; another's has no event to fire), an event React does not name,
+        or more than one argument. Enzyme's ``prop()`` reads one node, as ``simulate`` fires at
+        one: a passing original found exactly one."""
+        found = self.handler_call(expr)
+        if found is None:
+            return None
+        base, ops, name, call_args = found
+        event = EVENTS.get(name[2:].lower())
+        if event is None or len(call_args) > 1 or any(o not in SELECT_OPS for o, _a, _n in ops):
+            return None
+        if any(o == "find" and (len(a) != 1 or string_value(a[0]) is None) for o, a, _n in ops):
+            return None
+        binding = self.binding_named(text(base), base) if base.type == "identifier" else None
+        if not ops and (binding is None or binding.kind != "derived"):
+            return None  # the render's root: its props are the component's
+        target, rest = self.resolve(base, ops, ctx, "element")
+        if rest or target.kind == "root" or target.component is not None:
+            return None
+        data = call_args[0] if call_args else None
+        if event == "submit":
+            submitted = self._submitted_by_click(target, self._find_of(base, ops), data, expr, ctx)
+            if submitted is not None:
+                return submitted
+        self.fallback_note(target, ctx)
+        return self._fire(target, event, expr, data, ctx)
+
+    def _find_of(self, base: Node, ops: list[tuple[str, list[Node], Node]]) -> Node | None:
+        """The ``find`` call that selected what ``ops`` on ``base`` end at: the last op, or the
+        value of the binding ``base`` (``const form = wrapper.find('form')``); None else."""
+        if ops:
+            return ops[-1][2] if ops[-1][0] == "find" else None
+        binding = self.binding_named(text(base), base) if base.type == "identifier" else None
+        if binding is None or binding.kind != "derived" or binding.node is None:
+            return None
+        value = unwrap(binding.node.child_by_field_name("value"))
+        fn = value.child_by_field_name("function") if value is not None else None
+        if value is None or value.type != "call_expression" or fn is None:
+            return None
+        prop = fn.child_by_field_name("property") if fn.type == "member_expression" else None
+        return value if prop is not None and text(prop) == "find" else None
+
+    def _submitted_by_click(
+        self, form: Target, find: Node | None, data: Node | None, at: Node, ctx: Ctx
+    ) -> str | None:
+        """A submit of a form no query selects (``find('form').simulate('submit')``, its
+        ``onSubmit`` called): a click on its one enabled submit button, as a user submits it
+        (the capture saw that button in every run of ``find``), or None. Not when the test's
+        event carries data or a mock it looks at later: a click's event has neither."""
+        if form.kind == "query" or find is None:
+            return None
+        if data is not None and (self._payload(data) is not None or self._event_mocks(data, ctx)):
+            return None
+        button = self.submitter_target(find, ctx)
+        if button is None:
+            return None
+        button.within = form.within
+        element = self.element_code(button, "get", non_null=True)
+        if self.options.event_style == "userEvent" and self.options.user_event_installed:
+            user = self._user_event("click", element, None, at, None, ctx)
+            if user is not None:
+                return user
+        self.need("fireEvent")
+        return f"fireEvent.click({element});"
+
+    def fire(self, target: Target, args: list[Node], ctx: Ctx) -> str:
+        if not args:
+            raise Untranslatable("simulate() without an event name")
+        raw_event = string_value(args[0])
+        if raw_event is None:
+            raise Untranslatable("simulate() with a computed event name")
+        event = EVENTS.get(raw_event.lower(), raw_event)
+        return self._fire(target, event, args[0], args[1] if len(args) > 1 else None, ctx)
+
+    def _fire(self, target: Target, event: str, at: Node, data: Node | None, ctx: Ctx) -> str:
+        """``event`` fired at ``target`` with the test's ``data`` (Enzyme's mock event), for the
+        statement at ``at``."""
+        payload = self._payload(data) if data is not None else None
+        if event == "change" and self._checkable(target):
+            # React's onChange of a checkbox or radio listens for the click that toggles it.
+            event = "click"
+            payload = None
+        if event in ("click", "dblClick", "mouseDown", "mouseUp") and payload == "{ button: 0 }":
+            payload = None  # the main button, which every click uses (react-router's Link checks)
+        element = self.element_code(target, "get", non_null=True)
+        mocks = self._event_mocks(data, ctx) if data is not None else []
+        if mocks:
+            # Enzyme hands the handler the test's object (shallow) or merges it into the
+            # event (mount): a mocked preventDefault/stopPropagation is what gets called. RTL
+            # dispatches a real event; React calls these on it, so they go onto that event.
+            self.need("fireEvent")
+            self.need("createEvent")
+            init = f", {payload}" if payload else ""
+            return (
+                f"fireEvent({element}, Object.assign(createEvent.{event}({element}{init}), "
+                f"{{ {', '.join(mocks)} }}));"
+            )
+        if self.options.event_style == "userEvent" and self.options.user_event_installed:
+            user = self._user_event(event, element, payload, at, data, ctx)
+            if user is not None:
+                return user
+        self.need("fireEvent")
+        return f"fireEvent.{event}({element}{', ' + payload if payload else ''});"
+
+    @staticmethod
+    def _checkable(target: Target) -> bool:
+        """A checkbox or radio: by its selector, a role query, or every element the capture
+        saw the target select."""
+        if target.checkbox:
+            return True
+        if target.kind == "query" and target.method == "Role":
+            return re.match(r"""['"](checkbox|radio|switch)['"]""", target.args) is not None
+        return bool(target.captured) and all(
+            e.tag == "input" and e.attributes.get("type") in ("checkbox", "radio")
+            for e in target.captured
+        )
+
+    def _user_event(
+        self,
+        event: str,
+        element: str,
+        payload: str | None,
+        at: Node,
+        data: Node | None,
+        ctx: Ctx,
+    ) -> str | None:
+        """The user-event call for a simulated event, or None when user-event cannot say it
+        (a hand-made payload, an event no user action makes, a function that cannot wait)."""
+        if ctx.test is not None and ctx.test.name in self.options.fire_event_tests:
+            return None
+        calls = self._user_calls(event, element, payload, at, data)
+        if calls is None:
+            return None
+        fn = self.enclosing_function(at)
+        act = self.act_of(fn) if fn is not None else None
+        if act is not None:
+            # Inside act(() => …): the act is awaited and its callback async; the tidy pass
+            # then takes the awaited user-event call out of the act, which it already is in.
+            fn = self.enclosing_function(act)
+            if fn is None or not self.make_async(fn):
+                return None
+            self.await_act(act)
+        elif fn is None or not self.make_async(fn):
+            return None
+        self.needs_user_event = True
+        self.user_owner_nodes[fn.id] = fn
+        return "\x00".join(f"await {self.user_name}.{call};" for call in calls)
+
+    def _user_calls(
+        self, event: str, element: str, payload: str | None, at: Node, data: Node | None
+    ) -> list[str] | None:
+        if event in ("click", "dblClick") and payload is None:
+            return [f"{event}({element})"]
+        if event in ("mouseEnter", "mouseOver") and payload is None:
+            return [f"hover({element})"]
+        if event in ("mouseLeave", "mouseOut") and payload is None:
+            return [f"unhover({element})"]
+        if event != "change" or data is None:
+            return None
+        value = self._changed_to(data)
+        if value is None:
+            return None
+        kind = self._entry_kind(at)
+        if kind == "select":
+            return [f"selectOptions({element}, {js_string(value)})"]
+        if kind != "text":
+            return None
+        typed = value.replace("{", "{{").replace("[", "[[")
+        if not typed:
+            return [f"clear({element})"]
+        return [f"clear({element})", f"type({element}, {js_string(typed)})"]
+
+    def _changed_to(self, payload: Node) -> str | None:
+        """The string literal of ``{ target: { value: '…' } }`` (nothing else in it)."""
+        obj = unwrap(payload)
+        if obj is None or obj.type != "object" or len(obj.named_children) != 1:
+            return None
+        pair = obj.named_children[0]
+        key = pair.child_by_field_name("key")
+        inner = unwrap(pair.child_by_field_name("value"))
+        if pair.type != "pair" or key is None or text(key) != "target" or inner is None:
+            return None
+        if inner.type != "object" or len(inner.named_children) != 1:
+            return None
+        member = inner.named_children[0]
+        name = member.child_by_field_name("key")
+        if member.type != "pair" or name is None or text(name) != "value":
+            return None
+        return string_value(member.child_by_field_name("value"))
+
+    def _entry_kind(self, at: Node) -> str | None:
+        """``text`` or ``select`` when the capture shows what the simulated element is (an input
+        one types in, a textarea, a select), else None."""
+        if self.dom is None:
+            return None
+        line = at.start_point[0] + 1
+        tags = {
+            (e.tag, e.attributes.get("type", "text"))
+            for r in self.dom.records
+            if r.line == line and r.count == 1 and r.selector != ":root"
+            for e in r.elements
+        }
+        if len(tags) != 1:
+            return None
+        tag, kind = next(iter(tags))
+        if tag == "select":
+            return "select"
+        text_inputs = {"text", "email", "password", "search", "tel", "url", "number"}
+        if tag == "textarea" or (tag == "input" and kind in text_inputs):
+            return "text"
+        return None
+
+    def _event_mocks(self, node: Node, ctx: Ctx) -> list[str]:
+        """``key: code`` for the event methods the test replaces with a function it can look
+        at later: members of the payload object (by their variable) or of the object a payload
+        variable was declared with (read through the variable, so the test's mock is the one
+        called)."""
+        obj = unwrap(node)
+        through = None
+        if obj is not None and obj.type == "identifier":
+            through = text(obj)
+            obj = self._object_declared(through, node)
+        if obj is None or obj.type != "object":
+            return []
+        mocks = []
+        for pair in obj.named_children:
+            if pair.type == "pair":
+                key = text(pair.child_by_field_name("key"))
+                value = unwrap(pair.child_by_field_name("value"))
+                if key not in EVENT_METHODS or value is None:
+                    continue
+                if through is not None:
+                    mocks.append(f"{key}: {through}.{key}")
+                elif value.type in ("identifier", "member_expression"):
+                    mocks.append(f"{key}: {text(value)}")
+            elif pair.type == "shorthand_property_identifier" and text(pair) in EVENT_METHODS:
+                mocks.append(f"{text(pair)}: {through}.{text(pair)}" if through else text(pair))
+            elif (
+                through is not None
+                and pair.type == "method_definition"
+                and text(pair.child_by_field_name("name")) in EVENT_METHODS
+            ):
+                name = text(pair.child_by_field_name("name"))
+                mocks.append(f"{name}: {through}.{name}")
+        return mocks
+
+    def _object_declared(self, name: str, at: Node) -> Node | None:
+        """The object literal ``name`` was declared with in a block around ``at``, before it."""
+        block = at.parent
+        while block is not None:
+            if block.type in ("statement_block", "program"):
+                found = None
+                for stmt in block.named_children:
+                    if stmt.start_byte >= at.start_byte:
+                        break
+                    if stmt.type not in ("lexical_declaration", "variable_declaration"):
+                        continue
+                    for declarator in stmt.named_children:
+                        if text(declarator.child_by_field_name("name")) == name:
+                            found = unwrap(declarator.child_by_field_name("value"))
+                            if found is None:
+                                found = self._object_assigned(name, block)
+                if found is not None:
+                    return found
+            block = block.parent
+        return None
+
+    @staticmethod
+    def _object_assigned(name: str, block: Node) -> Node | None:
+        """``let e;`` … ``e = { stopPropagation };`` in a hook: the object literal ``name`` is
+        assigned within its declaring block, when every assignment there is one."""
+        objects = []
+        for n in walk(block):
+            if n.type == "assignment_expression" and text(n.child_by_field_name("left")) == name:
+                right = unwrap(n.child_by_field_name("right"))
+                if right is None or right.type != "object":
+                    return None
+                objects.append(right)
+        return objects[0] if len(objects) == 1 else None
+
+    def _payload(self, node: Node) -> str | None:
+        """The event init ``fireEvent`` takes for Enzyme's mock event ``node``. Enzyme hands
+        the handler the mock (shallow, or a prop called directly) or merges it into the event
+        (mount), so ``currentTarget: {…}`` is what the handler read; a real event's
+        ``currentTarget`` is the element fired at, which is its ``target``, so those properties
+        go onto the element as ``target: {…}``."""
+        obj = unwrap(node)
+        if obj is not None and obj.type == "identifier":
+            declared = self._object_declared(text(obj), node)
+            keys = self._keys(declared) if declared is not None else set()
+            if "currentTarget" in keys and "target" not in keys:
+                return f"{{ target: {text(obj)}.currentTarget }}"
+        if obj is None or obj.type != "object":
+            return text(node)
+        renamed = "target" not in self._keys(obj)
+        kept = []
+        for pair in obj.named_children:
+            if pair.type == "pair":
+                key = text(pair.child_by_field_name("key"))
+                value = text(pair.child_by_field_name("value"))
+                if key == "currentTarget" and renamed:
+                    kept.append(f"target: {value}")
+                    continue
+                plain = re.fullmatch(r"[\w$.]+", value) is not None  # a mock: _event_mocks
+                if (key in EVENT_METHODS or key == "persist") and (
+                    "jest.fn" in value or "=>" in value or value.startswith("function") or plain
+                ):
+                    continue
+            elif pair.type == "method_definition" and text(pair.child_by_field_name("name")) in (
+                *EVENT_METHODS,
+                "persist",
+            ):
+                continue
+            kept.append(text(pair))
+        if not kept:
+            return None
+        return "{ " + ", ".join(kept) + " }"
+
+    @staticmethod
+    def _keys(obj: Node) -> set[str]:
+        """The property names an object literal spells out."""
+        if obj.type != "object":
+            return set()
+        return {
+            text(pair.child_by_field_name("key")) if pair.type == "pair" else text(pair)
+            for pair in obj.named_children
+            if pair.type in ("pair", "shorthand_property_identifier")
+        }
