@@ -41,6 +41,15 @@ async def converted_and_run(
     return capture, result, run
 
 
+async def captured(app: Path, file: str, suite: str) -> DomCapture:
+    """The capture of ``suite`` written at ``file`` in ``app``; the file goes afterwards."""
+    (app / file).write_text(suite)
+    try:
+        return await capture_dom(runners_for(app), file, workspace_root=app)
+    finally:
+        (app / file).unlink()
+
+
 async def test_capture_records_queries_and_html(app_copy: Path) -> None:
     file = "src/components/Countdown/Countdown.test.tsx"
     capture = await capture_dom(runners_for(app_copy), file, workspace_root=app_copy)
@@ -77,7 +86,9 @@ async def test_capture_of_shallow_renders(app_copy: Path) -> None:
 
 async def test_capture_keeps_records_of_a_failing_test(app_copy: Path) -> None:
     file = "src/Broken.test.tsx"
-    (app_copy / file).write_text(
+    capture = await captured(
+        app_copy,
+        file,
         textwrap.dedent(
             """
         import { mount } from 'enzyme';
@@ -88,12 +99,8 @@ async def test_capture_keeps_records_of_a_failing_test(app_copy: Path) -> None:
           throw new Error('boom');
         });
         """
-        )
+        ),
     )
-    try:
-        capture = await capture_dom(runners_for(app_copy), file, workspace_root=app_copy)
-    finally:
-        (app_copy / file).unlink()
     assert capture.error and "failed" in capture.error
     assert capture.records and capture.records[0].queries[0].args == ["button", {"name": "Go"}]
     assert leftovers(app_copy) == []
@@ -307,7 +314,9 @@ async def test_capture_finds_css_selectors_without_css_escape(app_copy: Path) ->
     """Older jsdom (jest 25 and before) has no CSS.escape: component selectors still get a
     verified CSS selector (with their classes and ids escaped)."""
     file = "src/NoCss.test.js"
-    (app_copy / file).write_text(
+    capture = await captured(
+        app_copy,
+        file,
         textwrap.dedent(
             """
         import React from 'react';
@@ -323,12 +332,8 @@ async def test_capture_finds_css_selectors_without_css_escape(app_copy: Path) ->
           expect(wrapper.find(Cell)).toHaveLength(1);
         });
         """
-        )
+        ),
     )
-    try:
-        capture = await capture_dom(runners_for(app_copy), file, workspace_root=app_copy)
-    finally:
-        (app_copy / file).unlink()
     assert capture.error is None, capture.error
     assert {r.selector: r.css for r in capture.records} == {
         "Row": "div.row",
@@ -389,7 +394,9 @@ async def test_a_gone_container_is_queried_by_the_named_element_inside_it(app_co
     another test rendered it, the first element inside that a role and a name select stands for
     it, verified to find nothing where the container is gone."""
     file = "src/Menu.test.tsx"
-    (app_copy / file).write_text(
+    capture = await captured(
+        app_copy,
+        file,
         textwrap.dedent(
             """
         import React, { useState } from 'react';
@@ -417,12 +424,8 @@ async def test_a_gone_container_is_queried_by_the_named_element_inside_it(app_co
           expect(wrapper.find('.menu').exists()).toBe(false);
         });
         """
-        )
+        ),
     )
-    try:
-        capture = await capture_dom(runners_for(app_copy), file, workspace_root=app_copy)
-    finally:
-        (app_copy / file).unlink()
     assert capture.error is None, capture.error
     [gone] = [r for r in capture.records if r.selector == ".menu"]
     assert gone.count == 0
@@ -550,7 +553,9 @@ async def test_a_gone_element_is_queried_as_it_was_earlier_in_the_same_test(
     """The only place ``.notice`` ever matched is earlier in the test that checks it is gone (no
     find of it there): what that test rendered at its earlier find gives the query."""
     file = "src/Notice.test.tsx"
-    (app_copy / file).write_text(
+    capture = await captured(
+        app_copy,
+        file,
         textwrap.dedent(
             """
         import React, { useState } from 'react';
@@ -574,12 +579,8 @@ async def test_a_gone_element_is_queried_as_it_was_earlier_in_the_same_test(
           expect(wrapper.find('.notice').exists()).toBe(false);
         });
         """
-        )
+        ),
     )
-    try:
-        capture = await capture_dom(runners_for(app_copy), file, workspace_root=app_copy)
-    finally:
-        (app_copy / file).unlink()
     assert capture.error is None, capture.error
     [gone] = [r for r in capture.records if r.selector == ".notice"]
     assert gone.count == 0
