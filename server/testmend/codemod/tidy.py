@@ -2,7 +2,8 @@
 lint (``eslint-plugin-testing-library`` among it) has nothing to say about the structure:
 
 - ``act`` around Testing Library's own calls goes (they are wrapped already); what else an
-  ``act`` held stays in one; an ``act`` around another one is one; an awaited ``act`` that
+  ``act`` held stays in one; an ``act`` around another one is one; one around nothing but
+  comments (its statements left untranslated) goes, the comments stay; an awaited ``act`` that
   waited for pending updates keeps waiting (``await act(() => Promise.resolve())``) unless a
   user-event call awaits them already;
 - a render in ``beforeEach`` becomes a ``renderX()`` each test calls (``no-render-in-lifecycle``):
@@ -160,6 +161,15 @@ def _unwrap_act(content: str, root: Node) -> str:
                 edits.append(Edit(stmt.start_byte, stmt.end_byte, f"{text_of(body)};"))
             continue
         statements = [c for c in body.named_children if c.type != "comment"]
+        if not statements and body.named_children:
+            # Only comments left (the statements it held were left untranslated, commented
+            # out): an act around nothing goes, the comments stay where it was.
+            notes = body.named_children
+            kept = data[notes[0].start_byte : notes[-1].end_byte].decode("utf-8")
+            block = (line_indent(data, notes[0].start_byte) + kept).split("\n")
+            replacement = _reindent(block, line_indent(data, stmt.start_byte)).lstrip()
+            edits.append(Edit(stmt.start_byte, stmt.end_byte, replacement))
+            continue
         if len(statements) == 1 and _act_statement(statements[0]) is not None:
             # act(() => { act(() => …); }): the inner one is enough.
             inner = statements[0]
