@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..config import ConfigError, load_config
-from ..engine import EngineError, RunRequest, RunResult
+from ..engine import EngineError, RunResult
 from ..engine.store import RunStore
 from ..layout import find_project_root
 from ..workflow.events import spent_text
@@ -93,19 +93,13 @@ async def _resume(args: argparse.Namespace) -> int:
         handles = []
         for run_id in [r.run_id for r in records]:
             try:
-                handle = await engine.resume(run_id, args.answer)
+                if args.all:
+                    handle = await engine.continue_stopped(run_id)
+                else:
+                    handle = await engine.resume(run_id, args.answer)
             except EngineError as exc:
-                record = next(r for r in records if r.run_id == run_id)
-                if not args.all:
-                    problems.append(str(exc))
-                    continue
-                # Cancelled before it began, or with nothing left to continue: it starts
-                # again from its file.
-                try:
-                    handle = await engine.start(RunRequest(file=record.file, mode=record.mode))
-                except EngineError as again:
-                    problems.append(str(again))
-                    continue
+                problems.append(str(exc))
+                continue
             names[handle.run_id] = handle.file
             handles.append(handle)
         for handle in handles:

@@ -396,6 +396,17 @@ class Engine:
         self.store.save(record)
         return self._launch(record, graph_input, state.original_content)
 
+    async def continue_stopped(self, run_id: str) -> RunHandle:
+        """A run a stop cut short (its process died, or a signal cancelled it) continued: from
+        its checkpoint when it has one with steps left, else started again from its file (it
+        was cancelled before its first checkpoint, or its graph ended with the cancel)."""
+        await self.open()
+        record = self.store.load(run_id)
+        snapshot = await self._graph.aget_state({"configurable": {"thread_id": run_id}})
+        if snapshot.values and snapshot.next:
+            return await self.resume(run_id)
+        return await self.start(RunRequest(file=record.file, mode=record.mode))
+
     async def restart_from(self, run_id: str, step: Step) -> RunHandle:
         """A new run that starts from a step of a finished run, with that run's state."""
         await self.open()
