@@ -7,6 +7,7 @@ the component under test is broken the ways the Enzyme test would notice."""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -244,21 +245,25 @@ def test_a_child_the_files_full_renders_render_is_not_stubbed() -> None:
     )
 
 
+LINKS = """
+    function LinksBase({ location }) {
+      return (
+        <nav aria-label="Pages">
+          <Link to="/orders">Orders</Link>
+          <span>at {location.pathname}</span>
+        </nav>
+      );
+    }
+"""
+
+# The routed child in a module of its own (a stub can replace it), and inside the page's own
+# module (none can).
 ROUTED_SOURCES = {
-    "Links.js": """
+    "Links.js": f"""
         import React from 'react';
-        import { Link, withRouter } from 'react-router-dom';
-
-        function LinksBase({ location }) {
-          return (
-            <nav aria-label="Pages">
-              <Link to="/orders">Orders</Link>
-              <span>at {location.pathname}</span>
-            </nav>
-          );
-        }
-
-        export default withRouter(LinksBase);
+        import {{ Link, withRouter }} from 'react-router-dom';
+        {textwrap.indent(textwrap.dedent(LINKS.replace("LinksBase", "Links")), "        ")}
+        export default withRouter(Links);
         """,
     "Home.js": """
         import React from 'react';
@@ -272,6 +277,23 @@ ROUTED_SOURCES = {
             </main>
           );
         }
+        """,
+}
+INLINE_ROUTED_SOURCES = {
+    "Home.js": f"""
+        import React from 'react';
+        import {{ Link, withRouter }} from 'react-router-dom';
+        {textwrap.indent(textwrap.dedent(LINKS), "        ")}
+        const Links = withRouter(LinksBase);
+
+        export default function Home() {{
+          return (
+            <main>
+              <h1>Home</h1>
+              <Links />
+            </main>
+          );
+        }}
         """,
 }
 
@@ -292,12 +314,26 @@ describe('Home', () => {
 
 async def test_children_that_need_a_router_render_inside_a_memory_router(app_copy: Path) -> None:
     """A shallow test of a page whose child is ``withRouter(…)`` never needed a router; rendered
-    in full, the child throws outside one. With react-router-dom installed, the render goes
-    inside a ``<MemoryRouter>`` (its import joins the file's own import of the package, whose
-    ``Link`` only the Enzyme code used), and the result passes under real jest."""
-    folder = write_components(app_copy / "src" / "components" / "Home", ROUTED_SOURCES)
+    in full, the child throws outside one. Where no stub can replace it (it is the page's own
+    module's) and react-router-dom is installed, the render goes inside a ``<MemoryRouter>``
+    (its import joins the file's own import of the package, whose ``Link`` only the Enzyme code
+    used), and the result passes under real jest."""
+    folder = write_components(app_copy / "src/components/RoutedHome", INLINE_ROUTED_SOURCES)
     file = str((folder / "Home.test.js").relative_to(app_copy))
     content = await migrate(app_copy, file, ROUTED_SUITE)
     assert "import { MemoryRouter } from 'react-router-dom';" in content
     assert "<MemoryRouter><Home /></MemoryRouter>" in content
     assert "Link" not in content and "cannot be stubbed" not in content
+
+
+async def test_children_that_need_a_router_are_stubbed_where_a_stub_can_replace_them(
+    app_copy: Path,
+) -> None:
+    """The same child in a module of its own is stubbed, as any child the shallow test never
+    rendered: rendered inside a router it would run what it does on mount (a connected child
+    fetching, in addons-code-manager's Navbar), which the original never ran."""
+    folder = write_components(app_copy / "src/components/StubbedHome", ROUTED_SOURCES)
+    file = str((folder / "Home.test.js").relative_to(app_copy))
+    content = await migrate(app_copy, file, ROUTED_SUITE)
+    assert "MemoryRouter" not in content
+    assert "jest.mock('./Links'" in content, content

@@ -275,27 +275,47 @@ class Recordings(Targets):
 
     def _stub_unrendered(self) -> list[tuple[str, str, str]]:
         """Stub the children the capture saw not render in this file's shallow renders
-        (``unrendered``); → (name, error, why) of those that cannot be stubbed.
+        (``unrendered``); → (name, error, why) of those that cannot be stubbed, but for those
+        a ``<MemoryRouter>`` now gives what they lacked (``needs_router``).
 
-        Stubbed even when the project's render helper renders them inside providers: the
-        original never rendered them, and the capture cannot tell what the helper provides.
-        A child is found under its name or, for a wrapper's display name (``Connect(Badge)``),
-        the name inside, among what the component under test imports (as it names it, or as
-        its module exports it)."""
+        Stubbed even when the project's render helper renders them inside providers, or when
+        a router around the render would let them render: the original never rendered them
+        (nor ran what they do when they mount, such as fetching), and the capture cannot
+        tell what the helper provides."""
+        stubbable, unstubbed = self._unrendered_children()
+        for module, export, name, error in stubbable:
+            self.unrendered.setdefault(module, {})[export] = error
+            self._stubbed_names[export] = name
+        routed = self.needs_router()
+        return [u for u in unstubbed if not (routed and needs_a_router(u[1]))]
+
+    def needs_router(self) -> bool:
+        """Only a child no stub can replace needs the ``<MemoryRouter>``: a stubbed one
+        never renders."""
+        return super().needs_router() and any(
+            needs_a_router(error) for _name, error, _why in self._unrendered_children()[1]
+        )
+
+    def _unrendered_children(
+        self,
+    ) -> tuple[list[tuple[str, str, str, str]], list[tuple[str, str, str]]]:
+        """The children the capture saw not render in this file's shallow renders: those a
+        stub can replace, (module, export, name, error), and those it cannot, (name, error,
+        why). A child is found under its name or, for a wrapper's display name
+        (``Connect(Badge)``), the name inside, among what the component under test imports
+        (as it names it, or as its module exports it)."""
         if self.dom is None or not any(record.unrendered for record in self.dom.renders):
-            return []
+            return [], []
         # jest.mock replaces the module for the whole file: the file's full renders would get
         # the stub too, where the original rendered the child (inside what they set up).
         mounts = any(
             call.start_byte < self.virtual_from and not self.is_shallow(call)
             for call in self._render_calls()
         )
+        stubbable: dict[tuple[str, str], tuple[str, str, str, str]] = {}
         unstubbed: dict[str, tuple[str, str, str]] = {}
-        routed = self.needs_router()  # those children render inside a MemoryRouter now
         for record in self.dom.renders:
             for child in record.unrendered:
-                if routed and needs_a_router(child.error):
-                    continue
                 name = child.name or "a child component"
                 inner = re.fullmatch(r"\w+\((\w+)\)", name)
                 names = [name, inner.group(1)] if inner else [name]
@@ -313,9 +333,8 @@ class Recordings(Targets):
                 elif found[0] in self._mocked_modules():
                     unstubbed.setdefault(name, (name, child.error, "the test mocks its module"))
                 else:
-                    self.unrendered.setdefault(found[0], {})[found[1]] = child.error
-                    self._stubbed_names[found[1]] = name
-        return list(unstubbed.values())
+                    stubbable[(found[0], found[1])] = (found[0], found[1], name, child.error)
+        return list(stubbable.values()), list(unstubbed.values())
 
     # -- the stub ----------------------------------------------------------------------------
 
