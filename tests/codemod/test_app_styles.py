@@ -80,3 +80,21 @@ async def test_a_connected_component_through_a_local_shallow_until_target_helper
     assert await broken_tests(
         example_copy, file, module, "{ type: 'user/wave' }", "{ type: 'user/bow' }"
     ) == ["Greeting waves"]
+
+
+async def test_children_of_the_component_a_helper_dives_to_are_the_ones_stubbed(
+    example_copy: Path,
+) -> None:
+    """``shallowUntilTarget(<Welcome />, WelcomeBase)`` dives through ``connect()`` and renders
+    ``WelcomeBase`` shallowly: its connected ``Badge`` (``Connect(BadgeBase)``, the default
+    export of ``./Badge``) never rendered, and needs the store the test passed as a prop only.
+    The capture follows the helper's dive, so the stub replaces ``Badge``, not ``WelcomeBase``
+    (which no stub could: it is the tested module's own), and the test passes."""
+    add_component(example_copy, "welcome")
+    file = "src/components/Welcome/Welcome.test.jsx"
+    result = await migrate_offline(example_copy, file, write=True)
+    assert result.summary.enzyme_free
+    assert result.summary.tests_passing == result.summary.tests_total == 1, result.reasons
+    content = result.content
+    assert "jest.mock('./Badge'" in content, content
+    assert "cannot be stubbed" not in content

@@ -219,6 +219,44 @@ def test_children_of_the_component_under_test_as_a_test_reaches_them(tmp_path: P
     assert component_children(tmp_path, test, "src/chart/Missing.tsx") == {}
 
 
+def test_component_children_know_what_a_default_export_wraps(tmp_path: Path) -> None:
+    """A child rendered as ``Connect(CommentsBase)`` or ``withRouter(Connect(ChooserBase))``
+    (React's display names of wrapped components) is the default export of the module that
+    wraps it: the wrapped names lead there too (addons-code-manager's and kubeapps' connected
+    components, with a cast or a variable between)."""
+    write(
+        tmp_path,
+        {
+            "package.json": "{}",
+            "src/Comments.tsx": (
+                "export class CommentsBase extends React.Component {}\n"
+                "export default connect(mapStateToProps)(CommentsBase);\n"
+            ),
+            "src/Chooser.tsx": (
+                "export const ChooserBase = () => null;\n"
+                "const ConnectedChooser = connect(\n  mapStateToProps,\n)(ChooserBase);\n\n"
+                "export default withRouter(ConnectedChooser) as React.ComponentType<\n"
+                "  Props\n>;\n"
+            ),
+            "src/Plain.tsx": "export default function Plain() { return null; }\n",
+            "src/Page.tsx": (
+                "import Comments from './Comments';\n"
+                "import Chooser from './Chooser';\n"
+                "import Plain from './Plain';\n"
+            ),
+        },
+    )
+    children = component_children(tmp_path, "src/Page.test.tsx", "src/Page.tsx")
+    assert children == {
+        "Comments": ["./Comments", "default"],
+        "CommentsBase": ["./Comments", "default"],
+        "Chooser": ["./Chooser", "default"],
+        "ConnectedChooser": ["./Chooser", "default"],
+        "ChooserBase": ["./Chooser", "default"],
+        "Plain": ["./Plain", "default"],
+    }
+
+
 def test_file_tools_on_the_example_app() -> None:
     tests = glob_files(EXAMPLE_APP, "src/**/*.test.tsx")
     assert USER_LIST_TEST in tests and len(tests) == 13 and tests == sorted(tests)

@@ -798,6 +798,34 @@ if (enzyme) {
 const renderSeen = new Set();
 const pendingRenders = [];
 const shallowRenders = [];
+
+// A shallow render the test (or a helper such as shallowUntilTarget) dives into or renders
+// again (`root.dive()`, `root.shallow()`): the component it renders then did render, and the
+// children that never rendered are also those of the new wrapper. Followed from the recorded
+// render through each wrapper made from it.
+function followRenders(Wrapper) {
+  if (!Wrapper || !Wrapper.prototype || Wrapper.prototype.__testmendFollowed) return;
+  Wrapper.prototype.__testmendFollowed = true;
+  for (const name of ['dive', 'shallow']) {
+    const original = Wrapper.prototype[name];
+    if (typeof original !== 'function') continue;
+    Wrapper.prototype[name] = function () {
+      const next = original.apply(this, arguments);
+      try {
+        const entry = shallowRenders.find((r) => r.wrapper === this || r.chain.includes(this));
+        if (entry && entry.chain.length < 10) {
+          const element = this.getElement();
+          if (element && element.type) entry.rendered.push(element.type);
+          entry.chain.push(next);
+        }
+      } catch (e) {
+        // not one of the recorded renders
+      }
+      return next;
+    };
+  }
+}
+if (enzyme) followRenders(enzyme.ShallowWrapper);
 function recordRender(wrapper, kind) {
   if (state.renders.length >= MAX_RENDERS) return;
   const site = callSite();
@@ -811,7 +839,7 @@ function recordRender(wrapper, kind) {
   let component = null;
   try {
     if (kind === 'shallow') {
-      shallowRenders.push({ wrapper, index: state.renders.length });
+      shallowRenders.push({ wrapper, index: state.renders.length, chain: [], rendered: [] });
       // The element's own type when it is a host element (no rendering); the HTML otherwise.
       const element = wrapper.getElement();
       host = Boolean(element && typeof element.type === 'string');
@@ -919,8 +947,17 @@ afterEach(() => {
   for (const { wrapper, index } of pendingRenders.splice(0)) {
     state.renders[index].tag = rootTag(wrapper);
   }
-  for (const { wrapper, index } of shallowRenders.splice(0)) {
-    state.renders[index].unrendered = unrendered(wrapper).map(({ name, error }) => ({ name, error }));
+  for (const { wrapper, index, chain, rendered } of shallowRenders.splice(0)) {
+    const seen = new Set(rendered);
+    const found = [];
+    for (const each of [wrapper, ...chain]) {
+      for (const child of unrendered(each)) {
+        if (seen.has(child.type)) continue;
+        seen.add(child.type);
+        found.push({ name: child.name, error: child.error });
+      }
+    }
+    state.renders[index].unrendered = found;
   }
 });
 afterEach(() => flush(false));

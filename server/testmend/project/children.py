@@ -9,6 +9,7 @@ would miss the component's own reference when the two differ (an index re-export
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from testmend.project._walk import read_text_file
@@ -24,7 +25,9 @@ def component_children(root: Path, test_file: str, component: str | None) -> dic
     """What ``component`` (the project-relative module under test) imports under a
     capitalised name, value imports only: local name → [the specifier a ``jest.mock`` in
     ``test_file`` reaches that module by, the exported name (``default`` for a default
-    import)]. Empty when there is no component or it cannot be read."""
+    import)]. A default import of a module whose default export wraps a component in
+    higher-order components is also listed under the wrapped component's name. Empty when there
+    is no component or it cannot be read."""
     if component is None:
         return {}
     try:
@@ -50,4 +53,39 @@ def component_children(root: Path, test_file: str, component: str | None) -> dic
             local = local or imported
             if local[:1].isupper():
                 found[local] = [specifier, imported]
+                if imported == "default" and resolution.resolved is not None:
+                    for inner in _wrapped_default(root, resolution.resolved):
+                        found.setdefault(inner, [specifier, "default"])
     return found
+
+
+_DEFAULT = re.compile(r"^export\s+default\s+(?P<expr>[^;]*?)\s*(?:;|\n\s*\n|$)", re.M | re.S)
+_CAST = re.compile(r"\s+as\s+[\s\S]*$")
+_WRAPPED = re.compile(r"\(\s*([A-Z][\w$]*)\s*\)")
+
+
+def _wrapped_default(root: Path, module: str) -> list[str]:
+    """The components a module's default export wraps in higher-order components, outermost
+    first (``export default connect(mapState)(CommentSummaryButtonBase)``,
+    ``withRouter(Connected) as …`` with ``const Connected = connect(…)(VersionChooserBase)``):
+    React names what renders ``Connect(CommentSummaryButtonBase)``, so a child found under such
+    a name is the module's default export. Empty when the default export is not such a call."""
+    try:
+        _rel, source = read_text_file(root, module)
+    except (ProjectToolError, PathEscapeError, OSError):
+        return []
+    match = _DEFAULT.search(source)
+    names: list[str] = []
+    expr = match.group("expr") if match else ""
+    while expr and len(names) < 4:
+        inner = _WRAPPED.findall(_CAST.sub("", expr))
+        if not inner or inner[-1] in names:
+            break
+        names.append(inner[-1])
+        declared = re.search(
+            rf"^(?:export\s+)?const\s+{re.escape(inner[-1])}\s*=\s*(?P<expr>[^;]*?)\s*;",
+            source,
+            re.M,
+        )
+        expr = declared.group("expr") if declared else ""
+    return names

@@ -317,8 +317,9 @@ class Recordings(Targets):
         for record in self.dom.renders:
             for child in record.unrendered:
                 name = child.name or "a child component"
-                inner = re.fullmatch(r"\w+\((\w+)\)", name)
-                names = [name, inner.group(1)] if inner else [name]
+                # `Connect(Badge)`, `withRouter(Connect(Badge))`: the names inside, innermost
+                # first.
+                names = list(dict.fromkeys([name, *reversed(re.findall(r"[\w$]+", name))]))
                 children = self.options.component_children
                 # By the local name, else by the exported one (`import { Label as VxLabel }`).
                 found = next((children[n] for n in names if n in children), None) or next(
