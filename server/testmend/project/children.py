@@ -59,7 +59,9 @@ def component_children(root: Path, test_file: str, component: str | None) -> dic
     return found
 
 
-_DEFAULT = re.compile(r"^export\s+default\s+(?P<expr>[^;]*?)\s*(?:;|\n\s*\n|$)", re.M | re.S)
+_DEFAULT = re.compile(
+    r"^export\s+default\s+(?P<expr>[\w$.]+\s*\([^;]*?)\s*(?:;|\n\s*\n|$)", re.M | re.S
+)
 _CAST = re.compile(r"\s+as\s+[\s\S]*$")
 _WRAPPED = re.compile(r"\(\s*([A-Z][\w$]*)\s*\)")
 
@@ -83,7 +85,7 @@ def _wrapped_default(root: Path, module: str) -> list[str]:
             break
         names.append(inner[-1])
         declared = re.search(
-            rf"^(?:export\s+)?const\s+{re.escape(inner[-1])}\s*=\s*(?P<expr>[^;]*?)\s*;",
+            rf"^(?:export\s+)?const\s+{re.escape(inner[-1])}\s*=\s*(?P<expr>[\w$.]+\s*\([^;]*?)\s*;",
             source,
             re.M,
         )

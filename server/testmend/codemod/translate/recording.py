@@ -302,8 +302,9 @@ class Recordings(Targets):
         """The children the capture saw not render in this file's shallow renders: those a
         stub can replace, (module, export, name, error), and those it cannot, (name, error,
         why). A child is found under its name or, for a wrapper's display name
-        (``Connect(Badge)``), the name inside, among what the component under test imports
-        (as it names it, or as its module exports it)."""
+        (``Connect(Badge)``, ``withRouter(Connect(Badge))``), the names inside, among what the
+        component under test imports (as it names it, as its module exports it, or as what
+        that module's default export wraps)."""
         if self.dom is None or not any(record.unrendered for record in self.dom.renders):
             return [], []
         # jest.mock replaces the module for the whole file: the file's full renders would get
