@@ -137,10 +137,15 @@ async def test_the_capture_names_the_children_that_do_not_render(
     # What the capture does leaves the Enzyme test as it was: it passes, and nothing React
     # warned about while the capture rendered the children alone reached the test.
     assert (capture.tests_passed, capture.tests_failed) == (3, 0), capture.error
-    badge = {"name": "Badge", "error": "useTheme must be used within a ThemeProvider"}
+    badge = {
+        "name": "Badge",
+        "error": "useTheme must be used within a ThemeProvider",
+        "dived": False,
+    }
     counter = {
         "name": "Connect(Counter)",
         "error": 'Could not find "store" in the context of "Connect(Counter)"',
+        "dived": False,
     }
     by_test = {r.test: [c.model_dump() for c in r.unrendered] for r in capture.renders}
     assert by_test["<Card> shows its title"] == [counter]
@@ -337,3 +342,55 @@ async def test_children_that_need_a_router_are_stubbed_where_a_stub_can_replace_
     content = await migrate(app_copy, file, ROUTED_SUITE)
     assert "MemoryRouter" not in content
     assert "jest.mock('./Links'" in content, content
+
+
+DIVED_SUITE = """
+import React from 'react';
+import { shallowUntilTarget } from '../test-helpers';
+import Page, { PageBase } from './Page';
+
+it('shows where it is', () => {
+  const root = shallowUntilTarget(<Page />, PageBase, { shallowOptions: routerContext() });
+  expect(root.find('h1').text()).toBe('At /');
+});
+"""
+
+
+def test_a_component_the_test_dived_into_is_never_stubbed_but_may_need_a_router() -> None:
+    """addons-code-manager's ``shallowUntilTarget(<SlowPageAlert />, SlowPageAlertBase, {
+    shallowOptions })``, its router in the shallow render's legacy context: the capture marks
+    ``withRouter(PageBase)`` as dived into. No stub replaces what the test rendered, even from
+    a module of its own; rendered in full it needs a router, so the render goes inside a
+    ``<MemoryRouter>``; a child it never rendered is still stubbed. Converter only (the capture
+    is given)."""
+    page = UnrenderedChild(
+        name="withRouter(PageBase)",
+        error="Invariant failed: You should not use <withRouter(PageBase) /> outside a <Router>",
+        dived=True,
+    )
+    badge = UnrenderedChild(name="Connect(BadgeBase)", error='Could not find "store"')
+    dom = DomCapture(
+        file="src/pages/Page.test.js",
+        renders=[
+            RenderRecord(line=7, column=16, test="shows where it is", unrendered=[page, badge])
+        ],
+    )
+    options = CodemodOptions(
+        jest_dom_global=True,
+        router_installed=True,
+        enzyme_helper_paths=["src/test-helpers"],
+        enzyme_helper_renders={"shallowUntilTarget": "shallow"},
+        component_children={
+            "Page": ["./Page", "default"],
+            "PageBase": ["./Page", "default"],
+            "Badge": ["./Badge", "default"],
+            "BadgeBase": ["./Badge", "default"],
+        },
+    )
+    result = convert_enzyme_test(
+        DIVED_SUITE.lstrip(), path="src/pages/Page.test.js", options=options, dom=dom
+    )
+    assert "<MemoryRouter><Page /></MemoryRouter>" in result.content, result.content
+    assert "jest.mock('./Page'" not in result.content
+    assert "jest.mock('./Badge'" in result.content
+    assert "cannot be stubbed" not in result.content

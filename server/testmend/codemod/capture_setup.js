@@ -948,13 +948,14 @@ afterEach(() => {
     state.renders[index].tag = rootTag(wrapper);
   }
   for (const { wrapper, index, chain, rendered } of shallowRenders.splice(0)) {
-    const seen = new Set(rendered);
+    const dived = new Set(rendered);
+    const seen = new Set();
     const found = [];
     for (const each of [wrapper, ...chain]) {
       for (const child of unrendered(each)) {
         if (seen.has(child.type)) continue;
         seen.add(child.type);
-        found.push({ name: child.name, error: child.error });
+        found.push({ name: child.name, error: child.error, dived: dived.has(child.type) });
       }
     }
     state.renders[index].unrendered = found;

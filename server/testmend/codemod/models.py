@@ -151,6 +151,9 @@ class UnrenderedChild(_Model):
     """Its display name (``Connect(Badge)`` for a wrapped one)."""
     error: str = ""
     """The first line of what rendering it threw."""
+    dived: bool = False
+    """The test (or its helper) dived into it: it did render, so it is never stubbed, but what
+    it threw rendered in full (outside a router) still says what the full render needs."""
 
 
 class RenderRecord(_Model):

@@ -290,11 +290,19 @@ class Recordings(Targets):
         return [u for u in unstubbed if not (routed and needs_a_router(u[1]))]
 
     def needs_router(self) -> bool:
-        """Only a child no stub can replace needs the ``<MemoryRouter>``: a stubbed one
-        never renders."""
-        return super().needs_router() and any(
-            needs_a_router(error) for _name, error, _why in self._unrendered_children()[1]
+        """Only a child no stub can replace needs the ``<MemoryRouter>`` (a stubbed one never
+        renders), or one the test dived into (``withRouter(PageBase)`` got its router from the
+        shallow render's legacy context)."""
+        if not super().needs_router():
+            return False
+        dived = (
+            child.error
+            for record in (self.dom.renders if self.dom is not None else [])
+            for child in record.unrendered
+            if child.dived
         )
+        unstubbed = (error for _name, error, _why in self._unrendered_children()[1])
+        return any(needs_a_router(error) for error in (*dived, *unstubbed))
 
     def _unrendered_children(
         self,
@@ -317,6 +325,8 @@ class Recordings(Targets):
         unstubbed: dict[str, tuple[str, str, str]] = {}
         for record in self.dom.renders:
             for child in record.unrendered:
+                if child.dived:
+                    continue  # the test rendered it: nothing to stub
                 name = child.name or "a child component"
                 # `Connect(Badge)`, `withRouter(Connect(Badge))`: the names inside, innermost
                 # first.
