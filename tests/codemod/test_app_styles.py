@@ -90,7 +90,8 @@ async def test_children_of_the_component_a_helper_dives_to_are_the_ones_stubbed(
     export of ``./Badge``) never rendered, and needs the store the test passed as a prop only.
     The capture follows the helper's dive, so the stub replaces ``Badge``, not ``WelcomeBase``
     (which no stub could: it is the tested module's own), and the test passes."""
-    add_component(example_copy, "welcome")
+    folder = add_component(example_copy, "welcome")
+    shutil.copy(APPS / "greeting" / "test-helpers.tsx", folder)  # the same shallowUntilTarget
     file = "src/components/Welcome/Welcome.test.jsx"
     result = await migrate_offline(example_copy, file, write=True)
     assert result.summary.enzyme_free
