@@ -9,12 +9,11 @@ would miss the component's own reference when the two differ (an index re-export
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from testmend.project._walk import read_text_file
 from testmend.project.errors import ProjectToolError
-from testmend.project.module_syntax import module_info
+from testmend.project.module_syntax import default_export_wraps, module_info
 from testmend.project.resolver import ModuleResolver, specifier_for
 from testmend.workspace.paths import PathEscapeError
 
@@ -59,35 +58,11 @@ def component_children(root: Path, test_file: str, component: str | None) -> dic
     return found
 
 
-_DEFAULT = re.compile(
-    r"^export\s+default\s+(?P<expr>[\w$.]+\s*\([^;]*?)\s*(?:;|\n\s*\n|$)", re.M | re.S
-)
-_CAST = re.compile(r"\s+as\s+[\s\S]*$")
-_WRAPPED = re.compile(r"\(\s*([A-Z][\w$]*)\s*\)")
-
-
 def _wrapped_default(root: Path, module: str) -> list[str]:
-    """The components a module's default export wraps in higher-order components, outermost
-    first (``export default connect(mapState)(CommentSummaryButtonBase)``,
-    ``withRouter(Connected) as …`` with ``const Connected = connect(…)(VersionChooserBase)``):
-    React names what renders ``Connect(CommentSummaryButtonBase)``, so a child found under such
-    a name is the module's default export. Empty when the default export is not such a call."""
+    """What the default export of ``module`` wraps (``module_syntax.default_export_wraps``);
+    empty when it cannot be read."""
     try:
-        _rel, source = read_text_file(root, module)
+        rel, source = read_text_file(root, module)
     except (ProjectToolError, PathEscapeError, OSError):
         return []
-    match = _DEFAULT.search(source)
-    names: list[str] = []
-    expr = match.group("expr") if match else ""
-    while expr and len(names) < 4:
-        inner = _WRAPPED.findall(_CAST.sub("", expr))
-        if not inner or inner[-1] in names:
-            break
-        names.append(inner[-1])
-        declared = re.search(
-            rf"^(?:export\s+)?const\s+{re.escape(inner[-1])}\s*=\s*(?P<expr>[\w$.]+\s*\([^;]*?)\s*;",
-            source,
-            re.M,
-        )
-        expr = declared.group("expr") if declared else ""
-    return names
+    return default_export_wraps(source, rel)

@@ -263,6 +263,56 @@ def _interesting(tree: tree_sitter.Tree, path: str) -> list[tuple[str, Node]]:
     return found
 
 
+_TYPED = (
+    "as_expression",
+    "satisfies_expression",
+    "parenthesized_expression",
+    "non_null_expression",
+)
+
+
+def _unwrapped(node: Node | None) -> Node | None:
+    while node is not None and node.type in _TYPED and node.named_children:
+        node = node.named_children[0]
+    return node
+
+
+def default_export_wraps(source: str | bytes, path: str) -> list[str]:
+    """The components a module's default export wraps in higher-order components, outermost
+    first: ``export default connect(mapState)(BadgeBase)`` → ``['BadgeBase']``;
+    ``export default withRouter(Connected) as …`` with ``const Connected =
+    connect(…)(ChooserBase)`` → ``['Connected', 'ChooserBase']``. React names what renders
+    ``Connect(BadgeBase)``, so a child found under such a name is the module's default export.
+    Empty when the default export is not such a call."""
+    root = parse(source, path).root_node
+    declared: dict[str, Node] = {}
+    value: Node | None = None
+    for statement in root.named_children:
+        if statement.type == "export_statement":
+            if any(c.type == "default" for c in statement.children):
+                value = statement.child_by_field_name("value")
+            statement = statement.child_by_field_name("declaration") or statement
+        if statement.type == "lexical_declaration":
+            for declarator in statement.named_children:
+                init = declarator.child_by_field_name("value")
+                if declarator.type == "variable_declarator" and init is not None:
+                    declared[text_of(declarator.child_by_field_name("name"))] = init
+    names: list[str] = []
+    node = _unwrapped(value)
+    while node is not None and node.type == "call_expression" and len(names) < 4:
+        args = call_args(node)
+        inner = _unwrapped(args[0]) if len(args) == 1 else None
+        if inner is not None and inner.type == "call_expression":
+            node = inner  # withRouter(connect(…)(X))
+            continue
+        name = text_of(inner) if inner is not None and inner.type == "identifier" else ""
+        if not name[:1].isupper() or name in names:
+            break
+        names.append(name)
+        node = _unwrapped(declared.get(name))
+    return names
+
+
 def module_info(source: str | bytes, path: str) -> ModuleInfo:
     """Imports (static, re-exports, ``require``, ``import()``, ``jest.mock``) and export names."""
     tree = parse(source, path)
