@@ -116,7 +116,7 @@ class Events(Awaiting):
         """``event`` fired at ``target`` with the test's ``data`` (Enzyme's mock event), for the
         statement at ``at``."""
         payload = self._payload(data) if data is not None else None
-        if event == "change" and self._checkable(target):
+        if event == "change" and target.checkbox:
             # React's onChange of a checkbox or radio listens for the click that toggles it.
             event = "click"
             payload = None
@@ -141,19 +141,6 @@ class Events(Awaiting):
                 return user
         self.need("fireEvent")
         return f"fireEvent.{event}({element}{', ' + payload if payload else ''});"
-
-    @staticmethod
-    def _checkable(target: Target) -> bool:
-        """A checkbox or radio: by its selector, a role query, or every element the capture
-        saw the target select."""
-        if target.checkbox:
-            return True
-        if target.kind == "query" and target.method == "Role":
-            return re.match(r"""['"](checkbox|radio|switch)['"]""", target.args) is not None
-        return bool(target.captured) and all(
-            e.tag == "input" and e.attributes.get("type") in ("checkbox", "radio")
-            for e in target.captured
-        )
 
     def _user_event(
         self,

@@ -450,10 +450,7 @@ class Statements(Assertions):
         else:
             code = self.element_code(target, "query" if absent else "get")
             kept = Target(
-                target.kind,
-                multi=False,
-                component=target.component,
-                checkbox=self._checkable(target),
+                target.kind, multi=False, component=target.component, checkbox=target.checkbox
             )
         derived = Binding(name, "derived", declarator, target=kept)
         if self.selection_length(ops) == len(ops) and (

@@ -317,6 +317,8 @@ class Targets(CapturedQueries):
         captured = self.captured_target(node, "", ctx, context, index, False)
         if captured is None:
             raise Untranslatable("findWhere() with a predicate and no DOM capture")
+        captured.checkbox = self._captured_checkbox(node, ctx)  # as a find's (resolve)
+        captured.captured = self.captured_elements(node, ctx)
         return captured
 
     def _scope_to_render(self, root: Target, found: Target) -> None:
