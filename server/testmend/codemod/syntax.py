@@ -119,6 +119,20 @@ def line_start(source: bytes, offset: int) -> int:
     return source.rfind(b"\n", 0, offset) + 1
 
 
+def reindent(lines: list[str], indent: str) -> str:
+    """``lines`` moved to ``indent`` (their common indentation replaced; blank lines empty)."""
+    body = [line for line in lines if line.strip()]
+    common = min((len(line) - len(line.lstrip()) for line in body), default=0)
+    return "\n".join((indent + line[common:]) if line.strip() else "" for line in lines)
+
+
+def moved(source: bytes, start: int, end: int, to: int) -> str:
+    """``source[start:end]`` (from ``start``'s line indentation) re-indented to the line of
+    ``to``, its first line without that indentation: the code to put at ``to``."""
+    block = line_indent(source, start) + source[start:end].decode("utf-8")
+    return reindent(block.split("\n"), line_indent(source, to)).lstrip()
+
+
 @dataclass
 class Edit:
     start: int

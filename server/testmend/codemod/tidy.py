@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from itertools import pairwise
 
 from ..js_syntax import Node, parse, text_of, walk
-from .syntax import Edit, line_indent
+from .syntax import Edit, line_indent, moved, reindent
 from .unused import (
     applied,
     drop_unused_destructured,
@@ -115,13 +115,6 @@ def _is_testing_library_statement(stmt: Node) -> bool:
     return _is_testing_library_call(expr)
 
 
-def _reindent(lines: list[str], indent: str) -> str:
-    """``lines`` moved to ``indent`` (their common indentation replaced)."""
-    body = [line for line in lines if line.strip()]
-    common = min((len(line) - len(line.lstrip()) for line in body), default=0)
-    return "\n".join((indent + line[common:]) if line.strip() else "" for line in lines)
-
-
 # -- act around Testing Library's own calls ----------------------------------------------------
 
 
@@ -165,17 +158,14 @@ def _unwrap_act(content: str, root: Node) -> str:
             # Only comments left (the statements it held were left untranslated, commented
             # out): an act around nothing goes, the comments stay where it was.
             notes = body.named_children
-            kept = data[notes[0].start_byte : notes[-1].end_byte].decode("utf-8")
-            block = (line_indent(data, notes[0].start_byte) + kept).split("\n")
-            replacement = _reindent(block, line_indent(data, stmt.start_byte)).lstrip()
-            edits.append(Edit(stmt.start_byte, stmt.end_byte, replacement))
+            kept = moved(data, notes[0].start_byte, notes[-1].end_byte, stmt.start_byte)
+            edits.append(Edit(stmt.start_byte, stmt.end_byte, kept))
             continue
         if len(statements) == 1 and _act_statement(statements[0]) is not None:
             # act(() => { act(() => …); }): the inner one is enough.
             inner = statements[0]
-            block = (line_indent(data, inner.start_byte) + text_of(inner)).split("\n")
-            replacement = _reindent(block, line_indent(data, stmt.start_byte)).lstrip()
-            edits.append(Edit(stmt.start_byte, stmt.end_byte, replacement))
+            kept = moved(data, inner.start_byte, inner.end_byte, stmt.start_byte)
+            edits.append(Edit(stmt.start_byte, stmt.end_byte, kept))
             continue
         if not statements or not any(_is_testing_library_statement(s) for s in statements):
             continue
@@ -196,10 +186,10 @@ def _unwrap_act(content: str, root: Node) -> str:
             first = line_indent(data, members[0].start_byte)
             piece = (first + lines).split("\n")
             if library:
-                parts.append(_reindent(piece, indent).lstrip())
+                parts.append(reindent(piece, indent).lstrip())
             else:
                 head = "await act(async () => {" if awaited and is_async else "act(() => {"
-                indented = _reindent(piece, indent + "  ")
+                indented = reindent(piece, indent + "  ")
                 parts.append(f"{head}\n{indented}\n{indent}}});")
         last_library, last = groups[-1]
         waits = any("await " in text_of(s) for s in last)
@@ -352,9 +342,7 @@ def _setup_for(data: bytes, describe: Node, block: Node) -> list[Edit] | None:
             assert right is not None
             last = s == statements[-1]
             piece = f"return {text_of(right)};" if last else f"const {variable} = {text_of(right)};"
-        lines.append(
-            _reindent((line_indent(data, s.start_byte) + piece).split("\n"), indent + "  ")
-        )
+        lines.append(reindent((line_indent(data, s.start_byte) + piece).split("\n"), indent + "  "))
     if variable is not None and render_stmt != statements[-1]:
         lines.append(f"{indent}  return {variable};")
     keyword = "async function" if is_async else "function"

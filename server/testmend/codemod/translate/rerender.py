@@ -5,7 +5,18 @@ from __future__ import annotations
 
 import re
 
-from ..syntax import Edit, Node, line_indent, line_start, pair_key, splice, text, unwrap, walk
+from ..syntax import (
+    Edit,
+    Node,
+    line_indent,
+    line_start,
+    pair_key,
+    reindent,
+    splice,
+    text,
+    unwrap,
+    walk,
+)
 from .recording import Recordings
 from .state import Ctx, Untranslatable
 
@@ -61,22 +72,12 @@ class Rerenders(Recordings):
         # An element over several lines goes on lines of its own, indented one step from the
         # call, its closing tag under its opening one (as Prettier writes it, and as
         # react/jsx-closing-tag-location asks); a copy keeps its original's indentation else.
-        lines = self._moved(element, line_indent(self.src, binding.element.start_byte), site)
+        was = line_indent(self.src, binding.element.start_byte)
+        lines = reindent((was + element).split("\n"), site + "  ").split("\n")
         if binding.render.svg:
             lines = [f"{site}  <svg>", *("  " + line for line in lines), f"{site}  </svg>"]
         body = "\n".join(lines)
         return f"{self.member(binding, 'rerender')}(\n{body}\n{site});"
-
-    @staticmethod
-    def _moved(element: str, was: str, site: str) -> list[str]:
-        """The lines of ``element`` (its first one starting at the element, the others at
-        least as indented as ``was``) one step in from ``site``."""
-        first, *rest = element.split("\n")
-        inner = site + "  "
-        return [inner + first] + [
-            inner + (line[len(was) :] if line.startswith(was) else line.lstrip()) if line else ""
-            for line in rest
-        ]
 
     @staticmethod
     def _names_out_of_reach(element: Node, site: Node) -> list[str]:
