@@ -17,6 +17,7 @@ test does not already mock.
 from __future__ import annotations
 
 import re
+from functools import cached_property
 
 from ...project.module_syntax import mock_calls
 from ..models import CodemodOptions, DomCapture
@@ -282,7 +283,7 @@ class Recordings(Targets):
         a router around the render would let them render: the original never rendered them
         (nor ran what they do when they mount, such as fetching), and the capture cannot
         tell what the helper provides."""
-        stubbable, unstubbed = self._unrendered_children()
+        stubbable, unstubbed = self._unrendered_children
         for module, export, name, error in stubbable:
             self.unrendered.setdefault(module, {})[export] = error
             self._stubbed_names[export] = name
@@ -301,18 +302,19 @@ class Recordings(Targets):
             for child in record.unrendered
             if child.dived
         )
-        unstubbed = (error for _name, error, _why in self._unrendered_children()[1])
+        unstubbed = (error for _name, error, _why in self._unrendered_children[1])
         return any(needs_a_router(error) for error in (*dived, *unstubbed))
 
+    @cached_property
     def _unrendered_children(
         self,
     ) -> tuple[list[tuple[str, str, str, str]], list[tuple[str, str, str]]]:
         """The children the capture saw not render in this file's shallow renders: those a
         stub can replace, (module, export, name, error), and those it cannot, (name, error,
-        why). A child is found under its name or, for a wrapper's display name
-        (``Connect(Badge)``, ``withRouter(Connect(Badge))``), the names inside, among what the
-        component under test imports (as it names it, as its module exports it, or as what
-        that module's default export wraps)."""
+        why), worked out once per file. A child is found under its name or, for a wrapper's
+        display name (``Connect(Badge)``, ``withRouter(Connect(Badge))``), the names inside,
+        among what the component under test imports (as it names it, as its module exports it,
+        or as what that module's default export wraps)."""
         if self.dom is None or not any(record.unrendered for record in self.dom.renders):
             return [], []
         # jest.mock replaces the module for the whole file: the file's full renders would get
