@@ -45,8 +45,9 @@ def imported_names(text: str) -> dict[str, list[str] | None]:
             for part in braces.group(1).split(",")
             if part.strip() and not part.strip().startswith("type ")
         ]
-        if found.get(specifier, []) is not None:
-            found[specifier] = [*(found.get(specifier) or []), *names]
+        earlier = found.get(specifier, [])
+        if earlier is not None:  # once taken whole, it stays whole
+            found[specifier] = [*earlier, *names]
     return found
 
 
