@@ -176,6 +176,8 @@ describe('against the real testmend server', () => {
       expect(total).toBeLessThanOrEqual(100);
 
       // The deterministic tier passes this suite: the server offers the result as one edit.
+      // The progress ends first and the edit follows it, so it is waited for, not assumed.
+      await expect.poll(() => record.edits.length, { timeout: 30_000 }).toBe(1);
       const [edit] = record.edits;
       const changed = edit.edit.documentChanges?.map((change) => ('textDocument' in change ? change.textDocument.uri : ''));
       expect(changed).toContain(file.toString());
@@ -195,7 +197,10 @@ describe('against the real testmend server', () => {
       await expect.poll(() => stub.progress[0]?.reports.length ?? 0, { timeout: 60_000 }).toBeGreaterThan(0);
       stub.progress[0].cancel();
       await expect.poll(() => stub.progress[0].finished, { timeout: 60_000, interval: 200 }).toBe(true);
-      expect(messages()).toContain('testmend: Counter.test.tsx: cancelled; nothing was changed');
+      // The message follows the progress's end (the server says it once the run has stopped).
+      await expect
+        .poll(messages, { timeout: 30_000 })
+        .toContain('testmend: Counter.test.tsx: cancelled; nothing was changed');
       // No workspace of the run's own is left; its warm slot stays for the next run, unlocked.
       expect(readdirSync(workspaces).filter((name) => !name.startsWith('pool-'))).toEqual([]);
       expect(heldSlots()).toEqual([]);
