@@ -84,6 +84,21 @@ async def test_capture_of_shallow_renders(app_copy: Path) -> None:
     ]
 
 
+async def test_shallow_finds_of_elements_holding_inputs_are_found_in_the_html(
+    app_copy: Path,
+) -> None:
+    """A shallow find's elements are located in the render's HTML by their markup. React writes
+    ``<input/>`` where the DOM serializes ``<input>``: a form (anything holding an input, an
+    img, a br) must still be found, so that it gets its query and its submit button."""
+    file = "src/components/SignupForm/SignupForm.test.tsx"
+    capture = await capture_dom(runners_for(app_copy), file, workspace_root=app_copy)
+    [form] = [r for r in capture.records if r.selector == "form" and r.shallow]
+    assert (form.queries[0].method, form.queries[0].args) == ("Role", ["form", {"name": "Sign up"}])
+    assert form.submit_queries[0].args == ["button", {"name": "Create account"}]
+    [inputs] = [r for r in capture.records if r.selector == "input"]
+    assert inputs.shallow and [e.tag for e in inputs.elements] == ["input"] * 4
+
+
 async def test_capture_keeps_records_of_a_failing_test(app_copy: Path) -> None:
     file = "src/Broken.test.tsx"
     capture = await captured(

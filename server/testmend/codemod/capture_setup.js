@@ -532,22 +532,30 @@ function markup(wrapper, root) {
 // Elements that only exist inside <svg> (the converter's SVG_ONLY_TAGS).
 const SVG_ONLY = /^(g|path|line|rect|circle|ellipse|polygon|polyline|text|tspan|textpath|defs|clippath|lineargradient|radialgradient|stop|pattern|mask|marker|symbol|use|image|foreignobject|filter|desc|animate|animatetransform|animatemotion|fe[a-z]+)$/i;
 
+// `html` parsed into a detached container. An SVG element at the root (<g>, <defs>) is parsed
+// inside an <svg>, as it renders: in HTML its attribute names would lose their case
+// (markerWidth) and never match.
+function parsed(html) {
+  const first = /^\s*<([A-Za-z][\w:-]*)/.exec(html);
+  const container =
+    first && SVG_ONLY.test(first[1])
+      ? document.createElementNS('http://www.w3.org/2000/svg', 'svg')
+      : document.createElement('div');
+  container.innerHTML = html;
+  return container;
+}
+
 function shallowElements(wrapper, root) {
   // Shallow renders have no DOM: render the root's HTML into a detached container and find
-  // the matched nodes in it by their HTML (the k-th node with the same markup).
+  // the matched nodes in it by their HTML (the k-th node with the same markup). Each node's
+  // markup is parsed and serialized again before it is compared: React writes `<input/>`,
+  // the DOM serializes `<input>`.
   if (typeof document === 'undefined') return [];
   let container;
   try {
     const html = markup(root, root);
     if (!html) return [];
-    // An SVG element at the root (<g>, <defs>) is parsed inside an <svg>, as it renders:
-    // in HTML its attribute names would lose their case (markerWidth) and never match.
-    const first = /^\s*<([A-Za-z][\w:-]*)/.exec(html);
-    container =
-      first && SVG_ONLY.test(first[1])
-        ? document.createElementNS('http://www.w3.org/2000/svg', 'svg')
-        : document.createElement('div');
-    container.innerHTML = html;
+    container = parsed(html);
   } catch (e) {
     return [];
   }
@@ -557,7 +565,9 @@ function shallowElements(wrapper, root) {
   for (let i = 0; i < wrapper.length; i += 1) {
     let html;
     try {
-      html = markup(wrapper.at(i), root);
+      const own = markup(wrapper.at(i), root);
+      const node = own ? parsed(own).firstElementChild : null;
+      html = node ? node.outerHTML : null;
     } catch (e) {
       return [];
     }
