@@ -842,8 +842,9 @@ def test_an_instance_assigned_in_shared_setup_goes_through_the_ref() -> None:
 
 
 def test_imported_selection_helpers_read_as_their_selection() -> None:
-    """Helpers from the tests' own module are expanded like local ones; the names no code
-    uses any more leave the import, the module itself is untouched (other tests use it)."""
+    """Helpers from the tests' own module are expanded like local ones, those that read what
+    they select (``.prop('value')``) too; the names no code uses any more leave the import,
+    the module itself is untouched (other tests use it)."""
     options = CodemodOptions(
         jest_dom_global=True,
         selection_helpers={
@@ -851,6 +852,8 @@ def test_imported_selection_helpers_read_as_their_selection() -> None:
                 "getPaginator": "function getPaginator(wrapper) { return "
                 "wrapper.find('.rbt-menu-pagination-option').hostNodes(); }",
                 "getMenu": "function getMenu(wrapper) { return wrapper.find('.rbt-menu'); }",
+                "getHint": "function getHint(wrapper) { return "
+                "wrapper.find('.rbt-input-hint').prop('value'); }",
             }
         },
     )
@@ -866,6 +869,10 @@ def test_imported_selection_helpers_read_as_their_selection() -> None:
         in content
     )
     assert "function getPaginator" not in content and "function paginator" not in content
+    # A helper that reads what it selected is the same chain inline: the module's getHint
+    # still wants an Enzyme wrapper, so no call of it may stay.
+    assert "expect(document.querySelector('.rbt-input-hint')).toHaveValue('Alabama');" in content
+    assert "getHint" not in content
     assert "throw new Error" not in content
     assert content.rstrip().endswith("});")
 

@@ -41,6 +41,9 @@ SELECT_OPS = {
     "not",
     "slice",
 }
+READ_OPS = {"prop", "props", "text", "html", "exists", "hasClass", "isEmptyRender"}
+"""What a helper may read of the selection it made (and property reads, ``.length``): its
+call reads as the same chain written inline."""
 UNTRANSLATABLE = {
     "state": "reads component state (state()); assert on what the user sees instead",
     "setState": "sets component state (setState()); drive the component through its UI instead",
