@@ -268,6 +268,14 @@ class Finishing(Statements):
                     else:
                         at = line_start(self.src, first_local.start_byte)
                     self.edits.append(Edit(at, at, "\n".join(packages) + "\n"))
+            elif first_local is not None and self.enzyme_import_nodes:
+                # The file's own modules come after the packages: a new one of those (the
+                # recording helper) goes with them, above the first, as import/order wants.
+                own = [line for module, line in lines if module.startswith(".")]
+                lines = [(m, line) for m, line in lines if not m.startswith(".")]
+                if own:
+                    at = line_start(self.src, first_local.start_byte)
+                    self.edits.append(Edit(at, at, "\n".join(own) + "\n"))
             new = "\n".join(line for _m, line in lines)
             if new and not self.enzyme_import_nodes:
                 # Only a helper import, which keeps its other names: the new ones above it.
