@@ -232,6 +232,29 @@ async def test_an_assertion_on_enzyme_bookkeeping_dropped_is_no_lost_assertion(
     )
 
 
+async def test_a_component_that_renders_nothing_queryable_is_counted_by_its_recording(
+    app_copy: Path,
+) -> None:
+    """addons-code-manager's style: ``expect(root.find(FontAwesomeIcon)).toHaveLength(1)``, a
+    library's component that renders nothing a query finds. Its mounted instances are counted
+    through the recording helper, written beside the tests and imported with the file's own
+    modules (import/order), and the result is accepted by the project's jest and eslint."""
+    folder = app_copy / "src/components/Loading"
+    folder.mkdir()
+    (folder / "Icon.tsx").write_text(fixture_text("codemod/capture_and_run/icon.tsx"))
+    (folder / "Loading.tsx").write_text(fixture_text("codemod/capture_and_run/loading.tsx"))
+    file = "src/components/Loading/Loading.test.tsx"
+    (app_copy / file).write_text(fixture_text("codemod/capture_and_run/loading_suite.tsx"))
+    result = await migrate_offline(app_copy, file)
+    assert result.status == "succeeded", result.reasons
+    assert result.summary.tests_passing == result.summary.tests_total == 2
+    assert "expect(recordedProps(Icon)).toHaveLength(1);" in result.content
+    assert "expect(recordedProps(Icon)).toHaveLength(0);" in result.content
+    assert "counted the instances of Icon" in result.content
+    assert [p for p in result.extra_files if "recordProps" in p]
+    assert result.lint_messages == [] and result.type_messages == []
+
+
 # A shallow suite in the style of react-bootstrap-typeahead and reactstrap: assertions on the
 # root wrapper (type, classes, attributes), setProps with a spread, simulate() with event
 # objects whose preventDefault/stopPropagation are mocks the test looks at afterwards, and a

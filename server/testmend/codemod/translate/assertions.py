@@ -86,9 +86,43 @@ class Assertions(Interactions):
         )
         if (terminal is None and matcher in ("toHaveLength",)) or terminal == ".length":
             context = "list"
-        target, rest = self.resolve(base, ops, ctx, context)
+        try:
+            target, rest = self.resolve(base, ops, ctx, context)
+        except Untranslatable:
+            counted = self._counted_instances(base, ops, matcher, negated, margs, ctx)
+            if counted is None:
+                raise
+            return counted
         self.fallback_note(target, ctx)
         return self.assert_on(target, rest, matcher, negated, margs, ctx)
+
+    def _counted_instances(
+        self,
+        base: Node,
+        ops: list[tuple[str, list[Node], Node]],
+        matcher: str,
+        negated: bool,
+        margs: list[Node],
+        ctx: Ctx,
+    ) -> str | None:
+        """A count or an existence check of a component nothing queries
+        (``find(FontAwesomeIcon)``): its mounted instances, recorded; None for other shapes."""
+        after = [op for op, _a, _n in ops[1:]]
+        count: str | bool | None = None
+        if (
+            len(margs) == 1
+            and not negated
+            and (
+                (not after and matcher == "toHaveLength")
+                or (after == [".length"] and matcher in ("toBe", "toEqual", "toStrictEqual"))
+            )
+        ):
+            count = self.value(margs[0], ctx)
+        elif after == ["exists"] and not ops[-1][1]:
+            count = self._bool_of(matcher, negated, margs)
+        if count is None:
+            return None
+        return self.recorded_count(base, ops, count)
 
     @staticmethod
     def _one_root(negated: bool, margs: list[Node], matcher: str = "toHaveLength") -> None:
@@ -307,6 +341,8 @@ class Assertions(Interactions):
         if matcher in ("toHaveText", "toIncludeText") and margs:
             self.need_jest_dom()
             element = self.element_code(target, "get")
+            if target.kind == "root":  # its text, as text() reads it: a fragment's too
+                element = self.member_of(target, "container")
             literal = string_value(margs[0])
             if matcher == "toHaveText" and literal is not None:
                 return f"expect({element}){neg}.toHaveTextContent(/^{regex_escape(literal)}$/);"

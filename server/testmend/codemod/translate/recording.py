@@ -33,6 +33,13 @@ RECORDING_NOTE = (
 )
 
 
+COUNTING_NOTE = (
+    "Enzyme counted the instances of {names}, and no capture shows what {they} render{s}; the "
+    "jest.mock below wraps {them} so each mounted instance is recorded, and {they} still "
+    "render{s} as before. An assertion on what {they} render{s} would survive a refactor"
+)
+
+
 RECORDING_STUBBED_NOTE = (
     "Enzyme read the props that {names} received; the jest.mock below wraps {them} so each "
     "instance records its props. An assertion on what {they} render{s} would survive a "
@@ -62,6 +69,8 @@ class Recordings(Targets):
         super().__init__(source, path, options, dom)
         self.recorded: dict[str, dict[str, str]] = {}
         """Module specifier → {exported name: local name} of the components recorded."""
+        self.read_props: set[str] = set()
+        """The recorded components whose props the test reads (the others it only counts)."""
         self.unrendered: dict[str, dict[str, str]] = {}
         """Module specifier → {exported name: the error it rendered with} of the components
         stubbed."""
@@ -178,7 +187,28 @@ class Recordings(Targets):
         name = text(ops[0][1][0])
         module, export = self.recordable(name)
         self.recorded.setdefault(module, {})[export] = name
+        self.read_props.add(name)
         return f"recordedProps({name}){index}", length
+
+    def recorded_count(
+        self, base: Node, ops: list[tuple[str, list[Node], Node]], count: str | bool
+    ) -> str | None:
+        """The subject of ``expect(wrapper.find(C)).toHaveLength(n)`` (``count`` n) or of
+        ``expect(wrapper.find(C).exists()).toBe(b)`` (``count`` b), where no capture shows what
+        C renders (a component of a library, which renders nothing the test could query):
+        the instances of C mounted, from the recording. None when ``ops`` are not a component
+        selection of the render itself; Untranslatable when C cannot be recorded."""
+        if self.selection_length(ops) != 1 or base.type != "identifier":
+            return None
+        binding = self.binding_named(text(base), base)
+        if binding is None or binding.kind not in ("decl", "var") or binding.props_of:
+            return None
+        name = text(ops[0][1][0])
+        module, export = self.recordable(name)
+        self.recorded.setdefault(module, {})[export] = name
+        if isinstance(count, bool):
+            return f"expect(recordedProps({name})){'.not' if count else ''}.toHaveLength(0);"
+        return f"expect(recordedProps({name})).toHaveLength({count});"
 
     def recorded_read(
         self, base: Node, ops: list[tuple[str, list[Node], Node]]
@@ -270,6 +300,7 @@ class Recordings(Targets):
                 f"default:{name}" if export == "default" else name
             )
         self.recorded.setdefault(module, {})[export] = name
+        self.read_props.add(name)
         return f"recordedProps({name})[0]"
 
     # -- children a shallow test never rendered -----------------------------------------
@@ -370,12 +401,17 @@ class Recordings(Targets):
         unstubbed = self._stub_unrendered()
         notes: list[str] = []
         if self.recorded:
-            names = sorted(n for exports in self.recorded.values() for n in exports.values())
+            every = sorted(n for exports in self.recorded.values() for n in exports.values())
+            names = [n for n in every if n in self.read_props]
             stubbed = any(
                 e in self.unrendered.get(m, {}) for m, ex in self.recorded.items() for e in ex
             )
             note = RECORDING_STUBBED_NOTE if stubbed else RECORDING_NOTE
-            notes.append(note.format(**self._listed(names)))
+            if names:
+                notes.append(note.format(**self._listed(names)))
+            counted = [n for n in every if n not in self.read_props]
+            if counted:
+                notes.append(COUNTING_NOTE.format(**self._listed(counted)))
         if self.unrendered:
             names = sorted(self._stubbed_names.values())
             errors = "; ".join(sorted({e for ex in self.unrendered.values() for e in ex.values()}))
