@@ -232,6 +232,40 @@ async def test_an_assertion_on_enzyme_bookkeeping_dropped_is_no_lost_assertion(
     )
 
 
+HOST_NODES_SUITE = """
+import { mount } from 'enzyme';
+
+function Input({ className, label }: { className: string; label: string }) {
+  return (
+    <div className="field">
+      <label htmlFor="name">{label}</label>
+      <input id="name" className={className} />
+    </div>
+  );
+}
+
+it('renders the control', () => {
+  const wrapper = mount(<Input className="form-control" label="Name" />);
+  const control = wrapper.find('.form-control').hostNodes();
+  expect(control).toHaveLength(1);
+  expect(control.prop('id')).toBe('name');
+});
+"""
+
+
+async def test_host_nodes_of_a_class_a_component_also_takes_are_queried(app_copy: Path) -> None:
+    """typeahead's ``find('.form-control').hostNodes()``: the class matches the component that
+    takes it as a prop (whose DOM node is its wrapper) and the input that has it; the query is
+    for what ``hostNodes()`` kept, the input."""
+    file = "src/components/HostNodes.test.tsx"
+    capture, result, run = await converted_and_run(app_copy, file, HOST_NODES_SUITE)
+    [record] = [r for r in capture.records if r.selector == ".form-control"]
+    assert [e.tag for e in record.elements] == ["div", "input"] and record.queries == []
+    assert "screen.getAllByRole('textbox', { name: 'Name' })" in result.content
+    assert "querySelector" not in result.content
+    assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error
+
+
 async def test_a_component_that_renders_nothing_queryable_is_counted_by_its_recording(
     app_copy: Path,
 ) -> None:

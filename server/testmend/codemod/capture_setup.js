@@ -649,6 +649,27 @@ function submitterQueries(form) {
   return disabled ? [] : queriesFor([submitters[0]]);
 }
 
+// What `find(…).hostNodes()` selects, where it is not what the find selects: a class name
+// that a component takes as a prop (`<Input className="form-control">`) matches the component
+// too, and its DOM node may be another element than the one with the class.
+function hostVariant(result, elements) {
+  let hosts;
+  try {
+    hosts = result.hostNodes();
+  } catch (e) {
+    return null;
+  }
+  const hostEls = hostElements(hosts, false);
+  if (hosts.length === result.length && sameList(hostEls, elements)) return null;
+  return {
+    count: hosts.length,
+    elements: hostEls.slice(0, 20).map(describeElement),
+    queries: queriesFor(hostEls),
+    element_queries: hostEls.slice(0, 20).map((el) => queriesFor([el])),
+    css: cssFor(hostEls),
+  };
+}
+
 function record(self, selector, result, isShallow) {
   if (state.records.length >= MAX_RECORDS) return;
   const site = callSite();
@@ -680,6 +701,7 @@ function record(self, selector, result, isShallow) {
     entry.element_queries = elements.slice(0, 20).map((el) => queriesFor([el]));
     if (!entry.queries.length) entry.inner_queries = innerListQueries(elements);
     if (elements.length === 1 && elements[0].tagName === 'FORM') entry.submit_queries = submitterQueries(elements[0]);
+    if (!isShallow) entry.host = hostVariant(result, elements);
     if (root && test) {
       try {
         const html = isShallow ? markup(root, root) : root.html();

@@ -117,6 +117,16 @@ class CapturedElement(_Model):
     text: str = ""
 
 
+class HostSelection(_Model):
+    """What ``find(…).hostNodes()`` selected where the find alone selected more."""
+
+    count: int
+    elements: list[CapturedElement] = []
+    queries: list[CapturedQuery] = []
+    element_queries: list[list[CapturedQuery]] = []
+    css: str | None = None
+
+
 class FindRecord(_Model):
     """One execution of ``find(selector)`` at a call site of the test file."""
 
@@ -141,6 +151,14 @@ class FindRecord(_Model):
     each (an item's heading), for counting them only."""
     submit_queries: list[CapturedQuery] = []
     """A form: queries for its one enabled submit button (what a user clicks to submit it)."""
+    host: HostSelection | None = None
+    """What ``hostNodes()`` keeps of the find, when that differs from what it selected."""
+
+    def host_nodes(self) -> FindRecord:
+        """This record as ``find(…).hostNodes()`` saw it."""
+        if self.host is None:
+            return self
+        return self.model_copy(update={**dict(self.host), "host": None})
 
 
 class UnrenderedChild(_Model):

@@ -102,12 +102,18 @@ class CapturedQueries(Chains):
         context: str,
         index: int | None,
         root_level: bool,
+        *,
+        host: bool = False,
     ) -> Target | None:
+        """The query for what the find ``find_call`` selected (``host``: what its
+        ``hostNodes()`` kept), from the capture; None when none selects the same elements."""
         fn = find_call.child_by_field_name("function")
         prop = fn.child_by_field_name("property") if fn is not None else None
         if prop is None:
             return None
         records = self._records_at(prop, ctx)
+        if records is not None and host:
+            records = [r.host_nodes() for r in records]
         positives = [r for r in records or [] if r.count > 0]
         if records and positives:
             if index == LAST:
@@ -142,7 +148,12 @@ class CapturedQueries(Chains):
             return None
         # Never matched here, and no query was verified there: use the selector's query
         # elsewhere in the file, when it is the same everywhere it matched.
-        same = [r for r in self.dom.records if r.selector == selector_text and r.count > 0]
+        same = [
+            r.host_nodes() if host else r
+            for r in self.dom.records
+            if r.selector == selector_text and r.count > 0
+        ]
+        same = [r for r in same if r.count > 0]
         if not same:
             return None
         picked = self._pick(self._consensus(same), context)

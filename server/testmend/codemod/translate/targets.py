@@ -154,7 +154,13 @@ class Targets(CapturedQueries):
                         source = Target("css", css=js_string(literal or ""))
                 elif not (source.kind == "query" and source.method == "TestId"):
                     captured = self.captured_target(
-                        node, selector_text, ctx, context, index, root_level
+                        node,
+                        selector_text,
+                        ctx,
+                        context,
+                        index,
+                        root_level,
+                        host=i + 1 < len(ops) and ops[i + 1][0] == "hostNodes",
                     )
                 checkbox = source.checkbox or self._captured_checkbox(node, ctx)
                 if captured is not None:
