@@ -88,10 +88,13 @@ class Assertions(Interactions):
             context = "list"
         try:
             target, rest = self.resolve(base, ops, ctx, context)
-        except Untranslatable:
-            counted = self._counted_instances(base, ops, matcher, negated, margs, ctx)
+        except Untranslatable as missing:
+            try:
+                counted = self._counted_instances(base, ops, matcher, negated, margs, ctx)
+            except Untranslatable:
+                counted = None  # not recordable either: why no query fits is the reason to say
             if counted is None:
-                raise
+                raise missing from None
             return counted
         self.fallback_note(target, ctx)
         return self.assert_on(target, rest, matcher, negated, margs, ctx)
