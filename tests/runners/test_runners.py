@@ -318,6 +318,37 @@ async def test_lint_parse_error_is_fatal_message(example_copy: Path) -> None:
     assert result.parse_error.line == 1
 
 
+async def test_a_jest_that_dies_without_a_report_says_what_it_printed_last(
+    example_copy: Path,
+) -> None:
+    """A component whose effects throw after the tests can kill jest before it writes its
+    report (addons-code-manager's unmocked fetches): the error names what Node printed, not
+    only the exit status."""
+    relative = write(
+        example_copy,
+        "src/Dies.test.tsx",
+        """
+        it('passes, then the process dies', () => {
+          setTimeout(() => {
+            console.error(new TypeError('versions.filter is not a function'));
+            process.exit(1);
+          }, 0);
+          expect(1).toBe(1);
+        });
+
+        it('waits', async () => {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        });
+        """,
+    )
+    with pytest.raises(ToolCrashedError) as caught:
+        await runners_for(example_copy).run_tests(relative)
+    message = caught.value.message
+    assert message.startswith("jest exited with status 1 without a report; it printed last: ")
+    assert "TypeError: versions.filter is not a function" in message
+    assert 'process.exit called with "1"' in message
+
+
 async def test_lint_crash_is_a_clear_error(example_copy: Path) -> None:
     (example_copy / "eslint.config.js").write_text(
         "module.exports = [{ files: ['**/*.tsx'], rules: { 'no-such-rule': 'error' } }];\n"

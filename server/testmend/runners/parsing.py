@@ -101,15 +101,34 @@ def parse_jest_report(
     return tests, suite_error
 
 
+_ERROR_LINE = re.compile(r"^\s*((?:[A-Z]\w*)?Error\b(?::\s*\S.*)?)$")
+_HEADING = re.compile(r"^\s*●\s+(\S.*)$")
+
+
+def last_words(output: str) -> str:
+    """What a jest that died printed last that says why: its last error line
+    (``TypeError: versions.filter is not a function``) and its last ``●`` heading; empty when
+    it printed neither."""
+    lines = strip_ansi(output).splitlines()
+    found: list[str] = []
+    for pattern in (_ERROR_LINE, _HEADING):
+        match = next((m for m in map(pattern.match, reversed(lines)) if m is not None), None)
+        if match is not None and match.group(1).strip() not in found:
+            found.append(match.group(1).strip()[:300])
+    return "; ".join(found)
+
+
 def read_jest_output_file(path: Path, output: str, returncode: int) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         if "No tests found" in output:
             return {"testResults": [], "numTotalTestSuites": 0}
+        said = last_words(output)
         raise ToolCrashedError(
             "jest",
-            f"jest exited with status {returncode} without a report",
+            f"jest exited with status {returncode} without a report"
+            + (f"; it printed last: {said}" if said else ""),
             output=tail(output),
         ) from None
     except ValueError:
