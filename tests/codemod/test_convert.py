@@ -1175,7 +1175,8 @@ def test_the_recording_helper_is_a_module_of_the_result() -> None:
 
 def test_providers_from_render_options_and_a_project_helper() -> None:
     """A redux store in Enzyme's legacy context (given to ``shallow`` or to a project helper's
-    own options) renders inside react-redux's ``<Provider>``; ``wrappingComponent`` wraps the
+    own options, literally or spread from an object built before) renders inside react-redux's
+    ``<Provider>``; ``wrappingComponent`` wraps the
     element with its props; the helper module's fakes stay imported."""
     options = CodemodOptions(
         jest_dom_global=True,
@@ -1194,6 +1195,8 @@ def test_providers_from_render_options_and_a_project_helper() -> None:
     assert "import { Provider } from 'react-redux';" in content
     assert "render(<Provider store={store}><Toolbar /></Provider>);" in content
     assert "render(<Provider store={fakeStore()}><Toolbar /></Provider>);" in content
+    # Spread from an object declared before: read through its name, evaluated once.
+    assert "render(<Provider store={context.context.store}><Toolbar /></Provider>);" in content
     assert "render(<ThemeProvider {...{ theme: 'dark' }}><Toolbar /></ThemeProvider>);" in content
     assert "ToolbarBase" not in content and "shallowUntilTarget" not in content
     # Without react-redux there is no Provider to give: the options are dropped, with a note.

@@ -195,3 +195,38 @@ def apply_edits(
         return offset + shift
 
     return b"".join(out).decode("utf-8"), notes, mapper
+
+
+def object_declared(name: str, at: Node) -> Node | None:
+    """The object literal ``name`` was declared with in a block around ``at``, before it."""
+    block = at.parent
+    while block is not None:
+        if block.type in ("statement_block", "program"):
+            found = None
+            for stmt in block.named_children:
+                if stmt.start_byte >= at.start_byte:
+                    break
+                if stmt.type not in ("lexical_declaration", "variable_declaration"):
+                    continue
+                for declarator in stmt.named_children:
+                    if text(declarator.child_by_field_name("name")) == name:
+                        found = unwrap(declarator.child_by_field_name("value"))
+                        if found is None:
+                            found = _object_assigned(name, block)
+            if found is not None:
+                return found
+        block = block.parent
+    return None
+
+
+def _object_assigned(name: str, block: Node) -> Node | None:
+    """``let e;`` … ``e = { stopPropagation };`` in a hook: the object literal ``name`` is
+    assigned within its declaring block, when every assignment there is one."""
+    objects = []
+    for n in walk(block):
+        if n.type == "assignment_expression" and text(n.child_by_field_name("left")) == name:
+            right = unwrap(n.child_by_field_name("right"))
+            if right is None or right.type != "object":
+                return None
+            objects.append(right)
+    return objects[0] if len(objects) == 1 else None

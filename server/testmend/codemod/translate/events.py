@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ..syntax import Node, args_of, js_string, string_value, text, unwrap, walk
+from ..syntax import Node, args_of, js_string, object_declared, string_value, text, unwrap
 from .awaiting import Awaiting
 from .state import Ctx, Target, Untranslatable
 from .tables import EVENT_METHODS, EVENTS, SELECT_OPS
@@ -246,7 +246,7 @@ class Events(Awaiting):
         through = None
         if obj is not None and obj.type == "identifier":
             through = text(obj)
-            obj = self._object_declared(through, node)
+            obj = object_declared(through, node)
         if obj is None or obj.type != "object":
             return []
         mocks = []
@@ -271,40 +271,6 @@ class Events(Awaiting):
                 mocks.append(f"{name}: {through}.{name}")
         return mocks
 
-    def _object_declared(self, name: str, at: Node) -> Node | None:
-        """The object literal ``name`` was declared with in a block around ``at``, before it."""
-        block = at.parent
-        while block is not None:
-            if block.type in ("statement_block", "program"):
-                found = None
-                for stmt in block.named_children:
-                    if stmt.start_byte >= at.start_byte:
-                        break
-                    if stmt.type not in ("lexical_declaration", "variable_declaration"):
-                        continue
-                    for declarator in stmt.named_children:
-                        if text(declarator.child_by_field_name("name")) == name:
-                            found = unwrap(declarator.child_by_field_name("value"))
-                            if found is None:
-                                found = self._object_assigned(name, block)
-                if found is not None:
-                    return found
-            block = block.parent
-        return None
-
-    @staticmethod
-    def _object_assigned(name: str, block: Node) -> Node | None:
-        """``let e;`` … ``e = { stopPropagation };`` in a hook: the object literal ``name`` is
-        assigned within its declaring block, when every assignment there is one."""
-        objects = []
-        for n in walk(block):
-            if n.type == "assignment_expression" and text(n.child_by_field_name("left")) == name:
-                right = unwrap(n.child_by_field_name("right"))
-                if right is None or right.type != "object":
-                    return None
-                objects.append(right)
-        return objects[0] if len(objects) == 1 else None
-
     def _payload(self, node: Node) -> str | None:
         """The event init ``fireEvent`` takes for Enzyme's mock event ``node``. Enzyme hands
         the handler the mock (shallow, or a prop called directly) or merges it into the event
@@ -313,7 +279,7 @@ class Events(Awaiting):
         go onto the element as ``target: {…}``."""
         obj = unwrap(node)
         if obj is not None and obj.type == "identifier":
-            declared = self._object_declared(text(obj), node)
+            declared = object_declared(text(obj), node)
             keys = self._keys(declared) if declared is not None else set()
             if "currentTarget" in keys and "target" not in keys:
                 return f"{{ target: {text(obj)}.currentTarget }}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ..syntax import Node, args_of, object_items, splice, text, unwrap
+from ..syntax import Node, args_of, object_declared, object_items, splice, text, unwrap
 from .class_refs import ClassRefs
 from .state import Ctx, relative_specifier
 
@@ -98,18 +98,41 @@ class RenderCalls(ClassRefs):
                 props = unwrap(items.get("wrappingComponentProps"))
                 spread = f" {{...{text(props)}}}" if props is not None else ""
                 return f"<{text(wrapping)}{spread}>", f"</{text(wrapping)}>"
-            context = unwrap(items.get("context"))
-            store = (
-                dict(object_items(context)).get("store")
-                if context is not None and context.type == "object"
-                else None
-            )
+            store = self._legacy_store(found, None)
             if store is not None and self.options.redux_installed:
                 provider = self.need_unshadowed("Provider", "react-redux")
-                return f"<{provider} store={{{text(store)}}}>", f"</{provider}>"
+                return f"<{provider} store={{{store}}}>", f"</{provider}>"
             nested = self._providers([v for _k, v in object_items(found)])
             if nested is not None:
                 return nested
+        return None
+
+    def _legacy_store(self, options: Node, through: str | None, depth: int = 0) -> str | None:
+        """The code of the store that the options object ``options`` puts in legacy context
+        (``context: { store }``), directly or through a spread of an object declared before
+        (``{ ...context }`` where ``const context = { ...router, context: { …, store: s } }``:
+        ``context.context.store``, read through that name so that it is evaluated once).
+        ``through``: the code that reaches ``options`` when it is not the call's literal."""
+        if depth > 4:
+            return None
+        items = dict(object_items(options))
+        context = unwrap(items.get("context"))
+        store = (
+            dict(object_items(context)).get("store")
+            if context is not None and context.type == "object"
+            else None
+        )
+        if store is not None:
+            return f"{through}.context.store" if through is not None else text(store)
+        for child in options.named_children:
+            spread = unwrap(child.named_children[0]) if child.type == "spread_element" else None
+            if spread is None or spread.type != "identifier":
+                continue
+            declared = object_declared(text(spread), options)
+            if declared is not None and declared.type == "object":
+                found = self._legacy_store(declared, text(spread), depth + 1)
+                if found is not None:
+                    return found
         return None
 
     def _rewrite_call(
