@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import json
 import re
+import shutil
 import sys
 import tempfile
 import time
@@ -31,7 +33,24 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "server"))
+
+
+def _frozen_code() -> Path:
+    """A copy of the tree's ``server/testmend`` taken at start, put first on ``sys.path``: its
+    modules load lazily and its assets (the capture's setup file) are read during the run, so a
+    tree that changes while a suite runs (a checkout, an edit) would otherwise measure a mix of
+    two versions."""
+    frozen = Path(tempfile.mkdtemp(prefix="testmend-bench-code-"))
+    atexit.register(shutil.rmtree, frozen, ignore_errors=True)
+    shutil.copytree(
+        REPO / "server" / "testmend",
+        frozen / "testmend",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    return frozen
+
+
+sys.path.insert(0, str(_frozen_code()))
 
 from testmend.config import load_config  # noqa: E402
 from testmend.engine import Engine, EngineError, RunRequest, RunResult  # noqa: E402
