@@ -124,6 +124,8 @@ class RenderCalls(ClassRefs):
         )
         if store is not None:
             return f"{through}.context.store" if through is not None else text(store)
+        if context is not None:
+            return None  # its own context, without a store, replaces any spread before it
         for child in options.named_children:
             spread = unwrap(child.named_children[0]) if child.type == "spread_element" else None
             if spread is None or spread.type != "identifier":
