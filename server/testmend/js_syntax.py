@@ -142,3 +142,19 @@ def call_args(call: Node) -> list[Node]:
     if arguments is None:
         return []
     return [c for c in arguments.named_children if c.type != "comment"]
+
+
+def unwrap(node: Node | None) -> Node | None:
+    """Skip parentheses, TypeScript ``!``, ``as`` and ``satisfies`` around an expression."""
+    while node is not None and node.type in (
+        "parenthesized_expression",
+        "non_null_expression",
+        "as_expression",
+        "satisfies_expression",
+        "type_assertion",
+    ):
+        named = [c for c in node.named_children if c.type != "comment"]
+        if not named:
+            return None
+        node = named[-1] if node.type == "type_assertion" else named[0]
+    return node

@@ -12,27 +12,12 @@ from ..js_syntax import Node as Node
 from ..js_syntax import call_args, text_of
 from ..js_syntax import parse as parse
 from ..js_syntax import string_value as literal_value
+from ..js_syntax import unwrap as unwrap
 from ..js_syntax import walk as walk
 
 # The shared basics (testmend.js_syntax) under the codemod's short names.
 args_of = call_args
 text = text_of
-
-
-def unwrap(node: Node | None) -> Node | None:
-    """Skip parentheses, TypeScript ``!``, ``as`` and ``satisfies`` around an expression."""
-    while node is not None and node.type in (
-        "parenthesized_expression",
-        "non_null_expression",
-        "as_expression",
-        "satisfies_expression",
-        "type_assertion",
-    ):
-        named = [c for c in node.named_children if c.type != "comment"]
-        if not named:
-            return None
-        node = named[-1] if node.type == "type_assertion" else named[0]
-    return node
 
 
 def string_value(node: Node | None) -> str | None:

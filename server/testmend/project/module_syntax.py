@@ -18,6 +18,7 @@ from testmend.js_syntax import (
     parse,
     string_value,
     text_of,
+    unwrap,
 )
 
 ImportHow = Literal["import", "export", "require", "dynamic", "mock"]
@@ -263,20 +264,6 @@ def _interesting(tree: tree_sitter.Tree, path: str) -> list[tuple[str, Node]]:
     return found
 
 
-_TYPED = (
-    "as_expression",
-    "satisfies_expression",
-    "parenthesized_expression",
-    "non_null_expression",
-)
-
-
-def _unwrapped(node: Node | None) -> Node | None:
-    while node is not None and node.type in _TYPED and node.named_children:
-        node = node.named_children[0]
-    return node
-
-
 def default_export_wraps(source: str | bytes, path: str) -> list[str]:
     """The components a module's default export wraps in higher-order components, outermost
     first: ``export default connect(mapState)(BadgeBase)`` → ``['BadgeBase']``;
@@ -298,10 +285,10 @@ def default_export_wraps(source: str | bytes, path: str) -> list[str]:
                 if declarator.type == "variable_declarator" and init is not None:
                     declared[text_of(declarator.child_by_field_name("name"))] = init
     names: list[str] = []
-    node = _unwrapped(value)
+    node = unwrap(value)
     while node is not None and node.type == "call_expression" and len(names) < 4:
         args = call_args(node)
-        inner = _unwrapped(args[0]) if len(args) == 1 else None
+        inner = unwrap(args[0]) if len(args) == 1 else None
         if inner is not None and inner.type == "call_expression":
             node = inner  # withRouter(connect(…)(X))
             continue
@@ -309,7 +296,7 @@ def default_export_wraps(source: str | bytes, path: str) -> list[str]:
         if not name[:1].isupper() or name in names:
             break
         names.append(name)
-        node = _unwrapped(declared.get(name))
+        node = unwrap(declared.get(name))
     return names
 
 

@@ -148,12 +148,8 @@ class CapturedQueries(Chains):
             return None
         # Never matched here, and no query was verified there: use the selector's query
         # elsewhere in the file, when it is the same everywhere it matched.
-        same = [
-            r.host_nodes() if host else r
-            for r in self.dom.records
-            if r.selector == selector_text and r.count > 0
-        ]
-        same = [r for r in same if r.count > 0]
+        mine = [r for r in self.dom.records if r.selector == selector_text]
+        same = [r for r in (r.host_nodes() if host else r for r in mine) if r.count > 0]
         if not same:
             return None
         picked = self._pick(self._consensus(same), context)

@@ -185,10 +185,15 @@ class Recordings(Targets):
             op, args, _node = ops[1]
             index = ".slice(-1)[0]" if op == "last" else f"[{text(args[0])}]" if args else "[0]"
         name = text(ops[0][1][0])
-        module, export = self.recordable(name)
-        self.recorded.setdefault(module, {})[export] = name
-        self.read_props.add(name)
+        self._keep(*self.recordable(name), name, reads=True)
         return f"recordedProps({name}){index}", length
+
+    def _keep(self, module: str, export: str, name: str, *, reads: bool) -> None:
+        """Record the component ``name`` (``export`` of ``module``); ``reads``: the test reads
+        its props (else it only counts its instances)."""
+        self.recorded.setdefault(module, {})[export] = name
+        if reads:
+            self.read_props.add(name)
 
     def recorded_count(
         self, base: Node, ops: list[tuple[str, list[Node], Node]], count: str | bool
@@ -204,8 +209,7 @@ class Recordings(Targets):
         if binding is None or binding.kind not in ("decl", "var") or binding.props_of:
             return None
         name = text(ops[0][1][0])
-        module, export = self.recordable(name)
-        self.recorded.setdefault(module, {})[export] = name
+        self._keep(*self.recordable(name), name, reads=False)
         if isinstance(count, bool):
             return f"expect(recordedProps({name})){'.not' if count else ''}.toHaveLength(0);"
         return f"expect(recordedProps({name})).toHaveLength({count});"
@@ -299,8 +303,7 @@ class Recordings(Targets):
             self.imports.setdefault(module, set()).add(
                 f"default:{name}" if export == "default" else name
             )
-        self.recorded.setdefault(module, {})[export] = name
-        self.read_props.add(name)
+        self._keep(module, export, name, reads=True)
         return f"recordedProps({name})[0]"
 
     # -- children a shallow test never rendered -----------------------------------------
