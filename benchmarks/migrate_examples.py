@@ -57,6 +57,7 @@ from testmend.engine import Engine, EngineError, RunRequest, RunResult  # noqa: 
 from testmend.project import enzyme_test_files  # noqa: E402
 from testmend.project.testing_library import testing_library_status  # noqa: E402
 from testmend.workflow.events import RunEvent, RunStarted  # noqa: E402
+from testmend.workspace import collect_stale_slots  # noqa: E402
 
 _FIRE_EVENT = re.compile(r"\bfireEvent(?:\.\w+)?\(")
 _USER_EVENT = re.compile(r"\b(?:user|userEvent)\.\w+\(")
@@ -136,6 +137,9 @@ async def migrate_all(app: Path, files: list[str], jobs: int) -> tuple[list[Row]
                 return row_of(result, ended - started.get(result.run_id, ended)), result
 
             outcomes = await asyncio.gather(*(one(f) for f in files))
+        # The warm slots are worktrees registered in the suite's repository: unregistered
+        # before their folder goes, so no stale registration is left behind there.
+        await asyncio.to_thread(collect_stale_slots, Path(workspaces), every=True)
     return [row for row, _ in outcomes], [r for _, r in outcomes if r is not None]
 
 

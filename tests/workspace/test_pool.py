@@ -253,3 +253,22 @@ def test_stale_slots_are_collected_with_their_registration(
     assert collect_stale_slots(base) == [busy.container]
     assert worktrees(repo) == [str(repo)]
     assert list(base.iterdir()) == []
+
+
+def test_every_free_slot_goes_with_its_registration_before_its_folder_does(
+    repo: Path, base: Path
+) -> None:
+    """A workspaces folder about to be deleted (the benchmark's temporary one): every free
+    slot goes with its worktree's registration, so the user's repository keeps none that
+    `git worktree list` would show as prunable; a slot in use stays."""
+    first = acquire(repo, base, "run-1")
+    busy = acquire(repo, base, "run-2")
+    first.release()
+    assert collect_stale_slots(base, every=True) == [first.container]
+    assert [Path(p).name for p in worktrees(repo)] == [repo.name, busy.tree.name]  # type: ignore[union-attr]
+    busy.release()
+    assert collect_stale_slots(base, every=True) == [busy.container]
+    assert worktrees(repo) == [str(repo)]
+    assert not (repo / ".git" / "worktrees").exists() or not any(
+        (repo / ".git" / "worktrees").iterdir()
+    )

@@ -7,6 +7,7 @@ index), without the user's ``GIT_DIR``-style variables and in its own process gr
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import logging
 import os
 import re
@@ -64,6 +65,8 @@ class GitProcess:
             cmd += ["-c", item]
         cmd += args
         self.shown = "git " + " ".join(args)
+        self.held: int | None = None
+        """A lock's file descriptor, closed once the command has ended."""
         try:
             self.proc = subprocess.Popen(
                 cmd,
@@ -87,6 +90,7 @@ class GitProcess:
         except BaseException:
             self.kill()
             raise
+        self._release()
         if self.proc.returncode != 0:
             code = self.proc.returncode
             message = err.decode("utf-8", "replace").strip() or f"exit status {code}"
@@ -101,6 +105,12 @@ class GitProcess:
                 else:
                     os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.communicate()
+        self._release()
+
+    def _release(self) -> None:
+        if self.held is not None:
+            os.close(self.held)
+            self.held = None
 
 
 def run_git(
@@ -119,6 +129,7 @@ class GitProject:
     toplevel: Path
     subdir: str  # POSIX path of the project below toplevel, "." for the toplevel itself
     head: str
+    common_dir: Path | None = None  # the repository's .git (shared by all its worktrees)
 
 
 def detect_git(project: Path) -> GitProject | None:
@@ -127,11 +138,13 @@ def detect_git(project: Path) -> GitProject | None:
         logger.info("git is not installed; using a filtered copy of %s", project)
         return None
     try:
-        top_out = run_git(["rev-parse", "--show-toplevel"], cwd=project)
+        out = run_git(["rev-parse", "--show-toplevel", "--git-common-dir"], cwd=project)
     except GitError as exc:
         logger.info("%s is not in a git work tree (%s); using a filtered copy", project, exc)
         return None
-    toplevel = Path(os.path.realpath(os.fsdecode(top_out.rstrip(b"\r\n"))))
+    top_out, common_out = out.rstrip(b"\r\n").split(b"\n")[:2]
+    toplevel = Path(os.path.realpath(os.fsdecode(top_out.rstrip(b"\r"))))
+    common = Path(os.path.realpath(project / os.fsdecode(common_out.rstrip(b"\r"))))
     try:
         head = head_commit(toplevel)
     except GitError:
@@ -141,7 +154,7 @@ def detect_git(project: Path) -> GitProject | None:
     if subdir != "." and git_ok(["check-ignore", "--quiet", "--", subdir], cwd=toplevel):
         logger.info("%s is ignored by git in %s; using a filtered copy", project, toplevel)
         return None
-    return GitProject(toplevel=toplevel, subdir=subdir, head=head)
+    return GitProject(toplevel=toplevel, subdir=subdir, head=head, common_dir=common)
 
 
 def git_ok(args: Sequence[str], *, cwd: Path) -> bool:
@@ -183,11 +196,42 @@ SPARSE_CONFIG = ("core.sparseCheckout=true", "core.sparseCheckoutCone=true")
 
 
 def start_worktree_add(git: GitProject, tree: Path) -> GitProcess:
+    """``git worktree add`` of HEAD at ``tree``, one at a time per repository (across
+    processes): git registers a worktree by creating its folder under ``.git/worktrees`` and
+    then writing its files, and an add running meanwhile reads that half-made registration and
+    fails ("failed to read .git/worktrees/app32/commondir"). The lock is held until the command
+    is finished or killed."""
     tree.parent.mkdir(parents=True, exist_ok=True)
     args = ["worktree", "add", "--detach", "--quiet"]
     if git.subdir != ".":
         args.append("--no-checkout")  # checked out sparsely by sparse_checkout()
-    return GitProcess([*args, str(tree), git.head], cwd=git.toplevel)
+    held = worktrees_lock(git)
+    try:
+        process = GitProcess([*args, str(tree), git.head], cwd=git.toplevel)
+    except BaseException:
+        if held is not None:
+            os.close(held)
+        raise
+    process.held = held
+    return process
+
+
+def worktrees_lock(git: GitProject) -> int | None:
+    """An exclusive lock (``flock``, waited for) on the repository's git folder, as a file
+    descriptor to close; None where it cannot be taken (no such folder, no ``flock``): the
+    add then runs unlocked, as before."""
+    if git.common_dir is None or not hasattr(fcntl, "flock"):
+        return None
+    try:
+        fd = os.open(git.common_dir, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
 
 
 def sparse_checkout(git: GitProject, tree: Path) -> None:

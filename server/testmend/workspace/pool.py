@@ -309,9 +309,13 @@ async def acquire_workspace_async(
     )
 
 
-def collect_stale_slots(base_dir: Path, *, now: float | None = None) -> list[Path]:
+def collect_stale_slots(
+    base_dir: Path, *, now: float | None = None, every: bool = False
+) -> list[Path]:
     """Remove free slots whose project or repository is gone, or unused for
-    ``STALE_AFTER_DAYS``; return the slots removed. A slot in use is never touched."""
+    ``STALE_AFTER_DAYS`` (``every``: all free slots, for a workspaces folder about to be
+    deleted), with their worktrees' registrations in the user's repository; return the slots
+    removed. A slot in use is never touched."""
     now = time.time() if now is None else now
     removed: list[Path] = []
     try:
@@ -323,14 +327,14 @@ def collect_stale_slots(base_dir: Path, *, now: float | None = None) -> list[Pat
             for entry in os.scandir(pool.path):
                 if entry.name.startswith(SLOT_PREFIX) and entry.is_dir(follow_symlinks=False):
                     slot = Path(entry.path)
-                    if _collect_slot(slot, now):
+                    if _collect_slot(slot, now, every=every):
                         removed.append(slot)
         with contextlib.suppress(OSError):
             os.rmdir(pool.path)  # only when empty
     return removed
 
 
-def _collect_slot(slot: Path, now: float) -> bool:
+def _collect_slot(slot: Path, now: float, *, every: bool = False) -> bool:
     try:
         fd = os.open(slot / "lock", os.O_RDWR | os.O_CREAT, 0o600)
     except OSError:
@@ -344,7 +348,7 @@ def _collect_slot(slot: Path, now: float) -> bool:
         last_used = record.get("last_used")
         gone = not (isinstance(project, str) and os.path.isdir(project))
         old = not isinstance(last_used, (int, float)) or now - last_used > STALE_AFTER_DAYS * 86400
-        if not (gone or old):
+        if not (gone or old or every):
             return False
         tree = record.get("tree")
         if isinstance(repo, str) and isinstance(tree, str):
@@ -352,7 +356,8 @@ def _collect_slot(slot: Path, now: float) -> bool:
                 unregister_worktree(Path(repo), Path(tree))
             except GitError as exc:
                 logger.warning("could not unregister the worktree of %s: %s", slot, exc)
-        logger.info("removing the warm slot %s (%s)", slot, "project gone" if gone else "unused")
+        why = "project gone" if gone else "unused" if old else "its workspaces folder goes"
+        logger.info("removing the warm slot %s (%s)", slot, why)
         rmtree(slot)
     finally:
         os.close(fd)
