@@ -12,7 +12,7 @@ from typing import Any, Literal, TextIO
 
 from ..config import ConfigError, load_config
 from ..engine import EngineError, RunHandle, RunRequest, RunResult
-from ..engine.changes import changed_since, on_disk, pending, result_changes, write_changes
+from ..engine.changes import write_result
 from ..layout import find_project_root
 from ..llm.probe import tier_line
 from ..workflow.events import RunEvent, RunFinished, event_line, spent_text
@@ -39,17 +39,8 @@ class Progress:
 def _write_result(root: Path, result: RunResult, accept_review: bool) -> str:
     """Write what the engine accepted (or, with ``--accept-review``, what needs review), and
     only over the content the run started from."""
-    if not (result.applies or (accept_review and result.status == "needs_review")):
-        hint = " (--accept-review writes it)" if result.status == "needs_review" else ""
-        return f"not written: {result.status}{hint}"
-    changes = result_changes(result)
-    stale = changed_since(changes, on_disk(root))
-    if stale:
-        return f"not written: {stale[0]} changed on disk during the run"
-    changes = pending(changes, on_disk(root))
-    write_changes(root, changes)
-    extra = [c.path for c in changes if c.path != result.file]
-    return "written" + (f" (and {', '.join(extra)})" if extra else "")
+    written = write_result(root, result, accept_review=accept_review)
+    return written.message.replace("accepting the review writes it", "--accept-review writes it")
 
 
 def _accepted(result: RunResult, written: str | None, accept_review: bool) -> bool:
