@@ -43,8 +43,9 @@ def runs(args: argparse.Namespace) -> int:
             tally = f" {record.summary.tests_passing}/{record.summary.tests_total} tests"
         if record.summary and record.summary.tokens_used:
             tally += ", " + spent_text(record.summary.tokens_used, record.summary.cost)
+        kind = "task" if record.host else record.mode  # a host's model migrates a task
         print(
-            f"{record.run_id}  {record.status:<11} {record.mode:<7} {record.file}{tally}"
+            f"{record.run_id}  {record.status:<11} {kind:<7} {record.file}{tally}"
             + (f"  — {record.failure_reason}" if record.failure_reason else "")
         )
     return 0

@@ -85,6 +85,16 @@ class Endings:
         )
         handle.queue.put_nowait(None)
 
+    def awaiting(self, handle: RunHandle, record: RunRecord, emit: Emit) -> None:
+        """A host task that has its brief and waits for the host's migration."""
+        question = (
+            "waiting for the host's migration: submit the migrated test with "
+            f"submit_migration('{record.run_id}', content)"
+        )
+        self.store.save(record.model_copy(update={"status": "paused", "question": question}))
+        emit(NeedsInput(run_id=record.run_id, question=question, report_path="", options=[]))
+        handle.queue.put_nowait(None)
+
     def stopped(
         self,
         handle: RunHandle,

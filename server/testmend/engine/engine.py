@@ -33,7 +33,7 @@ from ..workflow.agent.errors import AgentStalledError
 from ..workflow.context import RunDeps
 from ..workflow.events import RunEvent, RunStarted, TierChanged
 from ..workflow.graph import build_graph, checkpoint_serializer
-from ..workflow.state import ExitState, MigrationState, RunStatus, Step
+from ..workflow.state import ExitState, MigrationState, ReviewState, RunStatus, Step
 from ..workspace.pool import collect_stale_slots
 from ..workspace.shadow import (
     ShadowWorkspaceError,
@@ -56,6 +56,7 @@ TRACE_FLUSH_SECONDS = 10.0
 
 
 CANCELLED = "cancelled by the user"
+DISCARDED = "discarded by the user"
 
 
 class Engine:
@@ -159,10 +160,11 @@ class Engine:
 
     # -- starting ------------------------------------------------------------------------------
 
-    def _check_sandbox(self) -> None:
-        """Refuse a run the sandbox policy forbids (model code and no sandbox)."""
+    def _check_sandbox(self, *, host: bool = False) -> None:
+        """Refuse a run the sandbox policy forbids (model code and no sandbox; a host's
+        submissions are model code)."""
         assert self.sandbox_choice is not None
-        if why := self.sandbox_choice.refusal(model_code=not self.offline):
+        if why := self.sandbox_choice.refusal(model_code=host or not self.offline):
             raise EngineError(why)
 
     def running_file(self, relative: str) -> str | None:
@@ -171,12 +173,16 @@ class Engine:
                 return handle.run_id
         return None
 
-    async def start(self, request: RunRequest) -> RunHandle:
+    async def start(self, request: RunRequest, *, host: bool = False) -> RunHandle:
+        """A run of ``request``. ``host``: a task whose migration the caller's model writes (the
+        MCP face): the run converts with the codemod and waits for ``submit``."""
         await self.open()
         relative = relative_path(self.project_root, request.file)
         if other := self.running_file(relative):
             raise EngineError(f"{relative} is already being migrated (run {other})")
-        self._check_sandbox()
+        if host and request.mode != "migrate":
+            raise EngineError("only a migration can be a host's task")
+        self._check_sandbox(host=host)
         prepared = await prepare(self.project_root, request, relative)
         source = prepared.source
         run_id = self.store.new_run_id()
@@ -190,6 +196,7 @@ class Engine:
             candidate=source if request.mode == "fix" or request.start_step else None,
             user_instructions=request.user_instructions,
             verify_tests=prepared.verify_tests,
+            host=host,
         )
         now = datetime.now(UTC)
         record = RunRecord(
@@ -197,7 +204,8 @@ class Engine:
             file=relative,
             mode=request.mode,
             status="running",
-            offline=self.offline,
+            offline=self.offline or host,
+            host=host,
             start_step=start,
             created_at=now,
             updated_at=now,
@@ -264,7 +272,7 @@ class Engine:
                     read_roots=tuple(held.workspace.link_targets),
                     runners=held.runners,
                     run_dir=self.store.run_dir(record.run_id),
-                    models=self.models,
+                    models=None if record.host else self.models,
                     emit=emit,
                     usage=usage,
                     kept=held.kept_originals,
@@ -298,9 +306,11 @@ class Engine:
                         # On from the last checkpoint: the step the model failed in again.
                         deps, graph_input = replace(deps, models=None), None
             snapshot = await self._graph.aget_state(config)
-            return self._endings.finished(
-                handle, record, MigrationState.model_validate(snapshot.values), emit
-            )
+            state = MigrationState.model_validate(snapshot.values)
+            if state.host and state.submission is None and state.exit.status != "failed":
+                self._endings.awaiting(handle, record, emit)
+                return None
+            return self._endings.finished(handle, record, state, emit)
         except asyncio.CancelledError:
             await self._end(handle, record, "cancelled", self._stop_reason, usage, emit)
             raise
@@ -378,6 +388,8 @@ class Engine:
         """Continue a paused run (with the person's answer) or one whose process died."""
         await self.open()
         record = self.store.load(run_id)
+        if record.host:
+            raise EngineError(f"run {run_id} is a host's task: a submission continues it")
         if self.running_file(record.file) == run_id:
             raise EngineError(f"run {run_id} is still running")
         snapshot = await self._graph.aget_state({"configurable": {"thread_id": run_id}})
@@ -395,6 +407,53 @@ class Engine:
         )
         self.store.save(record)
         return self._launch(record, graph_input, state.original_content)
+
+    async def submit(self, run_id: str, content: str) -> RunHandle:
+        """A host task's next submission: the test file as the host's model wrote it, checked
+        like every candidate (its tests, lint, types, the inventory and the intent check) and
+        decided by the same policy. A task ends taking submissions at ``retry.maxTotalAttempts``."""
+        await self.open()
+        record = self.store.load(run_id)
+        if not record.host:
+            raise EngineError(f"run {run_id} is not a host's task (begin_migration starts one)")
+        if self.running_file(record.file) == run_id:
+            raise EngineError(f"task {run_id} is still checking a submission: wait for it")
+        if other := self.running_file(record.file):
+            raise EngineError(f"{record.file} is already being migrated (run {other})")
+        snapshot = await self._graph.aget_state({"configurable": {"thread_id": run_id}})
+        if not snapshot.values:
+            raise EngineError(f"task {run_id} has no checkpoint to go on from")
+        state = MigrationState.model_validate(snapshot.values)
+        if state.research is None or not state.test_plans:
+            raise EngineError(f"task {run_id} stopped before its brief was ready: begin again")
+        limit = self.config.retry.max_total_attempts
+        if state.submissions >= limit:
+            raise EngineError(
+                f"task {run_id} has had its {limit} submissions (retry.maxTotalAttempts): hand "
+                "it to a person with its report, or begin a new task"
+            )
+        self._check_sandbox(host=True)
+        submitted = state.model_copy(
+            update={
+                "submission": content,
+                "submissions": state.submissions + 1,
+                "start_node": "migrate",
+                "exit": ExitState(),
+                "review": ReviewState(),
+                "user_choice": None,
+            }
+        )
+        record = record.model_copy(
+            update={"status": "running", "pid": os.getpid(), "question": None}
+        )
+        self.store.save(record)
+        return self._launch(record, submitted, state.original_content)
+
+    async def state(self, run_id: str) -> MigrationState | None:
+        """A run's state as its last checkpoint has it (None: none yet)."""
+        await self.open()
+        snapshot = await self._graph.aget_state({"configurable": {"thread_id": run_id}})
+        return MigrationState.model_validate(snapshot.values) if snapshot.values else None
 
     async def continue_stopped(self, run_id: str) -> RunHandle:
         """A run a stop cut short (its process died, or a signal cancelled it) continued: from
@@ -443,4 +502,22 @@ class Engine:
         if not snapshot.values or snapshot.next:
             return None
         state = MigrationState.model_validate(snapshot.values)
-        return self._endings.result(run_id, state, self.store.load(run_id).sandbox)
+        if state.host and state.submission is None:
+            return None  # a host task has no result before its first submission
+        record = self.store.load(run_id)
+        result = self._endings.result(run_id, state, record.sandbox)
+        if record.status == "discarded":
+            return result.model_copy(update={"status": "discarded", "reasons": [DISCARDED]})
+        return result
+
+    async def discard(self, run_id: str) -> RunRecord:
+        """Drop a finished run's result: no face applies or writes it any more (its report
+        stays). A run still under way is cancelled first."""
+        await self.open()
+        record = self.store.load(run_id)
+        if self.running_file(record.file) == run_id:
+            await self.cancel(run_id)
+            record = self.store.load(run_id)
+        record = record.model_copy(update={"status": "discarded", "question": None})
+        self.store.save(record)
+        return record

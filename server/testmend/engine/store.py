@@ -38,6 +38,8 @@ class RunRecord(BaseModel):
     """When paused: what the run asks a person."""
     sandbox: str = ""
     """Where its commands ran (see ``RunResult.sandbox``)."""
+    host: bool = False
+    """A task the host's model migrates (``Engine.start(..., host=True)``; ``Engine.submit``)."""
 
 
 class RunStore:

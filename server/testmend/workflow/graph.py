@@ -2,7 +2,8 @@
 
 The start is conditional (``choose_start``); a step that fails goes straight to ``finish``, which
 records the failure and its reason. The review may send the result back to ``migrate`` (bounded
-by ``retry.maxReviewRounds``), which starts from the reviewed candidate.
+by ``retry.maxReviewRounds``), which starts from the reviewed candidate. A host task (the host's
+model migrates: ``MigrationState.host``) ends after ``migrate`` until it has a submission.
 """
 
 from __future__ import annotations
@@ -26,11 +27,13 @@ _NEXT: dict[Step, Step] = dict(pairwise(STEPS))
 
 
 def _after(step: Step) -> Any:
-    def route(state: MigrationState) -> Step:
+    def route(state: MigrationState) -> str:
         if state.exit.status == "failed":
             return "finish"
         if step == "review" and state.review.send_back:
             return "migrate"
+        if step == "migrate" and state.host and state.submission is None:
+            return END  # a host task waits for the host's submission
         return _NEXT[step]
 
     route.__name__ = f"after_{step}"
@@ -48,6 +51,7 @@ def build_graph(
     )
     for step in STEPS[:-1]:
         targets = {_NEXT[step], "finish", *(["migrate"] if step == "review" else [])}
+        targets |= {END} if step == "migrate" else set()
         graph.add_conditional_edges(step, _after(step), {t: t for t in targets})
     graph.add_edge("finish", END)
     return graph.compile(checkpointer=checkpointer, name="testmend-migration")

@@ -257,6 +257,14 @@ class MigrationState(_Model):
     model_fallback: str | None = None
     """Why the model tier stopped before it produced a candidate, when the run went on with the
     deterministic tier (``model.fallback: codemod``)."""
+    host: bool = False
+    """A task whose migrate step the host's model does (the MCP face's ``begin_migration``): the
+    step converts with the codemod and the run stops there, with that candidate for the brief;
+    each ``submission`` then runs the step (its tests), lint, typescript and the review."""
+    submission: str | None = None
+    """The test file as the host submitted it last (a host task)."""
+    submissions: int = 0
+    """How many times the host submitted (a host task)."""
 
 
 def review_left(review: ReviewState) -> list[str]:

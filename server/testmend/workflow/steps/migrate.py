@@ -7,7 +7,8 @@ inventory findings, and after the agent stops with passing tests the intent chec
 finds goes back to the agent (at most ``FIDELITY_ROUNDS`` times, counted in the tracker).
 
 When the review sends the result back, the step starts from the reviewed candidate (no new
-conversion) and the agent's task is the reviewer's findings.
+conversion) and the agent's task is the reviewer's findings. In a host task the host's model is
+the agent: the step converts once (for the brief), then takes each submission as its candidate.
 """
 
 from __future__ import annotations
@@ -130,6 +131,8 @@ async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
     emit_start(deps, "migrate", state)
     if state.review.send_back and state.candidate is not None:
         return await _address_review(deps, state, state.candidate)
+    if state.host and state.submission is not None:
+        return await _submitted(deps, state, state.submission)
     capture = DomCapture.model_validate_json(state.dom_capture) if state.dom_capture else None
 
     def convert() -> CodemodResult:  # in a thread: conventions walk the sources, the codemod parses
@@ -219,6 +222,28 @@ async def _address_review(deps: RunDeps, state: MigrationState, candidate: str) 
     except RunnerError as exc:
         return fail(deps, state, "migrate", exc.message, candidate=loop.candidate)
     return _end(deps, state, loop, 0, state.codemod_left, {})
+
+
+async def _submitted(deps: RunDeps, state: MigrationState, content: str) -> Update:
+    """A host task's submission is the step's candidate: its tests run (the snapshots it
+    makes are recorded afresh) and the inventory is taken; the later steps check the rest.
+    The conversion's notes were about the codemod's lines, not these."""
+    if state.snapshot_file:
+        restore_snapshot(deps, state.snapshot_file, {})
+    try:
+        result = await run_tests(deps, state, content)
+    except RunnerError as exc:
+        return fail(deps, state, "migrate", exc.message, candidate=content)
+    loop = _Loop(state, content, result)
+    rows, findings = state_inventory(state, content)
+    loop.fidelity = FidelityReport(rows=rows, inventory_findings=findings)
+    loop.tracker = deps.record_check(
+        loop.tracker,
+        "migrate",
+        [*observed_test_errors(result), *as_errors(findings)],
+        [t.full_name for t in result.tests if t.status == "passed"],
+    ).tracker
+    return _end(deps, state, loop, 0, [], {"codemod_findings": []})
 
 
 def _end(
