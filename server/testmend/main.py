@@ -1,6 +1,6 @@
-"""The ``testmend`` program: the command line, and ``testmend serve``, the language server. The
-two faces never import each other; this entry point joins them (and imports the language server
-only for ``serve``: the other commands start faster without it)."""
+"""The ``testmend`` program: the command line, ``testmend serve`` (the language server) and
+``testmend mcp`` (the MCP server). The faces never import each other; this entry point joins them
+(and imports a server only for its command: the other commands start faster without it)."""
 
 from __future__ import annotations
 
@@ -19,5 +19,12 @@ def serve(args: argparse.Namespace) -> int:
     return run_server(tcp=args.tcp, verbose=args.verbose, log_file=log_file)
 
 
+def mcp(args: argparse.Namespace) -> int:
+    """``testmend mcp``: the MCP server over stdio, or Streamable HTTP."""
+    from .mcp.server import main as run_server
+
+    return run_server(Path(args.project), http=args.http)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    return cli.main(argv, serve=serve)
+    return cli.main(argv, serve=serve, mcp=mcp)

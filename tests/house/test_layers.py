@@ -19,7 +19,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("fidelity", "codemod"),
     ("workflow",),
     ("engine", "doctor"),
-    ("cli", "lsp"),
+    ("cli", "lsp", "mcp"),
     ("main",),
     ("__main__",),
 )

@@ -27,9 +27,12 @@ def _doctor(args: argparse.Namespace) -> int:
 Handler = Callable[[argparse.Namespace], int]
 
 
-def build_parser(serve: Handler | None = None) -> argparse.ArgumentParser:
-    """The command line's parser; ``serve``: the handler of ``testmend serve`` (the language
-    server is another face: the program's entry point, ``testmend.main``, hands it in)."""
+def build_parser(
+    serve: Handler | None = None, mcp: Handler | None = None
+) -> argparse.ArgumentParser:
+    """The command line's parser; ``serve`` and ``mcp``: the handlers of ``testmend serve`` and
+    ``testmend mcp`` (the language server and the MCP server are other faces: the program's
+    entry point, ``testmend.main``, hands them in)."""
     parser = argparse.ArgumentParser(
         prog="testmend",
         description="Migrate React test suites from Enzyme to React Testing Library.",
@@ -65,19 +68,36 @@ def build_parser(serve: Handler | None = None) -> argparse.ArgumentParser:
         help="also log to this file, with times (appended; stderr still gets the log)",
     )
     serving.set_defaults(handler=serve or _no_server)
+    mcp_server = sub.add_parser(
+        "mcp",
+        help="run the MCP server (stdio, or Streamable HTTP with --http) for agentic IDEs",
+        description="Run testmend's MCP server for an agent (VS Code, Claude Code, Cursor): "
+        "find Enzyme tests, migrate them, check a migration the agent wrote, apply results. "
+        "Speaks MCP over stdio unless --http is given.",
+    )
+    mcp_server.add_argument(
+        "--project", default=".", help="the project (default: the one the current folder is in)"
+    )
+    mcp_server.add_argument("--http", metavar="HOST:PORT", help="serve Streamable HTTP here")
+    mcp_server.set_defaults(handler=mcp or _no_server)
     return parser
 
 
 def _no_server(args: argparse.Namespace) -> int:
-    print("testmend: this entry point has no language server", file=sys.stderr)
+    print(f"testmend: this entry point has no {args.command} server", file=sys.stderr)
     return 2
 
 
-def main(argv: Sequence[str] | None = None, *, serve: Handler | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    serve: Handler | None = None,
+    mcp: Handler | None = None,
+) -> int:
     """Every error a user can cause ends in one line and a non-zero status, never a traceback:
     a closed pipe (``testmend runs --json | head``) ends quietly; a file system that refuses a
     write (read-only, full) is named."""
-    args = build_parser(serve).parse_args(argv)
+    args = build_parser(serve, mcp).parse_args(argv)
     try:
         code: int = args.handler(args)
     except KeyboardInterrupt:
