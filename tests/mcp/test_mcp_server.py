@@ -18,7 +18,7 @@ import pytest
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
-from tests.support.apps import REPO_ROOT
+from tests.support.apps import REPO_ROOT, copy_example_app
 from tests.support.engine import CHEATS, SIMPLE_ENZYME, SIMPLE_RTL, SIMPLE_TEST
 from tests.support.leftovers import left_behind
 from tests.support.lsp import server_env
@@ -353,13 +353,13 @@ async def test_a_task_stops_taking_submissions_at_its_limit(
         )
         assert "still being checked" in busy
         nexts = []
-        for content in (content, CHEATS["skips-the-failing-test"][0]):
+        for submitted in (content, CHEATS["skips-the-failing-test"][0]):
             verdict = await call(
-                session, "submit_migration", task_id=task["task_id"], content=content
+                session, "submit_migration", task_id=task["task_id"], content=submitted
             )
             while verdict["outcome"] == "checking":
                 verdict = await call(
-                    session, "submit_migration", task_id=task["task_id"], content=content
+                    session, "submit_migration", task_id=task["task_id"], content=submitted
                 )
             nexts.append(verdict["next"])
         assert nexts[0].startswith("Fix every finding") and "attempt 1 of 2" in nexts[0]
@@ -369,3 +369,36 @@ async def test_a_task_stops_taking_submissions_at_its_limit(
         )
         assert "2 submissions" in refused and "retry.maxTotalAttempts" in refused
     assert (project / SIMPLE_TEST).read_text() == SIMPLE_ENZYME
+
+
+async def test_a_monorepo_folder_runs_each_file_in_its_own_package(
+    tmp_path: Path, workspaces: Path
+) -> None:
+    """Started at a repository's root (no package.json there), the server runs a package's test
+    in that package (its jest, its .testmend/), names files from the root, and finds the run
+    again after a restart."""
+    repo = tmp_path / "repo"
+    package = copy_example_app(repo / "packages" / "app")
+    test = f"packages/app/{PAGINATION}"
+    original = (package / PAGINATION).read_text()
+    async with mcp_session(repo, workspaces) as session:
+        found = await call(session, "find_enzyme_tests", path="packages")
+        assert test in {row["path"] for row in found["files"]} and len(found["files"]) == 10
+        status = await call(session, "migrate", path=test, offline=True, wait_seconds=45)
+        if status["status"] == "running":
+            status = await until_ended(session, status["run_id"])
+        assert status["status"] == "succeeded" and status["file"] == test, status
+    assert (package / ".testmend" / "runs" / status["run_id"] / "run.json").is_file()
+    assert not (repo / ".testmend").exists()
+    async with mcp_session(repo, workspaces) as session:  # found again from its record
+        result = await call(session, "get_result", run_id=status["run_id"])
+        assert result["file"] == test and result["original_sha256"] == _sha256(original)
+        written = await call(
+            session, "apply_result", run_id=status["run_id"],
+            expected_sha256=result["original_sha256"],
+        )  # fmt: skip
+        assert written["ok"] and test in written["files"], written
+        found = await call(session, "find_enzyme_tests", path="packages/app/src/components")
+        states = {row["path"]: row["state"] for row in found["files"]}
+        assert states[test] == "migrated"
+    assert "from 'enzyme'" not in (package / PAGINATION).read_text()

@@ -11,19 +11,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import os
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ..config import Config, ConfigError, load_config
+from ..layout import NEVER_WALKED, STATE_DIR, find_project_root, state_dir
 from ..workspace.paths import PathEscapeError, resolve_in_root, to_relative
 
 if TYPE_CHECKING:
     from ..engine import Engine, RunHandle, RunRecord, RunResult
     from ..workflow.events import RunEvent
+    from ..workflow.state import MigrationState
 
 MAX_WAIT_SECONDS = 45.0
+RUN_ID = re.compile(r"[a-z0-9][a-z0-9-]{3,63}")
+SKIPPED = NEVER_WALKED | {STATE_DIR}
 Progress = Callable[[float, str], Awaitable[None]]
 
 
@@ -32,11 +38,12 @@ class ToolProblem(Exception):
 
 
 class Followed:
-    """A run this process started: its handle, its step, how many events it had."""
+    """A run this process started: its handle, its project, its step, how many events it had."""
 
-    def __init__(self, handle: RunHandle, engine: Engine):
+    def __init__(self, handle: RunHandle, engine: Engine, root: Path):
         self.handle = handle
         self.engine = engine
+        self.root = root
         self.step: str | None = None
         self.seen = 0
         self.submitted: str | None = None
@@ -44,11 +51,17 @@ class Followed:
 
 
 class Runs:
-    def __init__(self, project_root: Path, config_overrides: dict[str, Any] | None = None):
-        self.root = project_root
+    """The runs of the projects in one folder (the server's): the folder itself, or the packages
+    of a monorepo under it. A file belongs to the nearest project at or above it (its
+    ``package.json``), as for the command line; paths in answers are the folder's."""
+
+    def __init__(self, folder: Path, config_overrides: dict[str, Any] | None = None):
+        self.root = folder
         self.overrides = config_overrides
-        self.engines: dict[bool, Engine] = {}
+        self.engines: dict[tuple[Path, bool], Engine] = {}
         self.followed: dict[str, Followed] = {}
+        self.roots: dict[str, Path] = {}
+        """Run id → its project, for the runs seen so far."""
         self._api: ModuleType | None = None
         self._lock = asyncio.Lock()
 
@@ -60,20 +73,20 @@ class Runs:
             self._api = await asyncio.to_thread(importlib.import_module, "testmend.engine")
         return self._api
 
-    def config(self) -> Config:
+    def config(self, root: Path) -> Config:
         try:
-            return load_config(self.root, editor_settings=self.overrides)
+            return load_config(root, editor_settings=self.overrides)
         except ConfigError as exc:
             raise ToolProblem(str(exc)) from None
 
-    async def engine(self, offline: bool = False) -> Engine:
+    async def engine(self, root: Path, offline: bool = False) -> Engine:
         async with self._lock:
-            engine = self.engines.get(offline)
+            engine = self.engines.get((root, offline))
             if engine is None:
                 api = await self.api()
-                engine = api.Engine(self.config(), offline=offline)
+                engine = api.Engine(self.config(root), offline=offline)
                 await engine.open()
-                self.engines[offline] = engine
+                self.engines[(root, offline)] = engine
             return engine
 
     async def aclose(self) -> None:
@@ -86,7 +99,7 @@ class Runs:
     # -- paths and records ---------------------------------------------------------------------
 
     def relative(self, path: str) -> str:
-        """A path the agent named, as project-relative; refused when it leads outside."""
+        """A path the agent named, relative to the folder; refused when it leads outside."""
         if not path or "\x00" in path:
             raise ToolProblem("name a file of the project (a path relative to its root)")
         try:
@@ -100,7 +113,7 @@ class Runs:
         return relative
 
     def relative_pattern(self, pattern: str) -> str:
-        """A glob the agent named, as project-relative; refused when it reaches outside."""
+        """A glob the agent named, relative to the folder; refused when it reaches outside."""
         try:
             return to_relative(self.root, pattern)
         except PathEscapeError:
@@ -108,18 +121,53 @@ class Runs:
                 f"{pattern} reaches outside the project {self.root}: name files inside it"
             ) from None
 
+    def project(self, relative: str) -> tuple[Path, str]:
+        """The project a file of the folder belongs to, and the file relative to it."""
+        path = self.root / relative
+        root = find_project_root(path)
+        if not root.is_relative_to(self.root.resolve()):
+            root = self.root
+        return root, path.resolve().relative_to(root.resolve()).as_posix()
+
+    def shown(self, root: Path, file: str) -> str:
+        """A project's file as the folder names it."""
+        return (root / file).relative_to(self.root).as_posix()
+
+    def root_of(self, run_id: str) -> Path:
+        """The project a run belongs to: known, or found by its record under the folder."""
+        known = self.roots.get(run_id)
+        if known is not None:
+            return known
+        if not RUN_ID.fullmatch(run_id):
+            raise ToolProblem(f"no run {run_id!r} in this project")
+        for root in project_states(self.root):
+            if (state_dir(root) / "runs" / run_id / "run.json").is_file():
+                self.roots[run_id] = root
+                return root
+        raise ToolProblem(f"no run {run_id!r} in this project")
+
     async def record(self, run_id: str) -> RunRecord:
         api = await self.api()
+        root = await asyncio.to_thread(self.root_of, run_id)
         try:
-            record: RunRecord = api.RunStore(self.root).load(run_id)
+            record: RunRecord = api.RunStore(root).load(run_id)
         except KeyError:
             raise ToolProblem(f"no run {run_id!r} in this project") from None
         return record
 
-    async def records(self) -> list[RunRecord]:
+    async def records(self) -> list[tuple[Path, RunRecord]]:
+        """Every run of every project under the folder (each project's in order)."""
         api = await self.api()
-        found: list[RunRecord] = await asyncio.to_thread(api.RunStore(self.root).all)
-        return found
+
+        def load() -> list[tuple[Path, RunRecord]]:
+            found = []
+            for root in project_states(self.root):
+                for record in api.RunStore(root).all():
+                    self.roots.setdefault(record.run_id, root)
+                    found.append((root, record))
+            return found
+
+        return await asyncio.to_thread(load)
 
     def live(self, run_id: str) -> Followed | None:
         followed = self.followed.get(run_id)
@@ -130,7 +178,8 @@ class Runs:
 
     def live_for(self, relative: str) -> Followed | None:
         for followed in self.followed.values():
-            if followed.handle.file == relative and self.live(followed.handle.run_id):
+            shown = self.shown(followed.root, followed.handle.file)
+            if shown == relative and self.live(followed.handle.run_id):
                 return followed
         return None
 
@@ -138,23 +187,26 @@ class Runs:
 
     async def start(self, relative: str, *, offline: bool, host: bool = False) -> Followed:
         api = await self.api()
-        engine = await self.engine(offline)
+        root, file = self.project(relative)
+        engine = await self.engine(root, offline)
         try:
-            handle = await engine.start(api.RunRequest(file=relative), host=host)
+            handle = await engine.start(api.RunRequest(file=file), host=host)
         except (api.EngineError, PathEscapeError, OSError) as exc:
             raise ToolProblem(str(exc)) from None
-        followed = Followed(handle, engine)
+        followed = Followed(handle, engine, root)
         self.followed[handle.run_id] = followed
+        self.roots[handle.run_id] = root
         return followed
 
     async def submit(self, run_id: str, content: str) -> Followed:
         api = await self.api()
-        engine = await self.engine(True)
+        root = self.root_of(run_id)
+        engine = await self.engine(root, True)
         try:
             handle = await engine.submit(run_id, content)
         except (api.EngineError, KeyError, OSError) as exc:
             raise ToolProblem(str(exc).strip("'\"")) from None
-        followed = Followed(handle, engine)
+        followed = Followed(handle, engine, root)
         followed.submitted = content
         self.followed[run_id] = followed
         return followed
@@ -208,5 +260,21 @@ class Runs:
     async def result(self, run_id: str) -> RunResult | None:
         """A finished run's result from its checkpoint (any process's run)."""
         await self.record(run_id)
-        engine = await self.engine(True)
+        engine = await self.engine(self.root_of(run_id), True)
         return await engine.result(run_id)
+
+    async def state(self, run_id: str) -> MigrationState | None:
+        engine = await self.engine(self.root_of(run_id), True)
+        return await engine.state(run_id)
+
+
+def project_states(folder: Path, depth: int = 6) -> list[Path]:
+    """The projects under ``folder`` (itself included) that keep runs (a ``.testmend/runs``),
+    package and VCS folders skipped, at most ``depth`` folders down."""
+    found = []
+    for here, dirs, _files in os.walk(folder):
+        level = len(Path(here).relative_to(folder).parts)
+        if (state_dir(Path(here)) / "runs").is_dir():
+            found.append(Path(here))
+        dirs[:] = [] if level >= depth else [d for d in dirs if d not in SKIPPED]
+    return found

@@ -1,7 +1,8 @@
 """``testmend mcp``: the MCP server (the official Python SDK's ``MCPServer``), over stdio or, with
-``--http HOST:PORT``, Streamable HTTP. One project per server: the one it is started in (or
-``--project``). The engine loads on the first tool call that needs it, so ``initialize`` is
-answered as soon as the SDK is imported.
+``--http HOST:PORT``, Streamable HTTP. One folder per server: the project it is started in (or
+``--project``), or the packages of a monorepo under it (each file runs in its own project). The
+engine loads on the first tool call that needs it, so ``initialize`` is answered as soon as the
+SDK is imported.
 """
 
 from __future__ import annotations
@@ -181,7 +182,7 @@ def build_server(runs: Runs) -> MCPServer:
     )
     async def report(run_id: str) -> str:
         record = await _answer(runs.record(run_id))
-        path = state_dir(runs.root) / "runs" / record.run_id / "report.md"
+        path = state_dir(runs.root_of(record.run_id)) / "runs" / record.run_id / "report.md"
         if not path.is_file():
             raise ToolError(f"run {run_id} has no report yet ({record.status})")
         return path.read_text(encoding="utf-8")

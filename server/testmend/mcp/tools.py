@@ -45,21 +45,20 @@ class Tools:
 
     async def find_enzyme_tests(self, path: str) -> FoundTests:
         files, problems = await asyncio.to_thread(self._files_under, path)
-        records = await self.runs.records()
-        latest: dict[str, RunRecord] = {}
-        for record in records:
-            latest[record.file] = record
+        latest: dict[str, tuple[Path, RunRecord]] = {}
+        for root, record in await self.runs.records():
+            latest[self.runs.shown(root, record.file)] = (root, record)
         rows = []
         for relative, apis in files:
             rows.append(await asyncio.to_thread(self._found, relative, apis, latest.get(relative)))
         named = {r.path for r in rows}
         prefix = None if _GLOB.intersection(path) else self.runs.relative(path or ".")
-        for relative, record in latest.items():  # migrated files no longer import Enzyme
+        for relative, located in latest.items():  # migrated files no longer import Enzyme
             if prefix is None or relative in named:
                 continue
             if prefix != "." and relative != prefix and not relative.startswith(prefix + "/"):
                 continue
-            row = await asyncio.to_thread(self._found, relative, [], record)
+            row = await asyncio.to_thread(self._found, relative, [], located)
             if row.state == "migrated":
                 rows.append(row)
         rows.sort(key=lambda r: r.path)
@@ -98,10 +97,13 @@ class Tools:
             problems.append(f"{out[0][0]} calls no Enzyme API")
         return out, problems
 
-    def _found(self, relative: str, apis: list[str], record: RunRecord | None) -> FoundTest:
+    def _found(
+        self, relative: str, apis: list[str], located: tuple[Path, RunRecord] | None
+    ) -> FoundTest:
         state = "no run"
-        if record is not None:
-            state = self._state(relative, record)
+        record = located[1] if located else None
+        if located is not None:
+            state = self._state(*located)
         return FoundTest(
             path=relative,
             apis=apis,
@@ -110,13 +112,13 @@ class Tools:
             status=record.status if record else None,
         )
 
-    def _state(self, relative: str, record: RunRecord) -> str:
+    def _state(self, root: Path, record: RunRecord) -> str:
         if self.runs.live(record.run_id) or record.status == "running":
             return "running"
         if record.host and record.status == "paused":
             return "waiting for submission"
-        runs_dir = state_dir(self.runs.root) / "runs" / record.run_id
-        current = _read(self.runs.root / relative)
+        runs_dir = state_dir(root) / "runs" / record.run_id
+        current = _read(root / record.file)
         result = _read(runs_dir / "result.txt")
         if (
             current is not None
@@ -150,7 +152,7 @@ class Tools:
             return await self._status(followed, ended)
         record = await self.runs.record(run_id)
         result = await self.runs.result(run_id) if record.status in TERMINAL else None
-        return self._from_record(record, result)
+        return self._from_record(self.runs.root_of(run_id), record, result)
 
     async def _status(self, followed: Followed, ended: bool) -> RunStatusAnswer:
         handle = followed.handle
@@ -158,7 +160,7 @@ class Tools:
             tally = _last_tally(followed)
             return RunStatusAnswer(
                 run_id=handle.run_id,
-                file=handle.file,
+                file=self.runs.shown(followed.root, handle.file),
                 status="running",
                 step=followed.step,
                 tests=tally,
@@ -167,18 +169,19 @@ class Tools:
             )
         result = await self.runs.outcome(followed)
         record = await self.runs.record(handle.run_id)
-        return self._from_record(record, result, followed.step)
+        return self._from_record(followed.root, record, result, followed.step)
 
     def _from_record(
-        self, record: RunRecord, result: RunResult | None, step: str | None = None
+        self, root: Path, record: RunRecord, result: RunResult | None, step: str | None = None
     ) -> RunStatusAnswer:
+        file = self.runs.shown(root, record.file)
         if result is not None:
-            line = f"{result.file}: {result.status.replace('_', ' ')}"
+            line = f"{file}: {result.status.replace('_', ' ')}"
             if result.reasons:
                 line += f" ({result.reasons[0]})"
             return RunStatusAnswer(
                 run_id=record.run_id,
-                file=record.file,
+                file=file,
                 status=result.status,
                 step=step or "finish",
                 tests=tests_of(result),
@@ -197,7 +200,7 @@ class Tools:
             "interrupted": "its process died: `testmend resume --all` continues it",
         }.get(record.status, f"{record.status}: {record.failure_reason or 'no result'}")
         return RunStatusAnswer(
-            run_id=record.run_id, file=record.file, status=record.status, step=step, message=message
+            run_id=record.run_id, file=file, status=record.status, step=step, message=message
         )
 
     async def get_result(self, run_id: str) -> ResultAnswer:
@@ -212,10 +215,17 @@ class Tools:
                 + (f": {record.failure_reason}" if record.failure_reason else "")
                 + ")"
             )
-        state = await (await self.runs.engine(True)).state(run_id)
+        state = await self.runs.state(run_id)
         summary = state.last_test_summary if state is not None else ""
         changes = hunks(result.original, result.content)
-        return result_answer(result, sha256_text(result.original), changes, summary)
+        root = self.runs.root_of(run_id)
+        answer = result_answer(result, sha256_text(result.original), changes, summary)
+        return answer.model_copy(
+            update={
+                "file": self.runs.shown(root, result.file),
+                "other_files": [self.runs.shown(root, f) for f in answer.other_files],
+            }
+        )
 
     async def apply_result(
         self, run_id: str, expected_sha256: str, hunks: list[int] | None, accept_review: bool
@@ -225,10 +235,11 @@ class Tools:
         result = await self.runs.result(run_id)
         if result is None:
             raise ToolProblem(f"run {run_id} has no result to apply")
+        root = self.runs.root_of(run_id)
         try:
             written = await asyncio.to_thread(
                 write_result,
-                self.runs.root,
+                root,
                 result,
                 accept_review=accept_review,
                 chosen=hunks,
@@ -238,21 +249,22 @@ class Tools:
             raise ToolProblem(str(exc).strip("'\"")) from None
         except OSError as exc:
             raise ToolProblem(f"not written: {exc.strerror or exc}") from None
-        message = f"{result.file}: {written.message}"
-        return Done(ok=written.written, message=message, files=written.files)
+        message = f"{self.runs.shown(root, result.file)}: {written.message}"
+        files = [self.runs.shown(root, f) for f in written.files]
+        return Done(ok=written.written, message=message, files=files)
 
     async def discard_result(self, run_id: str) -> Done:
         await self.runs.record(run_id)
-        engine = await self.runs.engine(True)
-        record = await engine.discard(run_id)
-        return Done(ok=True, message=f"{record.file}: result of run {run_id} discarded")
+        root = self.runs.root_of(run_id)
+        record = await (await self.runs.engine(root, True)).discard(run_id)
+        file = self.runs.shown(root, record.file)
+        return Done(ok=True, message=f"{file}: the result of run {run_id} is discarded")
 
     async def cancel_run(self, run_id: str) -> Done:
         record = await self.runs.record(run_id)
         if await self.runs.cancel(run_id):
-            return Done(
-                ok=True, message=f"{record.file}: run {run_id} cancelled; its workspace is gone"
-            )
+            file = self.runs.shown(self.runs.root_of(run_id), record.file)
+            return Done(ok=True, message=f"{file}: run {run_id} cancelled; its workspace is gone")
         return Done(ok=False, message=f"run {run_id} is not running here ({record.status})")
 
     # -- the host's model ----------------------------------------------------------------------
@@ -279,8 +291,8 @@ class Tools:
 
     async def _ready_task(self, relative: str) -> Task | None:
         """The task of this file that waits for a submission, when there is one."""
-        for record in reversed(await self.runs.records()):
-            if record.file == relative:
+        for root, record in reversed(await self.runs.records()):
+            if self.runs.shown(root, record.file) == relative:
                 if record.host and record.status == "paused":
                     return await self._task(record.run_id)
                 return None
@@ -290,21 +302,23 @@ class Tools:
         from ..engine.tasks import brief
 
         record = await self.runs.record(run_id)
+        root = self.runs.root_of(run_id)
+        file = self.runs.shown(root, record.file)
         if not (record.host and record.status == "paused"):
             reason = record.failure_reason or record.status
             return Task(
                 task_id=run_id,
-                file=record.file,
+                file=file,
                 status=record.status,
                 message=f"the task did not get ready: {reason}",
             )
-        state = await (await self.runs.engine(True)).state(run_id)
+        state = await self.runs.state(run_id)
         assert state is not None
         return Task(
             task_id=run_id,
-            file=record.file,
+            file=file,
             status="ready",
-            brief=brief(state, self.runs.root, run_id),
+            brief=brief(state, root, run_id),
             message=f"migrate the test as the brief says, then submit_migration('{run_id}', "
             "content)",
         )
@@ -322,7 +336,7 @@ class Tools:
             )
         if followed is None:
             record = await self.runs.record(task_id)
-            state = await (await self.runs.engine(True)).state(task_id)
+            state = await self.runs.state(task_id)
             checked = state is not None and state.submission == content
             if checked and record.status in TERMINAL - {"cancelled"}:
                 return await self.verdict(task_id)  # the same file again: the same verdict
@@ -343,7 +357,7 @@ class Tools:
 
         record = await self.runs.record(task_id)
         result = await self.runs.result(task_id)
-        engine = await self.runs.engine(True)
+        engine = await self.runs.engine(self.runs.root_of(task_id), True)
         state = await engine.state(task_id)
         if result is None or state is None:
             return Verdict(
