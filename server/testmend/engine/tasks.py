@@ -19,6 +19,15 @@ from .models import RunResult
 
 MAX_SOURCE_CHARS = 12_000
 MAX_HTML_CHARS = 1_500
+LINT_PLUGINS = {
+    "eslint-plugin-testing-library": "no node access such as `container.querySelector`, "
+    "`.closest`, `.children`; `screen` queries; no `act` around what Testing Library wraps; "
+    "render results destructured or named `view`; no render in `beforeEach`",
+    "eslint-plugin-jest-dom": "jest-dom matchers such as `toBeInTheDocument`, `toHaveTextContent`, "
+    "`toBeDisabled` rather than comparisons of DOM properties",
+}
+"""Lint plugins whose rules decide how a migrated test must be written, when the project has
+them, with what their rules ask for."""
 REPEATS_FOR_HINT = 2
 """After this many submissions with the same finding, the instruction names it as the thing to
 change approach on."""
@@ -140,6 +149,12 @@ def _conventions(state: MigrationState, project_root: Path) -> str:
         version = installed_version(project_root, package)
         if version:
             lines.append(f"- {package} {version}")
+    for plugin, rules in LINT_PLUGINS.items():
+        version = installed_version(project_root, plugin)
+        if version:
+            lines.append(
+                f"- {plugin} {version} is installed; where the eslint config turns it on: {rules}."
+            )
     if research and research.mock_patterns:
         lines.append("- Mocks used around this test: " + "; ".join(research.mock_patterns[:8]))
     if research and research.example_tests:
