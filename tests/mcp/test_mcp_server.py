@@ -173,6 +173,17 @@ async def test_hunks_taken_alone_leave_the_rest_of_the_original(
             expected_sha256=result["original_sha256"], accept_review=True,
         )  # fmt: skip
         assert written["ok"] and written["files"] == [test], written
+        found = await call(session, "find_enzyme_tests", path=test)
+        assert found["files"][0]["state"] == "partly migrated"
+    runs = subprocess.run(
+        [sys.executable, "-m", "testmend", "runs", str(example_copy), "--json"],
+        capture_output=True, text=True, cwd=REPO_ROOT, env=server_env(workspaces),
+    )  # fmt: skip
+    (record,) = json.loads(runs.stdout)
+    assert record["status"] == "partial" and record["taken"] == [0], record
+    assert record["outcome_before_taken"] in ("succeeded", "needs_review")
+    report = Path(result["report_path"]).read_text()
+    assert f"hunks 0 of {len(result['hunks'])}" in report
     now = (example_copy / test).read_text()
     added = [line[1:] for line in first["text"].splitlines() if line.startswith("+")]
     removed = [line[1:] for line in first["text"].splitlines() if line.startswith("-")]

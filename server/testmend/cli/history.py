@@ -43,6 +43,9 @@ def runs(args: argparse.Namespace) -> int:
             tally = f" {record.summary.tests_passing}/{record.summary.tests_total} tests"
         if record.summary and record.summary.tokens_used:
             tally += ", " + spent_text(record.summary.tokens_used, record.summary.cost)
+        if record.taken is not None:
+            taken = ", ".join(map(str, record.taken)) or "none"
+            tally += f", hunks taken: {taken} of {record.hunks_total}"
         kind = "task" if record.host else record.mode  # a host's model migrates a task
         print(
             f"{record.run_id}  {record.status:<11} {kind:<7} {record.file}{tally}"

@@ -42,6 +42,7 @@ from ..workspace.shadow import (
 )
 from .acceptance import Decision, decide
 from .endings import Emit, Endings
+from .kept import discard
 from .models import INTERRUPTED, EngineError, RunHandle, RunRequest, RunResult, StartStep
 from .prechecks import prepare, relative_path
 from .resources import ResourceSource, RunnersFactory
@@ -517,7 +518,4 @@ class Engine:
         record = self.store.load(run_id)
         if self.running_file(record.file) == run_id:
             await self.cancel(run_id)
-            record = self.store.load(run_id)
-        record = record.model_copy(update={"status": "discarded", "question": None})
-        self.store.save(record)
-        return record
+        return discard(self.project_root, run_id)

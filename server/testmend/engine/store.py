@@ -38,6 +38,12 @@ class RunRecord(BaseModel):
     """When paused: what the run asks a person."""
     sandbox: str = ""
     """Where its commands ran (see ``RunResult.sandbox``)."""
+    taken: list[int] | None = None
+    """The hunks of its result a person took (``kept.record_taken``), numbered from 0."""
+    hunks_total: int | None = None
+    outcome_before_taken: str | None = None
+    """What the policy decided before a person took only some hunks (the status is then
+    ``partial``)."""
     host: bool = False
     """A task the host's model migrates (``Engine.start(..., host=True)``; ``Engine.submit``)."""
 

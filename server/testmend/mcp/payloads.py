@@ -19,7 +19,8 @@ class FoundTest(BaseModel):
     apis: list[str]
     """The Enzyme APIs it uses (``mount``, ``shallow``, ``simulate``, ``setProps``, …)."""
     state: str
-    """``no run``, ``running``, ``waiting for submission``, ``kept result`` or ``migrated``."""
+    """``no run``, ``running``, ``waiting for submission``, ``kept result``, ``migrated`` or
+    ``partly migrated`` (some hunks taken)."""
     run_id: str | None = None
     """Its latest run, when it has one."""
     status: str | None = None

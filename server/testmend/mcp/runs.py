@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
-import os
 import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -19,7 +18,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ..config import Config, ConfigError, load_config
-from ..layout import NEVER_WALKED, STATE_DIR, find_project_root, state_dir
+from ..layout import find_project_root, state_dir
 from ..workspace.paths import PathEscapeError, resolve_in_root, to_relative
 
 if TYPE_CHECKING:
@@ -29,7 +28,6 @@ if TYPE_CHECKING:
 
 MAX_WAIT_SECONDS = 45.0
 RUN_ID = re.compile(r"[a-z0-9][a-z0-9-]{3,63}")
-SKIPPED = NEVER_WALKED | {STATE_DIR}
 Progress = Callable[[float, str], Awaitable[None]]
 
 
@@ -140,7 +138,9 @@ class Runs:
             return known
         if not RUN_ID.fullmatch(run_id):
             raise ToolProblem(f"no run {run_id!r} in this project")
-        for root in project_states(self.root):
+        from ..engine.kept import projects_with_runs  # loaded with the engine
+
+        for root in projects_with_runs(self.root):
             if (state_dir(root) / "runs" / run_id / "run.json").is_file():
                 self.roots[run_id] = root
                 return root
@@ -160,8 +160,10 @@ class Runs:
         api = await self.api()
 
         def load() -> list[tuple[Path, RunRecord]]:
+            from ..engine.kept import projects_with_runs
+
             found = []
-            for root in project_states(self.root):
+            for root in projects_with_runs(self.root):
                 for record in api.RunStore(root).all():
                     self.roots.setdefault(record.run_id, root)
                     found.append((root, record))
@@ -266,15 +268,3 @@ class Runs:
     async def state(self, run_id: str) -> MigrationState | None:
         engine = await self.engine(self.root_of(run_id), True)
         return await engine.state(run_id)
-
-
-def project_states(folder: Path, depth: int = 6) -> list[Path]:
-    """The projects under ``folder`` (itself included) that keep runs (a ``.testmend/runs``),
-    package and VCS folders skipped, at most ``depth`` folders down."""
-    found = []
-    for here, dirs, _files in os.walk(folder):
-        level = len(Path(here).relative_to(folder).parts)
-        if (state_dir(Path(here)) / "runs").is_dir():
-            found.append(Path(here))
-        dirs[:] = [] if level >= depth else [d for d in dirs if d not in SKIPPED]
-    return found

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..enzyme_import import enzyme_apis
-from ..layout import DEPENDENCY_DIRS, state_dir
+from ..layout import DEPENDENCY_DIRS
 from .payloads import (
     Done,
     FoundTest,
@@ -34,6 +34,9 @@ if TYPE_CHECKING:
     from ..engine import RunRecord, RunResult
 
 _GLOB = frozenset("*?[")
+FOUND_STATES = {"kept": "kept result", "applied": "migrated", "partly applied": "partly migrated"}
+"""How ``find_enzyme_tests`` names where a file stands with its latest result (a stale or
+discarded result: ``no run``)."""
 TERMINAL = frozenset({"succeeded", "needs_review", "failed", "partial", "discarded", "cancelled"})
 
 
@@ -59,7 +62,7 @@ class Tools:
             if prefix != "." and relative != prefix and not relative.startswith(prefix + "/"):
                 continue
             row = await asyncio.to_thread(self._found, relative, [], located)
-            if row.state == "migrated":
+            if row.state in ("migrated", "partly migrated"):
                 rows.append(row)
         rows.sort(key=lambda r: r.path)
         return FoundTests(project=str(self.runs.root), files=rows, problems=problems)
@@ -113,23 +116,14 @@ class Tools:
         )
 
     def _state(self, root: Path, record: RunRecord) -> str:
+        from ..engine.kept import kept_result
+
         if self.runs.live(record.run_id) or record.status == "running":
             return "running"
         if record.host and record.status == "paused":
             return "waiting for submission"
-        runs_dir = state_dir(root) / "runs" / record.run_id
-        current = _read(root / record.file)
-        result = _read(runs_dir / "result.txt")
-        if (
-            current is not None
-            and result is not None
-            and current == result != _read(runs_dir / "original.txt")
-        ):
-            return "migrated"
-        kept = record.status in ("succeeded", "needs_review", "partial", "failed")
-        if kept and result and current == _read(runs_dir / "original.txt"):
-            return "kept result"
-        return "no run"
+        kept = kept_result(root, record)
+        return FOUND_STATES.get(kept.state if kept else "", "no run")
 
     # -- runs ----------------------------------------------------------------------------------
 
@@ -249,6 +243,12 @@ class Tools:
             raise ToolProblem(str(exc).strip("'\"")) from None
         except OSError as exc:
             raise ToolProblem(f"not written: {exc.strerror or exc}") from None
+        if written.written and hunks is not None:
+            from ..engine.hunks import hunks as hunks_of
+            from ..engine.kept import record_taken
+
+            total = len(hunks_of(result.original, result.content))
+            await asyncio.to_thread(record_taken, root, run_id, hunks, total)
         message = f"{self.runs.shown(root, result.file)}: {written.message}"
         files = [self.runs.shown(root, f) for f in written.files]
         return Done(ok=written.written, message=message, files=files)
@@ -403,10 +403,3 @@ def _glob_pattern(pattern: str) -> re.Pattern[str]:
         else:
             out, i = out + re.escape(pattern[i]), i + 1
     return re.compile(out)
-
-
-def _read(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8") if path.is_file() else None
-    except (OSError, UnicodeDecodeError):
-        return None
