@@ -45,6 +45,7 @@ def test_hunks_read_like_a_unified_diff_and_an_unknown_one_is_refused() -> None:
     assert first.header == "@@ -1,6 +1,6 @@" and "-line 3\n+three\n" in first.text
     assert second.header == "@@ -22,7 +22,7 @@"
     assert (first.original_start, first.original_lines) == (1, 6)
+    assert (first.changed_at, second.changed_at) == (3, 25)
     with pytest.raises(KeyError, match="no hunk 2"):
         take(original, updated, [2])
     assert hunks(original, original) == []

@@ -81,3 +81,47 @@ async def _version(nvim: str) -> str:
     )
     out, _ = await process.communicate()
     return out.decode().splitlines()[0]
+
+
+REVIEW_SCRIPT = Path(__file__).with_name("neovim_review.lua")
+ACCORDION = "src/components/Accordion/__tests__/Accordion.test.tsx"
+
+
+@pytest.mark.skipif(not CURRENT_NVIM.is_file(), reason="scripts/install-neovim-current.sh")
+async def test_neovim_takes_one_hunk_of_a_kept_result_through_the_code_action(
+    project: Path, workspaces: Path, tmp_path: Path
+) -> None:
+    """Neovim 0.10: the kept result opens as a document with its findings, and the code action
+    at its first hunk takes that hunk into the test's buffer."""
+    from testmend.engine.hunks import take
+
+    result_file = tmp_path / "nvim-review.json"
+    original = (project / ACCORDION).read_text(encoding="utf-8")
+    env = server_env(
+        workspaces,
+        NVIMTEST_APP=str(project),
+        NVIMTEST_FILE=str(project / ACCORDION),
+        NVIMTEST_RESULT=str(result_file),
+        NVIMTEST_SERVER_CMD=json.dumps([sys.executable, "-m", "testmend", "serve"]),
+        HOME=str(tmp_path),
+        XDG_STATE_HOME=str(tmp_path / "state"),
+    )
+    process = await asyncio.create_subprocess_exec(
+        str(CURRENT_NVIM), "--headless", "--clean", "-c", f"luafile {REVIEW_SCRIPT}",
+        cwd=project, env=env, stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )  # fmt: skip
+    try:
+        out, _ = await asyncio.wait_for(process.communicate(), 400)
+    except TimeoutError:
+        process.kill()
+        raise
+    assert result_file.is_file(), out.decode(errors="replace")
+    result = json.loads(result_file.read_text())
+    assert "error" not in result, result
+    assert result["took"], result
+    assert f"Accept hunk 1/{result['hunks']}" in result["offered"]
+    assert any("no-node-access" in finding for finding in result["findings"]), result
+    content = Path(result["result_uri"].removeprefix("file://")).read_text(encoding="utf-8")
+    assert result["before"].rstrip("\n") == original.rstrip("\n")
+    assert result["text"].rstrip("\n") == take(original, content, [0]).rstrip("\n")

@@ -26,6 +26,9 @@ class Hunk:
     updated_lines: int
     text: str
     """The hunk as unified diff text, its ``@@`` header first."""
+    changed_at: int = 1
+    """The first line of the updated text that this hunk changes (1-based; for a hunk that
+    only deletes, the line after the deletion)."""
 
     @property
     def header(self) -> str:
@@ -44,6 +47,7 @@ def hunks(original: str, updated: str) -> list[Hunk]:
     for index, group in enumerate(_groups(a, b)):
         first, last = group[0], group[-1]
         i1, i2, j1, j2 = first[1], last[2], first[3], last[4]
+        change = next(op for op in group if op[0] != "equal")
         lines = [f"@@ -{_range(i1, i2)} +{_range(j1, j2)} @@\n"]
         for tag, a1, a2, b1, b2 in group:
             if tag == "equal":
@@ -59,6 +63,7 @@ def hunks(original: str, updated: str) -> list[Hunk]:
                 updated_start=j1 + 1 if j2 > j1 else j1,
                 updated_lines=j2 - j1,
                 text="".join(lines),
+                changed_at=min(change[3] + 1, max(len(b), 1)),
             )
         )
     return found

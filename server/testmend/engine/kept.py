@@ -4,8 +4,9 @@ and records the same way what a person took of one (some hunks, all, nothing).
 
 A finished run's result is **kept** while its file still has the content the run migrated from;
 **applied** once the file has the result's content; **partly applied** when the file has the
-hunks a person took (``RunRecord.taken``); **stale** when the file changed otherwise (the result
-is not applied over it). A discarded result is listed as such.
+hunks a person took so far (``RunRecord.taken``), **taken** once they went through every hunk
+(took or rejected each); **stale** when the file changed otherwise (the result is not applied
+over it). A discarded result is listed as such.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from ..layout import NEVER_WALKED, STATE_DIR, state_dir
 from .hunks import hunks, take
 from .store import RunRecord, RunStore
 
-ResultState = Literal["kept", "applied", "partly applied", "stale", "discarded"]
+ResultState = Literal["kept", "applied", "partly applied", "taken", "stale", "discarded"]
 FINISHED = frozenset({"succeeded", "needs_review", "failed", "partial"})
 """Run statuses that have a result a person can take."""
 APPLIED_NOTE = "## Taken"
@@ -66,7 +67,7 @@ def kept_result(root: Path, record: RunRecord) -> KeptResult | None:
     elif current == content:
         state = "applied"
     elif record.taken and current == take(original, content, record.taken):
-        state = "partly applied"
+        state = "taken" if record.reviewed else "partly applied"
     elif current == original:
         state = "kept"
     else:
@@ -87,14 +88,17 @@ def kept_results(root: Path, *, latest_only: bool = True) -> list[KeptResult]:
     return [k for k in found if k is not None]
 
 
-def record_taken(root: Path, run_id: str, taken: Iterable[int], total: int) -> RunRecord:
+def record_taken(
+    root: Path, run_id: str, taken: Iterable[int], total: int, *, done: bool = False
+) -> RunRecord:
     """What a person took of a result: its record says ``partial`` with the hunks taken (or
-    keeps its outcome when every hunk was taken), and its report says it."""
+    keeps its outcome when every hunk was taken), and its report says it. ``done``: they went
+    through every hunk (the rest rejected)."""
     store = RunStore(root)
     record = store.load(run_id)
     chosen = sorted(set(taken))
     partial = len(chosen) < total
-    update: dict[str, object] = {"taken": chosen, "hunks_total": total}
+    update: dict[str, object] = {"taken": chosen, "hunks_total": total, "reviewed": done}
     if partial:
         update["status"] = "partial"
         update["outcome_before_taken"] = record.outcome_before_taken or record.status

@@ -41,6 +41,8 @@ class RunRecord(BaseModel):
     taken: list[int] | None = None
     """The hunks of its result a person took (``kept.record_taken``), numbered from 0."""
     hunks_total: int | None = None
+    reviewed: bool = False
+    """A person went through every hunk of its result (took or rejected each)."""
     outcome_before_taken: str | None = None
     """What the policy decided before a person took only some hunks (the status is then
     ``partial``)."""

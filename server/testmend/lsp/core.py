@@ -8,17 +8,21 @@ Nothing here imports the engine (langgraph, langchain): ``testmend serve`` answe
 from __future__ import annotations
 
 import asyncio
+import importlib
+import json
 import logging
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
+from ..config import load_config
 from .protocol import TestmendProtocol
 
 if TYPE_CHECKING:
@@ -78,6 +82,12 @@ MAX_PENDING = 20
 MAX_REPORTS = 100
 
 
+async def load_engine() -> ModuleType:
+    """The engine package (langgraph, langchain, tree-sitter: seconds to import), imported in
+    a worker thread so that the event loop keeps answering meanwhile; once per process."""
+    return await asyncio.to_thread(importlib.import_module, "testmend.engine")
+
+
 def prune(pool: dict[str, Any], limit: int) -> None:
     """Drop the oldest entries of an insertion-ordered map beyond ``limit``."""
     for key in list(pool)[: max(len(pool) - limit, 0)]:
@@ -129,6 +139,22 @@ class ServerCore(LanguageServer):
 
     def _register(self) -> None:
         """Register the handlers (the server module does)."""
+
+    def _engine_for(
+        self, root: Path, api: ModuleType, settings: Mapping[str, Any] | None = None
+    ) -> Engine:
+        """The engine of a project for these settings (default: the server's); a new one when
+        they changed (the old one retires)."""
+        settings = self.settings if settings is None else settings
+        key = json.dumps(settings, sort_keys=True, default=str)
+        slot = self.engines.get(root)
+        if slot is not None and slot.settings_key == key:
+            return slot.engine
+        config = load_config(root, editor_settings=settings)
+        engine: Engine = api.Engine(config, models=self.models, workspaces_dir=self.workspaces_dir)
+        retired = [*slot.retired, slot.engine] if slot is not None else []
+        self.engines[root] = EngineSlot(key, engine, retired)
+        return engine
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         """pygls' errors outside a request (a notification's handler failed, a message could

@@ -5,28 +5,25 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
-import json
 import logging
 from collections.abc import Mapping
 from pathlib import Path
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal
 
 from lsprotocol import types
 from pygls import uris
 
-from ..config import ConfigError, load_config
+from ..config import ConfigError
 from ..layout import find_project_root
 from ..workflow.events import NeedsInput, RunEvent, RunFinished, event_line
 from ..workspace.paths import PathEscapeError
 from . import actions
-from .core import ActiveRun, EngineSlot, UserError
+from .core import ActiveRun, UserError, load_engine
 from .progress import RUN_STATUS, ProgressState, status_payload
-from .results import ResultsServer
+from .review import ReviewServer
 
 if TYPE_CHECKING:
-    from ..engine import Engine, RunHandle, RunResult
+    from ..engine import RunHandle, RunResult
 
 ANSWERS: dict[str, str] = {
     "Retry with more attempts": "retry",
@@ -37,29 +34,7 @@ ANSWERS: dict[str, str] = {
 log = logging.getLogger(__name__)
 
 
-async def load_engine() -> ModuleType:
-    """The engine package (langgraph, langchain, tree-sitter: seconds to import), imported in
-    a worker thread so that the event loop keeps answering meanwhile; once per process."""
-    return await asyncio.to_thread(importlib.import_module, "testmend.engine")
-
-
-class RunsServer(ResultsServer):
-    def _engine_for(
-        self, root: Path, api: ModuleType, settings: Mapping[str, Any] | None = None
-    ) -> Engine:
-        """The engine of a project for these settings (default: the server's); a new one when
-        they changed (the old one retires)."""
-        settings = self.settings if settings is None else settings
-        key = json.dumps(settings, sort_keys=True, default=str)
-        slot = self.engines.get(root)
-        if slot is not None and slot.settings_key == key:
-            return slot.engine
-        config = load_config(root, editor_settings=settings)
-        engine: Engine = api.Engine(config, models=self.models, workspaces_dir=self.workspaces_dir)
-        retired = [*slot.retired, slot.engine] if slot is not None else []
-        self.engines[root] = EngineSlot(key, engine, retired)
-        return engine
-
+class RunsServer(ReviewServer):
     @staticmethod
     def _run_arguments(args: tuple[Any, ...]) -> tuple[str, int | None, list[Any]]:
         if len(args) == 1 and isinstance(args[0], Mapping):  # {"uri", "version", "diagnostics"}

@@ -4,7 +4,8 @@ Requests are answered from in-memory state (code actions, diagnostics); runs wor
 tasks that follow the engine's events, show progress, and end in one workspace edit. See
 docs/lsp.md for the protocol surface. The parts, one concern each: ``core`` (shared state and
 messages), ``settings``, ``documents`` (diagnostics, code actions), ``results`` (applying,
-reports), ``runs`` (starting, following, cancelling); this module registers them.
+reports), ``review`` (a kept result hunk by hunk, the results waiting), ``runs`` (starting,
+following, cancelling); this module registers them.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from lsprotocol import types
 
-from . import actions
+from . import actions, review
 from .core import APPLY_TITLE, MAX_ACTIVE_RUNS, REPORT_TITLE
 from .runs import ANSWERS, RunsServer
 from .transport import serve_stdio
@@ -119,6 +120,15 @@ class TestmendServer(RunsServer):
         self.command(actions.CMD_CANCEL)(_bind(self.cmd_cancel))
         self.command(actions.CMD_APPLY)(_bind(self.cmd_apply))
         self.command(actions.CMD_REPORT)(_bind(self.cmd_report))
+        self.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))(
+            _bind(self.on_code_lens)
+        )
+        self.command(review.CMD_REVIEW)(_bind(self.cmd_review))
+        self.command(review.CMD_ACCEPT)(_bind(self.cmd_accept))
+        self.command(review.CMD_ACCEPT_HUNK)(_bind(self.cmd_accept_hunk))
+        self.command(review.CMD_REJECT_HUNK)(_bind(self.cmd_reject_hunk))
+        self.command(review.CMD_DISCARD)(_bind(self.cmd_discard))
+        self.command(review.CMD_LIST)(_bind(self.cmd_list))
 
     # -- shutdown --------------------------------------------------------------------------------
 

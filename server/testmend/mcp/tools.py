@@ -34,7 +34,12 @@ if TYPE_CHECKING:
     from ..engine import RunRecord, RunResult
 
 _GLOB = frozenset("*?[")
-FOUND_STATES = {"kept": "kept result", "applied": "migrated", "partly applied": "partly migrated"}
+FOUND_STATES = {
+    "kept": "kept result",
+    "applied": "migrated",
+    "partly applied": "partly migrated",
+    "taken": "partly migrated",
+}
 """How ``find_enzyme_tests`` names where a file stands with its latest result (a stale or
 discarded result: ``no run``)."""
 TERMINAL = frozenset({"succeeded", "needs_review", "failed", "partial", "discarded", "cancelled"})
@@ -248,7 +253,7 @@ class Tools:
             from ..engine.kept import record_taken
 
             total = len(hunks_of(result.original, result.content))
-            await asyncio.to_thread(record_taken, root, run_id, hunks, total)
+            await asyncio.to_thread(record_taken, root, run_id, hunks, total, done=True)
         message = f"{self.runs.shown(root, result.file)}: {written.message}"
         files = [self.runs.shown(root, f) for f in written.files]
         return Done(ok=written.written, message=message, files=files)
