@@ -33,6 +33,8 @@ const PAGINATION = 'src/components/Pagination/Pagination.test.tsx';
 const PAGINATION_SNAPSHOT = 'src/components/Pagination/__snapshots__/Pagination.test.tsx.snap';
 const COUNTER = 'src/components/Counter/Counter.test.tsx';
 const THEME_TOGGLE = 'src/components/ThemeToggle/ThemeToggle.test.tsx';
+const ACCORDION = 'src/components/Accordion/__tests__/Accordion.test.tsx';
+const PYTHON = join(REPO_ROOT, '.venv', 'bin', 'python');
 
 const missing = installed() ?? (existsSync(SERVER) ? undefined : `${SERVER} is missing: run ./scripts/setup.sh`)
   ?? (existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (apt install chromium)`);
@@ -48,6 +50,18 @@ let step = 0;
 const read = (relative: string) => readFileSync(join(project, relative), 'utf8');
 const git = (...args: string[]) => execFileSync('git', args, { cwd: project, encoding: 'utf8' });
 const shot = (name: string) => workbench.screenshot(join(ARTIFACTS, `${String(++step).padStart(2, '0')}-${name}.png`));
+
+/** The latest run of a file, from its project's run records. */
+function runOf(relative: string): string {
+  const runs = JSON.parse(execFileSync(SERVER, ['runs', project, '--json'], { encoding: 'utf8' })) as { run_id: string; file: string }[];
+  return runs.filter((r) => r.file === relative).at(-1)!.run_id;
+}
+
+/** The original with only the named hunks of the result taken (the engine's own function). */
+function takeHunks(original: string, result: string, hunks: number[]): string {
+  const code = 'import json, sys; from testmend.engine.hunks import take; a = json.load(sys.stdin); sys.stdout.write(take(a[0], a[1], a[2]))';
+  return execFileSync(PYTHON, ['-c', code], { input: JSON.stringify([original, result, hunks]), encoding: 'utf8' });
+}
 
 /** What the testmend output channel holds (VS Code keeps it in the profile's logs). */
 function outputChannel(): string {
@@ -208,13 +222,61 @@ describe('testmend in VS Code', () => {
     expect(git('status', '--porcelain')).toContain(THEME_TOGGLE);
   });
 
+  it('reviews a result that needs review: the diff beside the test, its findings, one hunk rejected and the rest taken in one edit that Undo takes back', async () => {
+    await workbench.clearNotifications();
+    await workbench.openFile(ACCORDION);
+    const original = read(ACCORDION);
+    await workbench.editorContextMenu('Migrate to RTL');
+    await workbench.waitForToast('Accordion.test.tsx: needs review', 240_000);
+    await shot('needs-review');
+    expect(read(ACCORDION)).toBe(original); // kept, not applied
+    const toast = workbench.toast('Accordion.test.tsx: needs review');
+    await toast.getByRole('button', { name: 'Review' }).click();
+    const tab = workbench.page.locator('.tab', { hasText: 'Accordion.test.tsx ↔ testmend result (needs review)' });
+    await tab.waitFor({ timeout: 30_000 });
+    // The result's lenses, in the diff editor (the extension turns diffEditor.codeLens on).
+    const lenses = workbench.page.locator('.editor-group-container.active .codelens-decoration a');
+    await lenses.filter({ hasText: /^Accept all/ }).first().waitFor({ timeout: 30_000 });
+    await shot('review');
+    const rejects = lenses.filter({ hasText: /^Reject$/ });
+    const hunks = await rejects.count();
+    expect(hunks).toBeGreaterThan(1);
+    // The findings, as problems of the result.
+    await workbench.palette('View: Focus Problems (Errors, Warnings, Infos)');
+    const problems = workbench.page.locator('.markers-panel');
+    await problems.getByText(/no-node-access/).first().waitFor({ timeout: 30_000 });
+    await shot('review-problems');
+    // Reject the last change, take the rest.
+    await rejects.last().click();
+    await expect.poll(() => rejects.count(), { timeout: 30_000 }).toBe(hunks - 1);
+    await lenses.filter({ hasText: /^Accept all/ }).first().click();
+    await workbench.waitForToast(`Accordion.test.tsx: took ${hunks - 1} of ${hunks} hunks of the result`, 30_000);
+    await shot('review-taken');
+    await workbench.palette('File: Save All Files');
+    await expect.poll(() => read(ACCORDION), { timeout: 10_000 }).not.toBe(original);
+    // Exactly the original with every change but the last (the engine's own hunks).
+    const result = readFileSync(join(project, '.testmend', 'runs', runOf(ACCORDION), 'result.txt'), 'utf8');
+    expect(read(ACCORDION)).toBe(takeHunks(original, result, [...Array(hunks - 1).keys()]));
+    expect(git('status', '--porcelain')).toContain(ACCORDION);
+    // One Undo in the test's own editor restores it.
+    await workbench.openFile(ACCORDION);
+    await workbench.editor().click({ position: { x: 300, y: 60 } });
+    await workbench.page.keyboard.press('Control+Z');
+    await workbench.palette('File: Save All Files');
+    await expect.poll(() => read(ACCORDION), { timeout: 10_000 }).toBe(original);
+    const runs = JSON.parse(execFileSync(SERVER, ['runs', project, '--json'], { encoding: 'utf8' })) as { run_id: string; status: string; taken: number[] }[];
+    const record = runs.find((r) => r.run_id === runOf(ACCORDION))!;
+    expect(record.status).toBe('partial');
+    expect(record.taken).toEqual([...Array(hunks - 1).keys()]);
+  });
+
   it('shows the last report (Testmend: Show last report)', async () => {
     await workbench.palette('Testmend: Show last report');
     const tab = workbench.page.locator('.tab.active', { hasText: /\.md/ });
     await tab.waitFor({ timeout: 30_000 });
     await shot('report');
     const report = await workbench.editorText();
-    expect(report).toContain('ThemeToggle.test.tsx');
+    expect(report).toContain('Accordion.test.tsx'); // the latest run's
     expect(report).toMatch(/sandbox/);
   });
 

@@ -31,6 +31,19 @@ export interface RunStatus {
   event: { type: string; [field: string]: unknown } | null;
 }
 
+export const RESULT_KEPT = 'testmend/resultKept';
+
+/** A `testmend/resultKept` notification: a finished run's result kept for review. */
+export interface ResultKept {
+  runId: string;
+  uri: string;
+  file: string;
+  status: string;
+  tests: [number, number];
+  fidelity: number | null;
+  reasons: string[];
+}
+
 export interface ServerClient {
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -38,7 +51,16 @@ export interface ServerClient {
   /** Sends the settings again after they changed (workspace/didChangeConfiguration). */
   settingsChanged(settings: Settings): Promise<void>;
   onRunStatus(handler: (status: RunStatus) => void): vscode.Disposable;
+  onResultKept(handler: (kept: ResultKept) => void): vscode.Disposable;
 }
+
+/** A server command run from VS Code (a code lens, a menu, the palette): the extension may
+ * translate its arguments and add what VS Code shows around it; `next` sends it. */
+export type CommandHook = (
+  command: string,
+  args: unknown[],
+  next: (command: string, args: unknown[]) => Promise<unknown>,
+) => Promise<unknown>;
 
 export interface ClientInit {
   plan: LaunchPlan;
@@ -47,6 +69,8 @@ export interface ClientInit {
   output: vscode.OutputChannel;
   /** The server died and will not be restarted: say so, with a way out. */
   onGiveUp: (message: string) => void;
+  /** Server commands run from VS Code go through this (see CommandHook). */
+  onCommand?: CommandHook;
 }
 
 export type ClientFactory = (init: ClientInit) => ServerClient;
@@ -61,10 +85,16 @@ const RESTART_WINDOW_MS = 3 * 60_000;
 /**
  * Progress is drawn by the extension from `testmend/runStatus` (a notification with a cancel
  * button); without this the server would add its own work-done progress to the status bar.
+ * Kept results too: the extension shows them with a Review button (`testmendReview`), so the
+ * server sends `testmend/resultKept` instead of a message of its own.
  */
 class OwnProgressFeature implements StaticFeature {
   fillClientCapabilities(capabilities: ClientCapabilities): void {
     capabilities.window = { ...capabilities.window, workDoneProgress: false };
+    capabilities.experimental = {
+      ...(capabilities.experimental as object | undefined),
+      testmendReview: true,
+    };
   }
   initialize(): void {}
   getState(): { kind: 'static' } {
@@ -86,6 +116,11 @@ export const createLanguageClient: ClientFactory = (init) => {
     outputChannel: init.output,
     initializationOptions: { testmend: init.settings() },
     middleware: {
+      executeCommand: (command, args, next) => {
+        const send = (name: string, values: unknown[]): Promise<unknown> =>
+          Promise.resolve(next(name, values) as unknown);
+        return init.onCommand ? init.onCommand(command, args, send) : send(command, args);
+      },
       workspace: {
         // Only explicitly set values (see settings.ts), never VS Code's defaults.
         configuration: async (params, token, next) => {
@@ -132,5 +167,6 @@ export const createLanguageClient: ClientFactory = (init) => {
         settings: { testmend: settings },
       }),
     onRunStatus: (handler) => client.onNotification(RUN_STATUS, handler),
+    onResultKept: (handler) => client.onNotification(RESULT_KEPT, handler),
   };
 };

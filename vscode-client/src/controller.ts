@@ -1,10 +1,12 @@
 // The extension's behaviour: starts and restarts the server, runs the commands, keeps the API key
 // in secret storage, and shows problems with a way to fix them.
 import * as vscode from 'vscode';
-import type { ClientFactory, ServerClient } from './client';
+import type { ClientFactory, ResultKept, ServerClient } from './client';
 import { describe, probe, resolveLaunch, type LaunchPlan, type ProbeResult } from './launch';
 import { RunProgress } from './progress';
 import { onInterpreterChange, selectedInterpreter } from './python';
+import { RESULTS_VIEW, ResultsView } from './results';
+import { Review, REVIEW_COMMANDS } from './review';
 import { apiKeyEnv, needsRestart, serverSettings, setting, SECTION } from './settings';
 import { StatusItem, type ServerState } from './status';
 
@@ -18,6 +20,8 @@ export const COMMANDS = {
   restart: 'testmend.restartServer',
   setApiKey: 'testmend.setApiKey',
   showOutput: 'testmend.showOutput',
+  showResults: 'testmend.showResults',
+  refreshResults: 'testmend.refreshResults',
 } as const;
 
 /** Commands of the server (workspace/executeCommand); see docs/lsp.md. */
@@ -35,6 +39,8 @@ export const ACTIONS = {
   openSettings: 'Open settings',
   install: 'Install instructions',
   showOutput: 'Show output',
+  review: 'Review',
+  report: 'Show report',
 } as const;
 
 export interface ControllerDeps {
@@ -76,14 +82,22 @@ export class Controller implements vscode.Disposable {
   /** start/stop/restart run one after the other. */
   private queue: Promise<unknown> = Promise.resolve();
   private disposed = false;
+  readonly results: ResultsView;
+  readonly review: Review;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly deps: ControllerDeps,
   ) {
     this.output = vscode.window.createOutputChannel('testmend');
-    this.status = new StatusItem(COMMANDS.showOutput);
+    this.status = new StatusItem(COMMANDS.showOutput, COMMANDS.showResults);
     this.progress = this.newProgress();
+    this.results = new ResultsView(() => this.sender());
+    this.review = new Review(
+      () => this.sender(),
+      () => void this.results.refresh(),
+    );
+    this.subscriptions.push(this.results.onDidChangeTreeData(() => this.showStatus()));
     this.showStatus();
   }
 
@@ -98,7 +112,12 @@ export class Controller implements vscode.Disposable {
   }
 
   private showStatus(): void {
-    this.status.show(this.currentState, this.stateDetail, this.progress.active().length);
+    this.status.show(
+      this.currentState,
+      this.stateDetail,
+      this.progress.active().length,
+      this.results.waiting,
+    );
   }
 
   // -- lifecycle ------------------------------------------------------------------------------
@@ -119,6 +138,11 @@ export class Controller implements vscode.Disposable {
     register(COMMANDS.restart, () => this.restart());
     register(COMMANDS.setApiKey, () => this.setApiKey());
     register(COMMANDS.showOutput, () => this.output.show(true));
+    register(COMMANDS.showResults, () => vscode.commands.executeCommand(`${RESULTS_VIEW}.focus`));
+    register(COMMANDS.refreshResults, () => this.results.refresh());
+    this.subscriptions.push(
+      vscode.window.createTreeView(RESULTS_VIEW, { treeDataProvider: this.results, showCollapseAll: false }),
+    );
 
     this.subscriptions.push(
       vscode.workspace.onDidChangeConfiguration((event) => this.onSettingsChanged(event)),
@@ -222,9 +246,16 @@ export class Controller implements vscode.Disposable {
         this.setState('failed', message);
         void this.showProblem(message);
       },
+      onCommand: (command, args, next) => this.review.handle(command, args, next),
     });
     this.client = client;
-    this.clientSubscriptions = [client.onRunStatus((status) => this.progress.update(status))];
+    this.clientSubscriptions = [
+      client.onRunStatus((status) => {
+        this.progress.update(status);
+        if (status.done || status.event?.type === 'run_started') void this.results.refresh();
+      }),
+      client.onResultKept((kept) => void this.onResultKept(kept)),
+    ];
     try {
       await client.start();
     } catch (error) {
@@ -232,7 +263,32 @@ export class Controller implements vscode.Disposable {
       return this.failed(`the server did not start (${errorText(error)}): ${describe(plan)}`);
     }
     this.setState('running');
+    void this.results.refresh();
     return true;
+  }
+
+  /** The server to send commands to, while it runs. */
+  private sender(): ((command: string, args: unknown[]) => Promise<unknown>) | undefined {
+    const client = this.client;
+    if (!client || this.state !== 'running') return undefined;
+    return (command, args) => client.executeCommand(command, args);
+  }
+
+  /** A result kept for review: say so, with the way to review it. */
+  private async onResultKept(kept: ResultKept): Promise<void> {
+    void this.results.refresh();
+    const name = kept.file.split('/').pop() ?? kept.file;
+    const facts = [`tests ${kept.tests[0]}/${kept.tests[1]} passing`];
+    if (kept.fidelity !== null) facts.push(`fidelity ${kept.fidelity.toFixed(2)}`);
+    const why = kept.reasons.length > 0 ? `: ${kept.reasons[0]}` : '';
+    const more = kept.reasons.length > 1 ? ` (and ${kept.reasons.length - 1} more)` : '';
+    const choice = await vscode.window.showWarningMessage(
+      `testmend: ${name}: ${kept.status.replace('_', ' ')} (${facts.join(', ')})${why}${more}. The result is kept, not applied.`,
+      ACTIONS.review,
+      ACTIONS.report,
+    );
+    if (choice === ACTIONS.review) await this.review.open(kept.runId);
+    else if (choice === ACTIONS.report) await this.serverCommand(REVIEW_COMMANDS.report, [kept.runId]);
   }
 
   private keyOrigin(plan: LaunchPlan): string {

@@ -9,9 +9,9 @@ const item = () => {
 };
 
 describe('status bar item', () => {
-  it('shows a running server, its runs, and opens the output when clicked', async () => {
+  it('shows a running server, its runs, and opens the results view when clicked', async () => {
     const { client } = await activated();
-    expect(item()).toMatchObject({ text: '$(check) testmend', visible: true, command: COMMANDS.showOutput });
+    expect(item()).toMatchObject({ text: '$(check) testmend', visible: true, command: COMMANDS.showResults });
     expect(item().tooltip).toBe(
       'testmend: running python3 -m testmend serve (from the default, python3 on PATH)',
     );

@@ -26,6 +26,10 @@ from .core import (
 )
 from .documents import DocumentsServer
 
+RESULT_KEPT = "testmend/resultKept"
+"""Sent when a finished run's result is kept for review rather than applied: ``{"runId",
+"uri", "file", "status", "tests": [passing, total], "fidelity", "reasons"}``."""
+
 if TYPE_CHECKING:
     from ..engine import RunResult
 
@@ -53,6 +57,21 @@ class ResultsServer(DocumentsServer):
         if not result.applies:
             why = f": {result.reasons[0]}" if result.reasons else ""
             more = f" (and {len(result.reasons) - 1} more)" if len(result.reasons) > 1 else ""
+            self.protocol.notify(
+                RESULT_KEPT,
+                {
+                    "runId": run.run_id,
+                    "uri": run.uri,
+                    "file": result.file,
+                    "status": result.status,
+                    "tests": [summary.tests_passing, summary.tests_total],
+                    "fidelity": summary.fidelity,
+                    "reasons": result.reasons,
+                },
+            )
+            if self.reviews_in_client():
+                self.note(f"{name}: {result.status.replace('_', ' ')} ({tally}){why}{more}")
+                return
             self.tell(
                 f"{name}: {result.status.replace('_', ' ')} ({tally}){why}{more}. The result is "
                 f"kept, not applied: “{APPLY_TITLE}” applies it anyway, “{REPORT_TITLE}” shows "
@@ -61,6 +80,12 @@ class ResultsServer(DocumentsServer):
             )
             return
         await self.apply_pending(pending, against_current=False)
+
+    def reviews_in_client(self) -> bool:
+        """The client shows kept results itself (with a way to review them): it declares
+        ``experimental.testmendReview`` (the VS Code extension does)."""
+        experimental = self.client_capabilities.experimental
+        return isinstance(experimental, dict) and bool(experimental.get("testmendReview"))
 
     def _expire_pending(self) -> None:
         """Kept results nobody applied within the hour go (the report stays on disk)."""

@@ -95,6 +95,39 @@ export class StatusBarItem {
   }
 }
 
+export enum TreeItemCollapsibleState {
+  None = 0,
+  Collapsed = 1,
+  Expanded = 2,
+}
+
+export class ThemeIcon {
+  constructor(readonly id: string) {}
+}
+
+export class TreeItem {
+  description?: string;
+  tooltip?: string;
+  iconPath?: ThemeIcon;
+  resourceUri?: Uri;
+  contextValue?: string;
+  command?: { command: string; title: string; arguments?: unknown[] };
+  constructor(
+    readonly label: string,
+    readonly collapsibleState: TreeItemCollapsibleState = TreeItemCollapsibleState.None,
+  ) {}
+}
+
+/** A tree view the extension made: its provider, to read what it shows. */
+export interface StubTreeView {
+  id: string;
+  provider: {
+    getChildren(node?: unknown): unknown[] | Thenable<unknown[]>;
+    getTreeItem(node: unknown): TreeItem | Thenable<TreeItem>;
+  };
+  disposed: boolean;
+}
+
 export enum ConfigurationTarget {
   Global = 1,
   Workspace = 2,
@@ -197,6 +230,7 @@ export const stub = {
   progress: [] as ShownProgress[],
   outputs: [] as OutputChannel[],
   statusItems: [] as StatusBarItem[],
+  treeViews: [] as StubTreeView[],
   /** Answers for the next message boxes / input boxes / quick picks, in order. */
   messageAnswers: [] as (string | undefined)[],
   inputAnswers: [] as (string | undefined)[],
@@ -222,6 +256,7 @@ export const stub = {
     this.progress = [];
     this.outputs = [];
     this.statusItems = [];
+    this.treeViews = [];
     this.messageAnswers = [];
     this.inputAnswers = [];
     this.inputOptions = [];
@@ -275,6 +310,15 @@ export const window = {
     const item = new StatusBarItem();
     stub.statusItems.push(item);
     return item;
+  },
+  createTreeView(id: string, options: { treeDataProvider: StubTreeView['provider'] }) {
+    const view: StubTreeView = { id, provider: options.treeDataProvider, disposed: false };
+    stub.treeViews.push(view);
+    return {
+      dispose: () => {
+        view.disposed = true;
+      },
+    };
   },
   showErrorMessage: show('error'),
   showWarningMessage: show('warning'),

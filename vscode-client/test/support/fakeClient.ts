@@ -1,7 +1,7 @@
 // A ServerClient that records what the extension sends, for tests of the extension's own logic
 // (the wire to the real server is exercised in server.integration.test.ts).
 import { EventEmitter } from '../stub/vscode';
-import type { ClientFactory, ClientInit, RunStatus, ServerClient } from '../../src/client';
+import type { ClientFactory, ClientInit, ResultKept, RunStatus, ServerClient } from '../../src/client';
 import type { Settings } from '../../src/settings';
 
 export class FakeClient implements ServerClient {
@@ -12,6 +12,7 @@ export class FakeClient implements ServerClient {
   answers = new Map<string, unknown>();
   failStart: Error | undefined;
   private readonly status = new EventEmitter<RunStatus>();
+  private readonly kept = new EventEmitter<ResultKept>();
 
   constructor(readonly init: ClientInit) {}
 
@@ -22,7 +23,13 @@ export class FakeClient implements ServerClient {
   async stop(): Promise<void> {
     this.stopped = true;
   }
+  /** How many times the results were listed (a query, kept apart from `commands`). */
+  lists = 0;
   async executeCommand(command: string, args: unknown[]): Promise<unknown> {
+    if (command === 'testmend.listResults') {
+      this.lists += 1;
+      return this.answers.get(command) ?? { running: [], results: [] };
+    }
     this.commands.push({ command, args });
     if (this.answers.has(command)) return this.answers.get(command);
     if (command === 'testmend.cancel') return { cancelled: true, runId: args[0] };
@@ -33,6 +40,21 @@ export class FakeClient implements ServerClient {
   }
   onRunStatus(handler: (status: RunStatus) => void) {
     return this.status.event(handler);
+  }
+  onResultKept(handler: (kept: ResultKept) => void) {
+    return this.kept.event(handler);
+  }
+  /** The server sends testmend/resultKept. */
+  keep(kept: Partial<ResultKept> & { runId: string }): void {
+    this.kept.fire({
+      uri: 'file:///p/a.test.tsx',
+      file: 'a.test.tsx',
+      status: 'needs_review',
+      tests: [7, 7],
+      fidelity: 1,
+      reasons: ['1 lint message(s) left'],
+      ...kept,
+    });
   }
   /** The server sends testmend/runStatus. */
   emit(status: Partial<RunStatus> & { runId: string }): void {

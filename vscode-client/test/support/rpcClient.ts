@@ -26,7 +26,7 @@ import {
   type ShowDocumentParams,
 } from 'vscode-languageserver-protocol/node';
 import * as vscode from '../stub/vscode';
-import type { ClientFactory, ClientInit, RunStatus, ServerClient } from '../../src/client';
+import type { ClientFactory, ClientInit, ResultKept, RunStatus, ServerClient } from '../../src/client';
 import type { Settings } from '../../src/settings';
 
 export interface EditorRecord {
@@ -43,6 +43,7 @@ class RpcClient implements ServerClient {
   private process: ChildProcess | undefined;
   private connection: ProtocolConnection | undefined;
   private readonly status = new vscode.EventEmitter<RunStatus>();
+  private readonly kept = new vscode.EventEmitter<ResultKept>();
 
   constructor(
     private readonly init: ClientInit,
@@ -78,6 +79,7 @@ class RpcClient implements ServerClient {
       this.init.output.appendLine(message),
     );
     connection.onNotification('testmend/runStatus', (status: RunStatus) => this.status.fire(status));
+    connection.onNotification('testmend/resultKept', (kept: ResultKept) => this.kept.fire(kept));
     connection.onRequest(ConfigurationRequest.type, ({ items }) => {
       this.record.configurationAnswers += 1;
       return items.map((item) => (item.section === 'testmend' ? this.init.settings() : null));
@@ -137,6 +139,10 @@ class RpcClient implements ServerClient {
 
   onRunStatus(handler: (status: RunStatus) => void) {
     return this.status.event(handler);
+  }
+
+  onResultKept(handler: (kept: ResultKept) => void) {
+    return this.kept.event(handler);
   }
 }
 
