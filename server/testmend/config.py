@@ -333,6 +333,15 @@ class CodemodConfig(_Section):
     ``fireEvent`` either way."""
 
 
+class BatchConfig(_Section):
+    """Many files at once from an editor (Migrate folder to RTL)."""
+
+    apply_accepted: bool = False
+    """Apply each result the engine accepted as soon as its run ends; off: every result of the
+    batch is kept for review (the results view lists them), nothing is written until a person
+    accepts it."""
+
+
 class Config(_Section):
     project_root: Path
     commands: Commands = Commands()
@@ -345,6 +354,7 @@ class Config(_Section):
     tracing: TracingConfig = TracingConfig()
     workspace: WorkspaceConfig = WorkspaceConfig()
     codemod: CodemodConfig = CodemodConfig()
+    batch: BatchConfig = BatchConfig()
     max_concurrent_runs: int = Field(2, ge=1, le=32)
 
     def redacted(self) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from lsprotocol import types
 
 from testmend.engine.hunks import hunks, take
 from tests.support.apps import REPO_ROOT
+from tests.support.leftovers import left_behind
 from tests.support.lsp import EditorClient, command, server_env, session, uri_of
 
 ACCORDION = "src/components/Accordion/__tests__/Accordion.test.tsx"
@@ -152,3 +153,61 @@ async def test_the_list_survives_a_restart_and_a_discarded_result_leaves_it(
         again = await command(client, "testmend.reviewResult", run_id)
         assert again["opened"] is False and "discarded" in again["error"]
     assert (example_copy / COUNTDOWN).read_text(encoding="utf-8") == original
+
+
+async def test_a_folder_batch_keeps_every_result_for_review_unless_told_to_apply(
+    example_copy: Path, workspaces: Path
+) -> None:
+    """Two folders in one batch, two runs at a time, one progress; nothing is written (the
+    accepted result too is kept) until batch.applyAccepted is on."""
+    folders = [uri_of(example_copy / "src/components/Pagination"), uri_of(example_copy / COUNTDOWN)]
+    pagination = "src/components/Pagination/Pagination.test.tsx"
+    before = {f: (example_copy / f).read_text(encoding="utf-8") for f in (pagination, COUNTDOWN)}
+    async with session(example_copy, workspaces) as client:
+        started = await command(client, "testmend.migrateBatch", folders)
+        batch_id = started["batchId"]
+        assert sorted(started["files"]) == sorted(uri_of(example_copy / f) for f in before)
+        await client.wait_for(
+            lambda: any(s["batchId"] == batch_id and s["finished"] for s in client.batch_status)
+        )
+        [last] = [s for s in client.batch_status if s["finished"]]
+        assert last["total"] == last["done"] == 2 and last["left"] == 0 and not last["cancelled"]
+        assert sorted(last["outcomes"].values()) == ["needs review", "succeeded"]
+        assert max(s["running"] for s in client.batch_status) <= 2
+        # One progress for the batch, none per run; no edit; both results listed.
+        tokens = [str(t) for t in client.progress_reports]
+        assert tokens == [f"testmend-{batch_id}"], tokens
+        assert client.edits == []
+        assert {k["batchId"] for k in client.kept} == {batch_id} and len(client.kept) == 2
+        listed = await command(client, "testmend.listResults")
+        assert sorted(r["outcome"] for r in listed["results"]) == ["needs_review", "succeeded"]
+        assert client.said("2 files: 1 needs review, 1 succeeded")
+    for file, text in before.items():
+        assert (example_copy / file).read_text(encoding="utf-8") == text
+
+    options = {"testmend": {"batch": {"applyAccepted": True}}}
+    async with session(example_copy, workspaces, initialization_options=options) as client:
+        client.open(uri_of(example_copy / pagination), before[pagination])
+        started = await command(client, "testmend.migrateBatch", [folders[0]])
+        await client.wait_for(lambda: any(s["finished"] for s in client.batch_status))
+        assert "from 'enzyme'" not in client.texts[uri_of(example_copy / pagination)]
+
+
+async def test_a_cancelled_batch_stops_every_run_and_leaves_nothing(
+    example_copy: Path, workspaces: Path
+) -> None:
+    folder = uri_of(example_copy / "src/components")
+    async with session(example_copy, workspaces) as client:
+        started = await command(client, "testmend.migrateBatch", folder)
+        assert len(started["files"]) == 10
+        await client.wait_for(lambda: any(s["running"] for s in client.batch_status))
+        cancelled = await command(client, "testmend.cancelBatch", started["batchId"])
+        assert cancelled["cancelled"]
+        [last] = [s for s in client.batch_status if s["finished"]]
+        assert last["cancelled"] and last["done"] == 10
+        assert "cancelled" in last["outcomes"].values()
+        assert "not started (cancelled)" in last["outcomes"].values()
+        assert client.edits == []
+        empty = await command(client, "testmend.migrateBatch", uri_of(example_copy / "src/api"))
+        assert empty["batchId"] is None and "no Enzyme test" in empty["error"]
+    assert left_behind(workspaces) == []

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from pathlib import Path
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcRequestCancelled
 
 from testmend.lsp.server import configure_logging, parse_tcp
 from tests.support.engine import SIMPLE_ENZYME, SIMPLE_TEST
@@ -103,3 +106,16 @@ def test_tcp_address_parsing() -> None:
         assert "HOST:PORT" in str(exc)
     else:
         raise AssertionError("accepted an address without a port")
+
+
+async def test_shutdown_is_answered_while_another_request_is_still_running(
+    example_copy: Path, workspaces: Path
+) -> None:
+    """pygls' own shutdown failed ("dictionary changed size during iteration") when a request
+    ended while it went through the pending ones: the client got an internal error. The session
+    ends with shutdown while the results list (which loads the engine) is still being made."""
+    async with session(example_copy, workspaces) as client:
+        pending = asyncio.ensure_future(command(client, "testmend.listResults"))
+        await asyncio.sleep(0.05)
+    with contextlib.suppress(JsonRpcRequestCancelled):  # cancelled by the shutdown: allowed
+        await pending

@@ -45,6 +45,8 @@ class EditorClient(LanguageClient):
         self.edits: list[types.ApplyWorkspaceEditParams] = []
         self.accept_edits = True
         self.run_status: list[dict[str, Any]] = []
+        self.batch_status: list[dict[str, Any]] = []
+        self.kept: list[dict[str, Any]] = []
         self.answers: list[str] = []
         self.questions: list[types.ShowMessageRequestParams] = []
         self.texts: dict[str, str] = {}
@@ -139,6 +141,14 @@ def make_client() -> EditorClient:
     @client.feature("testmend/runStatus")  # type: ignore[untyped-decorator]
     def run_status(ls: EditorClient, params: Any) -> None:
         ls.run_status.append(params if isinstance(params, dict) else _as_dict(params))
+
+    @client.feature("testmend/batchStatus")  # type: ignore[untyped-decorator]
+    def batch_status(ls: EditorClient, params: Any) -> None:
+        ls.batch_status.append(params if isinstance(params, dict) else _as_dict(params))
+
+    @client.feature("testmend/resultKept")  # type: ignore[untyped-decorator]
+    def result_kept(ls: EditorClient, params: Any) -> None:
+        ls.kept.append(params if isinstance(params, dict) else _as_dict(params))
 
     return client
 

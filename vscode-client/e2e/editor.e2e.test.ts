@@ -270,13 +270,41 @@ describe('testmend in VS Code', () => {
     expect(record.taken).toEqual([...Array(hunks - 1).keys()]);
   });
 
+  it('migrates a folder in one batch: one notification, every Enzyme test in the results view, nothing written', async () => {
+    await workbench.clearNotifications();
+    const before = git('status', '--porcelain');
+    const enzymeTests = readdirSync(join(project, 'src', 'components'), { recursive: true, encoding: 'utf8' })
+      .filter((file) => /\.test\.tsx$/.test(file) && read(join('src', 'components', file)).includes("from 'enzyme'"))
+      .map((file) => file.split('/').pop()!);
+    expect(enzymeTests.length).toBeGreaterThan(3);
+    const row = await workbench.explorerRow('src/components');
+    await row.click({ button: 'right' });
+    await workbench.menuItem('Migrate folder to RTL');
+    await workbench.toast('testmend: Migrating components').waitFor({ timeout: 30_000 });
+    await shot('batch-progress');
+    await workbench.waitForToast(`components: ${enzymeTests.length} files:`, 600_000);
+    await shot('batch-done');
+    expect(git('status', '--porcelain')).toBe(before); // kept for review, nothing written
+    // The results view lists every one of them with its outcome.
+    // The folders pane above folds away, so that the view has the room to show every row.
+    const folders = workbench.page.locator('.pane-header', { hasText: /^react-app$/i }).first();
+    if ((await folders.getAttribute('aria-expanded')) === 'true') await folders.click();
+    await workbench.palette('Testmend: Show results');
+    const view = workbench.page.locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: 'Testmend Results' }) });
+    await view.locator('.monaco-list-row').first().waitFor({ timeout: 30_000 });
+    await shot('results-view');
+    const rows = await view.locator('.monaco-list-row').allInnerTexts();
+    for (const name of enzymeTests) expect(rows.some((text) => text.includes(name)), name).toBe(true);
+    expect(rows.some((text) => /^Needs review \(\d+\)/.test(text))).toBe(true);
+  });
+
   it('shows the last report (Testmend: Show last report)', async () => {
     await workbench.palette('Testmend: Show last report');
     const tab = workbench.page.locator('.tab.active', { hasText: /\.md/ });
     await tab.waitFor({ timeout: 30_000 });
     await shot('report');
     const report = await workbench.editorText();
-    expect(report).toContain('Accordion.test.tsx'); // the latest run's
+    expect(report).toMatch(/# testmend: src\/components\//); // the latest run's
     expect(report).toMatch(/sandbox/);
   });
 

@@ -15,10 +15,12 @@ import {
   type StaticFeature,
 } from 'vscode-languageclient/node';
 import { applyAsRefactoring } from './applyEdit';
+import type { BatchStatus } from './batch';
 import type { LaunchPlan } from './launch';
 import type { Settings } from './settings';
 
 export const RUN_STATUS = 'testmend/runStatus';
+export const BATCH_STATUS = 'testmend/batchStatus';
 
 /** A `testmend/runStatus` notification (see docs/lsp.md). */
 export interface RunStatus {
@@ -29,6 +31,8 @@ export interface RunStatus {
   percentage: number;
   done: boolean;
   event: { type: string; [field: string]: unknown } | null;
+  /** The folder batch the run belongs to (its progress is the batch's). */
+  batchId?: string;
 }
 
 export const RESULT_KEPT = 'testmend/resultKept';
@@ -42,6 +46,8 @@ export interface ResultKept {
   tests: [number, number];
   fidelity: number | null;
   reasons: string[];
+  /** The folder batch it came from (the batch's progress counts it; no message of its own). */
+  batchId?: string;
 }
 
 export interface ServerClient {
@@ -52,6 +58,7 @@ export interface ServerClient {
   settingsChanged(settings: Settings): Promise<void>;
   onRunStatus(handler: (status: RunStatus) => void): vscode.Disposable;
   onResultKept(handler: (kept: ResultKept) => void): vscode.Disposable;
+  onBatchStatus(handler: (status: BatchStatus) => void): vscode.Disposable;
 }
 
 /** A server command run from VS Code (a code lens, a menu, the palette): the extension may
@@ -168,5 +175,6 @@ export const createLanguageClient: ClientFactory = (init) => {
       }),
     onRunStatus: (handler) => client.onNotification(RUN_STATUS, handler),
     onResultKept: (handler) => client.onNotification(RESULT_KEPT, handler),
+    onBatchStatus: (handler) => client.onNotification(BATCH_STATUS, handler),
   };
 };

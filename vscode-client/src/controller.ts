@@ -1,6 +1,7 @@
 // The extension's behaviour: starts and restarts the server, runs the commands, keeps the API key
 // in secret storage, and shows problems with a way to fix them.
 import * as vscode from 'vscode';
+import { BatchProgress } from './batch';
 import type { ClientFactory, ResultKept, ServerClient } from './client';
 import { describe, probe, resolveLaunch, type LaunchPlan, type ProbeResult } from './launch';
 import { RunProgress } from './progress';
@@ -13,6 +14,7 @@ import { StatusItem, type ServerState } from './status';
 /** Commands of the extension (palette, menus). */
 export const COMMANDS = {
   migrate: 'testmend.migrateToRtl',
+  migrateFolder: 'testmend.migrateFolder',
   fix: 'testmend.fixErrors',
   cancel: 'testmend.cancelRun',
   report: 'testmend.showLastReport',
@@ -31,6 +33,8 @@ export const SERVER_COMMANDS = {
   cancel: 'testmend.cancel',
   apply: 'testmend.applyResult',
   report: 'testmend.showReport',
+  migrateBatch: 'testmend.migrateBatch',
+  cancelBatch: 'testmend.cancelBatch',
 } as const;
 
 export const API_KEY_SECRET = 'testmend.apiKey';
@@ -77,6 +81,7 @@ export class Controller implements vscode.Disposable {
   private stateDetail = '';
   private client: ServerClient | undefined;
   private progress: RunProgress;
+  private batches: BatchProgress;
   private clientSubscriptions: vscode.Disposable[] = [];
   private readonly subscriptions: vscode.Disposable[] = [];
   /** start/stop/restart run one after the other. */
@@ -92,6 +97,7 @@ export class Controller implements vscode.Disposable {
     this.output = vscode.window.createOutputChannel('testmend');
     this.status = new StatusItem(COMMANDS.showOutput, COMMANDS.showResults);
     this.progress = this.newProgress();
+    this.batches = this.newBatches();
     this.results = new ResultsView(() => this.sender());
     this.review = new Review(
       () => this.sender(),
@@ -115,7 +121,7 @@ export class Controller implements vscode.Disposable {
     this.status.show(
       this.currentState,
       this.stateDetail,
-      this.progress.active().length,
+      this.progress.active().length + this.batches.running(),
       this.results.waiting,
     );
   }
@@ -128,6 +134,9 @@ export class Controller implements vscode.Disposable {
       this.subscriptions.push(vscode.commands.registerCommand(id, handler));
     register(COMMANDS.migrate, (uri?: vscode.Uri, selected?: vscode.Uri[]) =>
       this.startRuns('migrate', uri, selected),
+    );
+    register(COMMANDS.migrateFolder, (uri?: vscode.Uri, selected?: vscode.Uri[]) =>
+      this.migrateFolder(uri, selected),
     );
     register(COMMANDS.fix, (uri?: vscode.Uri, selected?: vscode.Uri[]) =>
       this.startRuns('fix', uri, selected),
@@ -206,6 +215,16 @@ export class Controller implements vscode.Disposable {
     return next;
   }
 
+  private newBatches(): BatchProgress {
+    return new BatchProgress(
+      async (batchId) => {
+        const answer = await this.serverCommand(SERVER_COMMANDS.cancelBatch, [batchId]);
+        return Boolean((answer as { cancelled?: boolean } | undefined)?.cancelled);
+      },
+      () => this.showStatus(),
+    );
+  }
+
   private newProgress(): RunProgress {
     return new RunProgress(
       (runId) => this.cancelRun(runId),
@@ -255,6 +274,10 @@ export class Controller implements vscode.Disposable {
         if (status.done || status.event?.type === 'run_started') void this.results.refresh();
       }),
       client.onResultKept((kept) => void this.onResultKept(kept)),
+      client.onBatchStatus((status) => {
+        this.batches.update(status);
+        void this.results.refresh();
+      }),
     ];
     try {
       await client.start();
@@ -277,6 +300,7 @@ export class Controller implements vscode.Disposable {
   /** A result kept for review: say so, with the way to review it. */
   private async onResultKept(kept: ResultKept): Promise<void> {
     void this.results.refresh();
+    if (kept.batchId) return; // the batch's notification counts it; the view lists it
     const name = kept.file.split('/').pop() ?? kept.file;
     const facts = [`tests ${kept.tests[0]}/${kept.tests[1]} passing`];
     if (kept.fidelity !== null) facts.push(`fidelity ${kept.fidelity.toFixed(2)}`);
@@ -308,6 +332,8 @@ export class Controller implements vscode.Disposable {
   private async doStop(): Promise<void> {
     this.progress.dispose();
     this.progress = this.newProgress();
+    this.batches.dispose();
+    this.batches = this.newBatches();
     for (const subscription of this.clientSubscriptions.splice(0)) subscription.dispose();
     const client = this.client;
     this.client = undefined;
@@ -400,6 +426,23 @@ export class Controller implements vscode.Disposable {
       if (answer) answers.push(answer as StartAnswer);
     }
     return answers;
+  }
+
+  /** Migrate every Enzyme test under the folder(s) of a context menu, in one batch. */
+  async migrateFolder(clicked?: vscode.Uri, selected?: vscode.Uri[]): Promise<unknown> {
+    const targets = selected?.length ? selected : clicked ? [clicked] : [];
+    if (targets.length === 0) {
+      const folder = vscode.workspace.workspaceFolders?.[0];
+      if (folder) targets.push(folder.uri);
+    }
+    if (targets.length === 0) {
+      void vscode.window.showWarningMessage('testmend: pick a folder in the explorer');
+      return undefined;
+    }
+    return this.serverCommand(
+      SERVER_COMMANDS.migrateBatch,
+      [targets.map((uri) => uri.toString())],
+    );
   }
 
   async cancel(): Promise<void> {

@@ -36,6 +36,7 @@ export class RunProgress implements vscode.Disposable {
   }
 
   update(status: RunStatus): void {
+    if (status.batchId) return; // the batch's notification counts it
     let run = this.runs.get(status.runId);
     if (status.done) {
       run?.finish();

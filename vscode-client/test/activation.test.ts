@@ -115,7 +115,7 @@ describe('menus', () => {
 
   for (const place of ['editor/context', 'explorer/context']) {
     it(`${place} offers Migrate and Fix on JS/TS test files only`, () => {
-      const entries = menus[place];
+      const entries = menus[place].filter((entry) => entry.command !== COMMANDS.migrateFolder);
       expect(entries.map((entry) => entry.command)).toEqual([COMMANDS.migrate, COMMANDS.fix]);
       for (const { when } of entries) {
         for (const name of ['Button.test.tsx', 'a.spec.js', 'x.test.jsx', 'y.spec.ts', 'z.test.mjs']) {
@@ -128,7 +128,10 @@ describe('menus', () => {
     });
   }
 
-  it('keeps folders out of the explorer entries', () => {
-    for (const { when } of menus['explorer/context']) expect(when).toContain('!explorerResourceIsFolder');
+  it('offers folders only Migrate folder to RTL in the explorer', () => {
+    for (const { command, when } of menus['explorer/context']) {
+      if (command === COMMANDS.migrateFolder) expect(when).toBe('explorerResourceIsFolder');
+      else expect(when).toContain('!explorerResourceIsFolder');
+    }
   });
 });

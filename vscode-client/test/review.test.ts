@@ -163,3 +163,43 @@ describe('the results view', () => {
     await expect.poll(() => client().lists).toBe(before + 3);
   });
 });
+
+describe('migrating a folder', () => {
+  it('sends the folders in one batch; one notification counts its files and cancels them all', async () => {
+    const { client } = await activated();
+    const folder = Uri.file('/project/src/components');
+    const other = Uri.file('/project/src/pages');
+    await stub.commands.get(COMMANDS.migrateFolder)!(folder, [folder, other]);
+    expect(client().commands).toEqual([
+      { command: 'testmend.migrateBatch', args: [[folder.toString(), other.toString()]] },
+    ]);
+    client().batch({ batchId: 'b1', running: 2, left: 1 });
+    client().emit({ runId: 'r1', batchId: 'b1' }); // a run of the batch: no notification of its own
+    client().keep({ runId: 'r1', batchId: 'b1' }); // its result: listed, no message
+    await expect.poll(() => stub.progress.length).toBe(1);
+    const [shown] = stub.progress;
+    expect(shown.title).toBe('testmend: Migrating components');
+    expect(shown.reports.at(-1)?.message).toBe('0/3 done, 2 running, 1 left');
+    expect(stub.statusItems[0].text).toBe('$(loading~spin) testmend: 2 runs');
+    client().batch({ batchId: 'b1', running: 1, done: 2, left: 0, outcomes: { a: 'succeeded', b: 'needs review' } });
+    expect(shown.reports.at(-1)).toEqual({ message: '2/3 done, 1 running, 0 left', increment: 66 });
+    client().answers.set('testmend.cancelBatch', { cancelled: true, batchId: 'b1' });
+    shown.cancel();
+    await expect.poll(() => client().commands.at(-1)).toEqual({ command: 'testmend.cancelBatch', args: ['b1'] });
+    client().batch({ batchId: 'b1', running: 0, done: 3, left: 0, finished: true, cancelled: true });
+    await shown.done;
+    expect(shown.finished).toBe(true);
+    expect(stub.messages).toEqual([]);
+    expect(stub.statusItems[0].text).toBe('$(check) testmend');
+  });
+
+  it('without a folder picked: the workspace folder; without one, a warning', async () => {
+    const { client } = await activated();
+    await stub.commands.get(COMMANDS.migrateFolder)!();
+    expect(client().commands).toEqual([]);
+    expect(stub.messages.map((m) => m.message)).toEqual(['testmend: pick a folder in the explorer']);
+    stub.workspaceFolders = [{ uri: Uri.file('/project'), name: 'project', index: 0 }];
+    await stub.commands.get(COMMANDS.migrateFolder)!();
+    expect(client().commands).toEqual([{ command: 'testmend.migrateBatch', args: [['file:///project']] }]);
+  });
+});

@@ -121,6 +121,7 @@ describe('against the real testmend server', () => {
     const [options] = record.initializationOptions as { testmend: Record<string, unknown> }[];
     expect(Object.keys(options.testmend).sort()).toEqual(
       [
+        'batch',
         'budget',
         'codemod',
         'commands',

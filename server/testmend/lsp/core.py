@@ -61,6 +61,11 @@ class ActiveRun:
     handle: RunHandle
     token: str | None = None
     task: asyncio.Task[None] | None = None
+    batch: str | None = None
+    """The folder batch it belongs to (``lsp/batch.py``): no progress of its own, its result
+    applied only when ``batch.applyAccepted`` says so."""
+    ending: str = ""
+    """How it ended (``succeeded``, ``needs review``, ``cancelled``, …), once it did."""
 
 
 @dataclass
@@ -82,10 +87,16 @@ MAX_PENDING = 20
 MAX_REPORTS = 100
 
 
+def _import_engine() -> ModuleType:
+    importlib.import_module("testmend.engine.engine")  # ``Engine`` itself: the package is lazy
+    return importlib.import_module("testmend.engine")
+
+
 async def load_engine() -> ModuleType:
-    """The engine package (langgraph, langchain, tree-sitter: seconds to import), imported in
-    a worker thread so that the event loop keeps answering meanwhile; once per process."""
-    return await asyncio.to_thread(importlib.import_module, "testmend.engine")
+    """The engine package with its ``Engine`` (langgraph, langchain, tree-sitter: a second or
+    more to import), imported in a worker thread so that the event loop keeps answering
+    meanwhile; once per process."""
+    return await asyncio.to_thread(_import_engine)
 
 
 def prune(pool: dict[str, Any], limit: int) -> None:

@@ -102,12 +102,18 @@ class ProgressState:
 
 
 def status_payload(
-    run_id: str, uri: str, state: ProgressState, event: RunEvent | None
+    run_id: str,
+    uri: str,
+    state: ProgressState,
+    event: RunEvent | None,
+    batch: str | None = None,
 ) -> dict[str, Any]:
-    """A ``testmend/runStatus`` payload; ``event`` None: the run ended (``done``)."""
+    """A ``testmend/runStatus`` payload; ``event`` None: the run ended (``done``); ``batchId``
+    when the run belongs to a folder batch."""
     return {
         "runId": run_id,
         "uri": uri,
+        **({"batchId": batch} if batch else {}),
         "title": state.title,
         "message": state.message(),
         "percentage": state.percentage,

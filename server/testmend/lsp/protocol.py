@@ -12,6 +12,7 @@ its protocol fixes that, following the LSP specification:
 - before ``initialize``: ``ServerNotInitialized`` for requests, notifications dropped (but
   ``exit``);
 - after ``shutdown``: ``InvalidRequest`` for requests, notifications dropped (but ``exit``);
+  ``shutdown`` itself answered even while other requests end (pygls' own failed then);
 - an error response never carries a traceback; a malformed message is logged once per kind, in
   one line, its method name cut to ``NAME_CHARS`` characters (in responses too).
 """
@@ -19,6 +20,7 @@ its protocol fixes that, following the LSP specification:
 from __future__ import annotations
 
 import logging
+from collections.abc import Generator
 from typing import Any, cast
 
 import attrs
@@ -32,6 +34,7 @@ from pygls.protocol.json_rpc import (
     RPCNotification,
     RPCRequest,
 )
+from pygls.protocol.language_server import lsp_method
 
 log = logging.getLogger(__name__)
 
@@ -129,6 +132,20 @@ class TestmendProtocol(LanguageServerProtocol):
         return converter.structure(data, notification_type)
 
     # -- dispatching -----------------------------------------------------------------------------
+
+    @lsp_method(types.SHUTDOWN)
+    def lsp_shutdown(self, *args: Any) -> Generator[Any, Any, None]:
+        """pygls' own, but over a copy of the pending requests: its loop over them failed with
+        "dictionary changed size during iteration" when a request ended meanwhile (the results
+        list a client asked for as it shut down), and ``shutdown`` got an internal error."""
+        if (user_handler := self.fm.features.get(types.SHUTDOWN)) is not None:
+            yield user_handler, args, None
+        current_id = self.msg_id
+        for msg_id, future in list(self._request_futures.items()):
+            if msg_id != current_id and not future.done():
+                future.cancel()
+        self._shutdown = True
+        return None
 
     def handle_message(self, message: Any) -> None:
         if isinstance(message, dict):  # no "jsonrpc": not a JSON-RPC 2.0 message

@@ -54,7 +54,8 @@ class ResultsServer(DocumentsServer):
         pending = PendingResult(run.run_id, run.uri, run.version, run.mode, result)
         self.pending[run.run_id] = pending
         prune(self.pending, MAX_PENDING)
-        if not result.applies:
+        held = run.batch is not None and not run.engine.config.batch.apply_accepted
+        if not result.applies or held:
             why = f": {result.reasons[0]}" if result.reasons else ""
             more = f" (and {len(result.reasons) - 1} more)" if len(result.reasons) > 1 else ""
             self.protocol.notify(
@@ -67,8 +68,12 @@ class ResultsServer(DocumentsServer):
                     "tests": [summary.tests_passing, summary.tests_total],
                     "fidelity": summary.fidelity,
                     "reasons": result.reasons,
+                    **({"batchId": run.batch} if run.batch else {}),
                 },
             )
+            if run.batch is not None:  # the batch's progress counts it; the results list has it
+                self.note(f"{name}: {result.status.replace('_', ' ')} ({tally}){why}, kept")
+                return
             if self.reviews_in_client():
                 self.note(f"{name}: {result.status.replace('_', ' ')} ({tally}){why}{more}")
                 return

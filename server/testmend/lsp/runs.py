@@ -79,7 +79,9 @@ class RunsServer(ReviewServer):
             return None
         return "The editor reports these problems:\n" + "\n".join(lines)
 
-    async def start_run(self, mode: Literal["migrate", "fix"], args: tuple[Any, ...]) -> RunHandle:
+    async def start_run(
+        self, mode: Literal["migrate", "fix"], args: tuple[Any, ...], *, batch: str | None = None
+    ) -> RunHandle:
         uri, _version, diagnostics = self._run_arguments(args)
         fs_path = uris.to_fs_path(uri) if actions.file_path(uri) is not None else None
         if not fs_path:
@@ -119,7 +121,7 @@ class RunsServer(ReviewServer):
             handle = await engine.start(request)
         except (api.EngineError, PathEscapeError, ValueError) as exc:
             raise UserError(str(exc)) from None
-        run = ActiveRun(handle.run_id, uri, version, mode, engine, handle)
+        run = ActiveRun(handle.run_id, uri, version, mode, engine, handle, batch=batch)
         self.active[run.run_id] = run
         if engine.offline:
             self.note(f"{path.name}: no model configured: the deterministic tier runs alone")
@@ -168,7 +170,9 @@ class RunsServer(ReviewServer):
 
     def _end_progress(self, run: ActiveRun, state: ProgressState, message: str) -> None:
         state.step, state.last_tool = message, ""
-        self.protocol.notify(RUN_STATUS, status_payload(run.run_id, run.uri, state, None))
+        self.protocol.notify(
+            RUN_STATUS, status_payload(run.run_id, run.uri, state, None, run.batch)
+        )
         if run.token is None:
             self.note(message)
             return
@@ -178,7 +182,9 @@ class RunsServer(ReviewServer):
 
     def _on_event(self, run: ActiveRun, state: ProgressState, event: RunEvent) -> None:
         changed = state.update(event)
-        self.protocol.notify(RUN_STATUS, status_payload(run.run_id, run.uri, state, event))
+        self.protocol.notify(
+            RUN_STATUS, status_payload(run.run_id, run.uri, state, event, run.batch)
+        )
         line = event_line(event)
         if run.token is not None:
             if changed:
@@ -205,7 +211,8 @@ class RunsServer(ReviewServer):
         name = Path(run.handle.file).name
         title = f"{'Migrating' if run.mode == 'migrate' else 'Fixing'} {name}"
         state = ProgressState(title=title)
-        await self._begin_progress(run, state)
+        if run.batch is None:  # a batch's runs share the batch's progress
+            await self._begin_progress(run, state)
         result: RunResult | None = None
         ending = "failed"
         try:
@@ -245,6 +252,7 @@ class RunsServer(ReviewServer):
             problem = f"{type(exc).__name__}: {exc}"
             self.tell(f"{name}: the run stopped: {problem}", types.MessageType.Error)
         finally:
+            run.ending = ending
             self._end_progress(run, state, ending)
             self.active.pop(run.run_id, None)
             await self._close_retired()

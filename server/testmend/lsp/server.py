@@ -5,7 +5,7 @@ tasks that follow the engine's events, show progress, and end in one workspace e
 docs/lsp.md for the protocol surface. The parts, one concern each: ``core`` (shared state and
 messages), ``settings``, ``documents`` (diagnostics, code actions), ``results`` (applying,
 reports), ``review`` (a kept result hunk by hunk, the results waiting), ``runs`` (starting,
-following, cancelling); this module registers them.
+following, cancelling), ``batch`` (a folder at once); this module registers them.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any, Literal
 from lsprotocol import types
 
 from . import actions, review
+from .batch import CMD_CANCEL_BATCH, CMD_MIGRATE_BATCH, BatchServer
 from .core import APPLY_TITLE, MAX_ACTIVE_RUNS, REPORT_TITLE
-from .runs import ANSWERS, RunsServer
+from .runs import ANSWERS
 from .transport import serve_stdio
 
 if TYPE_CHECKING:
@@ -40,6 +41,9 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+SWITCH_INTERVAL_SECONDS = 0.001
+"""Python's default is 0.005."""
 
 _QUIET_LOGGERS = ("pygls", "lsprotocol", "httpx", "httpcore", "openai", "langchain", "langgraph")
 
@@ -95,7 +99,7 @@ def configure_logging(level: int = logging.WARNING, log_file: Path | None = None
         logging.getLogger(name).setLevel(max(level, logging.WARNING))
 
 
-class TestmendServer(RunsServer):
+class TestmendServer(BatchServer):
     """The language server; ``models`` injects a model factory (tests), "auto" reads config."""
 
     __test__ = False
@@ -129,6 +133,8 @@ class TestmendServer(RunsServer):
         self.command(review.CMD_REJECT_HUNK)(_bind(self.cmd_reject_hunk))
         self.command(review.CMD_DISCARD)(_bind(self.cmd_discard))
         self.command(review.CMD_LIST)(_bind(self.cmd_list))
+        self.command(CMD_MIGRATE_BATCH)(_bind(self.cmd_migrate_batch))
+        self.command(CMD_CANCEL_BATCH)(_bind(self.cmd_cancel_batch))
 
     # -- shutdown --------------------------------------------------------------------------------
 
@@ -136,7 +142,11 @@ class TestmendServer(RunsServer):
         await self.close_all()
 
     async def close_all(self) -> None:
-        """Cancel every run (their workspaces are removed) and close the engines."""
+        """Cancel every batch and run (their workspaces are removed) and close the engines."""
+        for batch in list(self.batches.values()):
+            if not batch.finished:
+                with contextlib.suppress(Exception):
+                    await self.cancel_batch(batch)
         for run_id in list(self.active):
             with contextlib.suppress(Exception):
                 await self.cancel_run(run_id)
@@ -165,6 +175,10 @@ def main(
 ) -> int:
     """Serve over stdio (default) or TCP until the client says exit."""
     configure_logging(logging.INFO if verbose else logging.WARNING, log_file)
+    # The runs' Python work (the codemod's conversion, reading the project) runs in worker
+    # threads; a shorter switch interval hands the event loop the interpreter sooner, so
+    # requests are answered while conversions go on (``benchmarks/lsp_latency.py --batch``).
+    sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
     server = TestmendServer(models=models, workspaces_dir=workspaces_dir, max_runs=max_runs)
     if tcp:
         server.start_tcp(*parse_tcp(tcp))

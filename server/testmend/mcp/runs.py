@@ -31,6 +31,11 @@ RUN_ID = re.compile(r"[a-z0-9][a-z0-9-]{3,63}")
 Progress = Callable[[float, str], Awaitable[None]]
 
 
+def _import_engine() -> ModuleType:
+    importlib.import_module("testmend.engine.engine")  # ``Engine`` itself: the package is lazy
+    return importlib.import_module("testmend.engine")
+
+
 class ToolProblem(Exception):
     """A call the face cannot carry out: one sentence for the agent and its user."""
 
@@ -66,9 +71,10 @@ class Runs:
     # -- the engine ---------------------------------------------------------------------------
 
     async def api(self) -> ModuleType:
-        """``testmend.engine`` (langgraph, langchain: seconds to import), in a worker thread."""
+        """``testmend.engine`` with its ``Engine`` (langgraph, langchain: a second or more to
+        import), in a worker thread."""
         if self._api is None:
-            self._api = await asyncio.to_thread(importlib.import_module, "testmend.engine")
+            self._api = await asyncio.to_thread(_import_engine)
         return self._api
 
     def config(self, root: Path) -> Config:

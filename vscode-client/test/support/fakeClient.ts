@@ -1,6 +1,7 @@
 // A ServerClient that records what the extension sends, for tests of the extension's own logic
 // (the wire to the real server is exercised in server.integration.test.ts).
 import { EventEmitter } from '../stub/vscode';
+import type { BatchStatus } from '../../src/batch';
 import type { ClientFactory, ClientInit, ResultKept, RunStatus, ServerClient } from '../../src/client';
 import type { Settings } from '../../src/settings';
 
@@ -13,6 +14,7 @@ export class FakeClient implements ServerClient {
   failStart: Error | undefined;
   private readonly status = new EventEmitter<RunStatus>();
   private readonly kept = new EventEmitter<ResultKept>();
+  private readonly batchStatus = new EventEmitter<BatchStatus>();
 
   constructor(readonly init: ClientInit) {}
 
@@ -43,6 +45,23 @@ export class FakeClient implements ServerClient {
   }
   onResultKept(handler: (kept: ResultKept) => void) {
     return this.kept.event(handler);
+  }
+  onBatchStatus(handler: (status: BatchStatus) => void) {
+    return this.batchStatus.event(handler);
+  }
+  /** The server sends testmend/batchStatus. */
+  batch(status: Partial<BatchStatus> & { batchId: string }): void {
+    this.batchStatus.fire({
+      title: 'Migrating components',
+      total: 3,
+      done: 0,
+      running: 0,
+      left: 3,
+      outcomes: {},
+      finished: false,
+      cancelled: false,
+      ...status,
+    });
   }
   /** The server sends testmend/resultKept. */
   keep(kept: Partial<ResultKept> & { runId: string }): void {

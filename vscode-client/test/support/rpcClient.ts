@@ -26,6 +26,7 @@ import {
   type ShowDocumentParams,
 } from 'vscode-languageserver-protocol/node';
 import * as vscode from '../stub/vscode';
+import type { BatchStatus } from '../../src/batch';
 import type { ClientFactory, ClientInit, ResultKept, RunStatus, ServerClient } from '../../src/client';
 import type { Settings } from '../../src/settings';
 
@@ -44,6 +45,7 @@ class RpcClient implements ServerClient {
   private connection: ProtocolConnection | undefined;
   private readonly status = new vscode.EventEmitter<RunStatus>();
   private readonly kept = new vscode.EventEmitter<ResultKept>();
+  private readonly batches = new vscode.EventEmitter<BatchStatus>();
 
   constructor(
     private readonly init: ClientInit,
@@ -80,6 +82,7 @@ class RpcClient implements ServerClient {
     );
     connection.onNotification('testmend/runStatus', (status: RunStatus) => this.status.fire(status));
     connection.onNotification('testmend/resultKept', (kept: ResultKept) => this.kept.fire(kept));
+    connection.onNotification('testmend/batchStatus', (status: BatchStatus) => this.batches.fire(status));
     connection.onRequest(ConfigurationRequest.type, ({ items }) => {
       this.record.configurationAnswers += 1;
       return items.map((item) => (item.section === 'testmend' ? this.init.settings() : null));
@@ -143,6 +146,10 @@ class RpcClient implements ServerClient {
 
   onResultKept(handler: (kept: ResultKept) => void) {
     return this.kept.event(handler);
+  }
+
+  onBatchStatus(handler: (status: BatchStatus) => void) {
+    return this.batches.event(handler);
   }
 }
 
