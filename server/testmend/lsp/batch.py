@@ -198,21 +198,8 @@ class BatchServer(RunsServer):
             )
 
     async def _begin_batch_progress(self, batch: Batch) -> None:
-        if not self._supports_progress():
-            self.note(f"{batch.title}: {len(batch.files)} files")
-            return
-        token = f"testmend-{batch.batch_id}"
-        try:
-            await asyncio.wait_for(self.work_done_progress.create_async(token), 10)
-        except Exception as exc:
-            self.note(f"no progress bar ({exc}); following the batch in the log")
-            return
-        batch.token = token
-        self.work_done_progress.begin(
-            token,
-            types.WorkDoneProgressBegin(
-                title=batch.title, cancellable=True, message=batch.message(), percentage=0
-            ),
+        batch.token = await self.open_progress(
+            f"testmend-{batch.batch_id}", batch.title, f"{len(batch.files)} files"
         )
 
     def _end_batch_progress(self, batch: Batch) -> None:

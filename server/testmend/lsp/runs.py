@@ -150,22 +150,28 @@ class RunsServer(ReviewServer):
         window = self.client_capabilities.window
         return bool(window and window.work_done_progress)
 
-    async def _begin_progress(self, run: ActiveRun, state: ProgressState) -> None:
+    async def open_progress(self, token: str, title: str, message: str) -> str | None:
+        """A cancellable work-done progress (its token), or None when the client has none (it
+        is told in the log)."""
         if not self._supports_progress():
-            self.note(f"{state.title} started (run {run.run_id})")
-            return
-        token = f"testmend-{run.run_id}"
+            self.note(f"{title}: {message}")
+            return None
         try:
             await asyncio.wait_for(self.work_done_progress.create_async(token), 10)
         except Exception as exc:
-            self.note(f"no progress bar ({exc}); following the run in the log")
-            return
-        run.token = token
+            self.note(f"no progress bar ({exc}); following {title} in the log")
+            return None
         self.work_done_progress.begin(
             token,
             types.WorkDoneProgressBegin(
-                title=state.title, cancellable=True, message="starting", percentage=0
+                title=title, cancellable=True, message=message, percentage=0
             ),
+        )
+        return token
+
+    async def _begin_progress(self, run: ActiveRun, state: ProgressState) -> None:
+        run.token = await self.open_progress(
+            f"testmend-{run.run_id}", state.title, f"starting (run {run.run_id})"
         )
 
     def _end_progress(self, run: ActiveRun, state: ProgressState, message: str) -> None:

@@ -199,10 +199,9 @@ async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
     return _end(deps, state, loop, len(converted.notes), codemod_left, snapshot_update)
 
 
-async def _address_review(deps: RunDeps, state: MigrationState, candidate: str) -> Update:
-    """The review sent the result back: the agent works on the reviewed candidate, with the
-    reviewer's findings as its task."""
-    assert deps.models is not None, "only a reviewer agent sends a result back"
+async def _checked(deps: RunDeps, state: MigrationState, candidate: str) -> _Loop | Update:
+    """A candidate the step did not write (the reviewed one, a host's submission): its tests
+    and its inventory, or the step's failure when the tests cannot run."""
     try:
         result = await run_tests(deps, state, candidate)
     except RunnerError as exc:
@@ -210,6 +209,17 @@ async def _address_review(deps: RunDeps, state: MigrationState, candidate: str) 
     loop = _Loop(state, candidate, result)
     rows, findings = state_inventory(state, candidate)
     loop.fidelity = FidelityReport(rows=rows, inventory_findings=findings)
+    return loop
+
+
+async def _address_review(deps: RunDeps, state: MigrationState, candidate: str) -> Update:
+    """The review sent the result back: the agent works on the reviewed candidate, with the
+    reviewer's findings as its task."""
+    assert deps.models is not None, "only a reviewer agent sends a result back"
+    loop = await _checked(deps, state, candidate)
+    if not isinstance(loop, _Loop):
+        return loop
+    result, findings = loop.result, loop.fidelity.inventory_findings
     asked = findings_text(state.review.findings)
     task = (
         "A reviewer read the migrated test and sent it back with these findings. Address each "
@@ -230,13 +240,10 @@ async def _submitted(deps: RunDeps, state: MigrationState, content: str) -> Upda
     The conversion's notes were about the codemod's lines, not these."""
     if state.snapshot_file:
         restore_snapshot(deps, state.snapshot_file, {})
-    try:
-        result = await run_tests(deps, state, content)
-    except RunnerError as exc:
-        return fail(deps, state, "migrate", exc.message, candidate=content)
-    loop = _Loop(state, content, result)
-    rows, findings = state_inventory(state, content)
-    loop.fidelity = FidelityReport(rows=rows, inventory_findings=findings)
+    loop = await _checked(deps, state, content)
+    if not isinstance(loop, _Loop):
+        return loop
+    result, findings = loop.result, loop.fidelity.inventory_findings
     loop.tracker = deps.record_check(
         loop.tracker,
         "migrate",
