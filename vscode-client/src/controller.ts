@@ -6,7 +6,7 @@ import type { ClientFactory, ResultKept, ServerClient } from './client';
 import { describe, probe, resolveLaunch, type LaunchPlan, type ProbeResult } from './launch';
 import { RunProgress } from './progress';
 import { onInterpreterChange, selectedInterpreter } from './python';
-import { RESULTS_VIEW, ResultsView } from './results';
+import { RESULTS_VIEW, ResultsView, type ResultNode } from './results';
 import { Review, REVIEW_COMMANDS } from './review';
 import { apiKeyEnv, needsRestart, serverSettings, setting, SECTION } from './settings';
 import { StatusItem, type ServerState } from './status';
@@ -132,8 +132,8 @@ export class Controller implements vscode.Disposable {
   activate(): Promise<boolean> {
     const register = (id: string, handler: (...args: never[]) => unknown) =>
       this.subscriptions.push(vscode.commands.registerCommand(id, handler));
-    register(COMMANDS.migrate, (uri?: vscode.Uri, selected?: vscode.Uri[]) =>
-      this.startRuns('migrate', uri, selected),
+    register(COMMANDS.migrate, (uri?: vscode.Uri | ResultNode, selected?: vscode.Uri[]) =>
+      this.startRuns('migrate', fileOf(uri), selected),
     );
     register(COMMANDS.migrateFolder, (uri?: vscode.Uri, selected?: vscode.Uri[]) =>
       this.migrateFolder(uri, selected),
@@ -507,6 +507,12 @@ function fixDiagnostics(uri: vscode.Uri): FixDiagnostic[] {
         message: diagnostic.message,
       };
     });
+}
+
+/** The file a command is about: a URI, or a results-view row (its context menu's "run again"). */
+function fileOf(arg?: vscode.Uri | ResultNode): vscode.Uri | undefined {
+  if (arg && 'kind' in arg && arg.kind === 'result') return vscode.Uri.parse(arg.result.uri);
+  return arg && !('kind' in arg) ? arg : undefined;
 }
 
 function errorText(error: unknown): string {

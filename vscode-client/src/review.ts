@@ -32,9 +32,9 @@ type Send = (command: string, args: unknown[]) => Promise<unknown>;
 const REVIEW_PATH = /\/\.testmend\/runs\/([a-z0-9][a-z0-9-]{3,63})\/review\//;
 
 /**
- * The run a command is about: a run id, a results-view item (`{runId}`), or the result's
- * document (editor title menus pass its URI); undefined leaves the choice to the server (the
- * latest kept result).
+ * The run a command is about: a run id, a results-view row (its context menu passes the row,
+ * its click `{runId}`), or the result's document (editor title menus pass its URI); undefined
+ * leaves the choice to the server (the latest kept result).
  */
 export function runIdOf(arg: unknown): string | undefined {
   if (typeof arg === 'string') {
@@ -42,8 +42,9 @@ export function runIdOf(arg: unknown): string | undefined {
     return fromPath ? fromPath[1] : arg;
   }
   if (arg && typeof arg === 'object') {
-    const named = arg as { runId?: unknown; path?: unknown };
+    const named = arg as { runId?: unknown; path?: unknown; result?: { runId?: unknown } };
     if (typeof named.runId === 'string') return named.runId;
+    if (typeof named.result?.runId === 'string') return named.result.runId; // a results-view row
     if (typeof named.path === 'string') return REVIEW_PATH.exec(named.path)?.[1];
   }
   return undefined;

@@ -58,6 +58,7 @@ describe('the run a review command is about', () => {
     expect(runIdOf({ runId: RUN })).toBe(RUN);
     expect(runIdOf(Uri.parse(RESULT))).toBe(RUN);
     expect(runIdOf(RESULT)).toBe(RUN);
+    expect(runIdOf({ kind: 'result', result: { runId: RUN, uri: TEST } })).toBe(RUN); // a row's menu
     expect(runIdOf(Uri.parse(TEST))).toBeUndefined();
     expect(runIdOf(undefined)).toBeUndefined();
   });
@@ -151,6 +152,13 @@ describe('the results view', () => {
     expect(controller.results.waiting).toBe(2);
     expect(stub.statusItems[0].text).toBe('$(checklist) testmend: 2 to review');
     expect(stub.statusItems[0].command).toBe(COMMANDS.showResults);
+  });
+
+  it("a row's context menu runs the migration of its file again", async () => {
+    const { client } = await activated();
+    const row = { kind: 'result', result: LISTED.results[0] };
+    await stub.commands.get(COMMANDS.migrate)!(row);
+    expect(client().commands).toEqual([{ command: 'testmend.migrate', args: [TEST, null, []] }]);
   });
 
   it('is asked again when the server starts, a run ends and a result is kept', async () => {
