@@ -89,6 +89,8 @@ export class Controller implements vscode.Disposable {
   private disposed = false;
   readonly results: ResultsView;
   readonly review: Review;
+  /** Each run's latest progress message (step · tool · tests), for the results view. */
+  private readonly doing = new Map<string, string>();
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -98,7 +100,10 @@ export class Controller implements vscode.Disposable {
     this.status = new StatusItem(COMMANDS.showOutput, COMMANDS.showResults);
     this.progress = this.newProgress();
     this.batches = this.newBatches();
-    this.results = new ResultsView(() => this.sender());
+    this.results = new ResultsView(
+      () => this.sender(),
+      (runId) => this.doing.get(runId),
+    );
     this.review = new Review(
       () => this.sender(),
       () => void this.results.refresh(),
@@ -271,7 +276,10 @@ export class Controller implements vscode.Disposable {
     this.clientSubscriptions = [
       client.onRunStatus((status) => {
         this.progress.update(status);
+        if (status.done) this.doing.delete(status.runId);
+        else this.doing.set(status.runId, status.message);
         if (status.done || status.event?.type === 'run_started') void this.results.refresh();
+        else this.results.runChanged();
       }),
       client.onResultKept((kept) => void this.onResultKept(kept)),
       client.onBatchStatus((status) => {

@@ -51,7 +51,16 @@ export class ResultsView implements vscode.TreeDataProvider<ResultNode> {
   private running: ListedRun[] = [];
   private results: ListedResult[] = [];
 
-  constructor(private readonly send: () => Send | undefined) {}
+  constructor(
+    private readonly send: () => Send | undefined,
+    /** What a run under way is doing now (its step and test tally), when known. */
+    private readonly doing: (runId: string) => string | undefined = () => undefined,
+  ) {}
+
+  /** A run's step changed: its row says so. */
+  runChanged(): void {
+    if (this.running.length > 0) this.changed.fire(undefined);
+  }
 
   /** The results waiting for a person. */
   get waiting(): number {
@@ -107,7 +116,7 @@ export class ResultsView implements vscode.TreeDataProvider<ResultNode> {
     }
     if (node.kind === 'run') {
       const item = new vscode.TreeItem(basename(node.run.file), vscode.TreeItemCollapsibleState.None);
-      item.description = node.run.mode === 'fix' ? 'fixing' : 'migrating';
+      item.description = this.doing(node.run.runId) ?? (node.run.mode === 'fix' ? 'fixing' : 'migrating');
       item.iconPath = new vscode.ThemeIcon('loading~spin');
       item.resourceUri = vscode.Uri.parse(node.run.uri);
       item.contextValue = 'testmend.running';

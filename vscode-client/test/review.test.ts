@@ -152,6 +152,11 @@ describe('the results view', () => {
     expect(controller.results.waiting).toBe(2);
     expect(stub.statusItems[0].text).toBe('$(checklist) testmend: 2 to review');
     expect(stub.statusItems[0].command).toBe(COMMANDS.showResults);
+    // A run under way shows its step and tally.
+    const [live] = view().provider.getChildren(groups[0]) as ResultNode[];
+    expect((view().provider.getTreeItem(live) as TreeItem).description).toBe('migrating');
+    client().emit({ runId: 'r-live', message: 'migrate · tests 3/7 passing' });
+    expect((view().provider.getTreeItem(live) as TreeItem).description).toBe('migrate · tests 3/7 passing');
   });
 
   it("a row's context menu runs the migration of its file again", async () => {

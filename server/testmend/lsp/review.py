@@ -88,7 +88,8 @@ def _write_read_only(path: Path, text: str) -> None:
 
 def _findings(result: RunResult) -> list[types.Diagnostic]:
     """What the checks found, on the result's lines: lint and type messages where they are,
-    the inventory's and the intent check's findings on their test, the conversion's notes."""
+    the inventory's and the intent check's findings on their test (a lost mutant with its
+    change), the conversion's notes, the reviewer agent's findings (on the first line)."""
     lines = {}
     if result.fidelity is not None:
         lines = {row.result.name: row.result.line for row in result.fidelity.rows if row.result}
@@ -117,6 +118,9 @@ def _findings(result: RunResult) -> list[types.Diagnostic]:
     for note in result.codemod_findings:
         if note.kind != "removed":
             add(note.line, note.message, info, f"codemod {note.kind}")
+    for reason in result.reasons:  # the reviewer's findings name no line of their own
+        if reason.startswith("the reviewer"):
+            add(1, reason, warning, "review")
     if not out and result.reasons:
         add(1, "; ".join(result.reasons[:3]), warning, "outcome")
     return out
