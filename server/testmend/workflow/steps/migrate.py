@@ -191,9 +191,11 @@ async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
     codemod_left = [
         f"{n.message} (line {n.line})" for n in converted.notes if n.kind == "untranslated"
     ]
+    recorded = "snapshot_file" in snapshot_update  # the run records it: no "re-record it"
     noted = [
         CodemodFinding(kind=n.kind, line=n.line, message=n.message, test=n.test)
         for n in converted.notes
+        if not (recorded and n.message == SNAPSHOT_NOTE)
     ]
     snapshot_update = {**snapshot_update, "codemod_findings": noted}
     return _end(deps, state, loop, len(converted.notes), codemod_left, snapshot_update)
