@@ -1,13 +1,14 @@
 """Code-action latency while a migration (or a folder batch) runs, and the idle language
 server's memory.
 
-    .venv/bin/python benchmarks/lsp_latency.py [--requests 400] [--batch]
+    .venv/bin/python benchmarks/lsp_latency.py [--requests 400] [--batch | --idle]
 
 Starts ``testmend serve`` on a copy of the example app, measures its resident memory once
 initialised (idle), starts an offline migration of Pagination.test.tsx (``--batch``: *Migrate
 folder to RTL* on ``src/components``, its ten Enzyme tests two at a time), and sends code-action
-requests while the runs work (real jest/eslint/tsc in shadow workspaces). Targets: p99 < 20 ms
-during a migration, < 10 ms during a batch.
+requests while the runs work (real jest/eslint/tsc in shadow workspaces); ``--idle``: the same
+requests to a server with no run (run it beside a load of your own to see what the machine
+alone costs). Targets: p99 < 20 ms during a migration, < 10 ms during a batch.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def rss_mib(pid: int) -> float:
     return float("nan")
 
 
-async def measure(requests: int, batch: bool) -> None:
+async def measure(requests: int, batch: bool, idle_only: bool = False) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = make_project(Path(tmp))
         workspaces = Path(tmp) / "workspaces"
@@ -69,7 +70,9 @@ async def measure(requests: int, batch: bool) -> None:
                 ),
                 context=types.CodeActionContext(diagnostics=list(client.diagnostics[uri])),
             )
-            if batch:
+            if idle_only:  # the machine's own noise: no run in this server
+                answer, run_id = None, ""
+            elif batch:
                 folder = uri_of(root / "src" / "components")
                 answer = await client.workspace_execute_command_async(
                     types.ExecuteCommandParams(command="testmend.migrateBatch", arguments=[folder])
@@ -90,7 +93,10 @@ async def measure(requests: int, batch: bool) -> None:
                 latencies.append((time.perf_counter() - started) * 1000)
                 peak = max(peak, rss_mib(pid))
                 await asyncio.sleep(0.05)
-            if batch:
+            running = 0
+            if idle_only:
+                done = False
+            elif batch:
                 done = any(s["finished"] for s in client.batch_status)
                 running = max((s["running"] for s in client.batch_status), default=0)
                 await client.workspace_execute_command_async(
@@ -105,6 +111,7 @@ async def measure(requests: int, batch: bool) -> None:
         latencies.sort()
         p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
         what = f"a folder batch ({running} runs at once at most)" if batch else "a migration"
+        what = "no run (the server idle)" if idle_only else what
         print(f"code actions during {what}: n={len(latencies)} "
               f"p50={statistics.median(latencies):.2f} ms p99={p99:.2f} ms "
               f"max={latencies[-1]:.2f} ms (finished meanwhile: {done})")  # fmt: skip
@@ -117,8 +124,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--requests", type=int, default=400)
     parser.add_argument("--batch", action="store_true", help="during a folder batch")
+    parser.add_argument(
+        "--idle", action="store_true", help="with no run: what the machine's load alone costs"
+    )
     args = parser.parse_args()
-    asyncio.run(measure(args.requests, args.batch))
+    asyncio.run(measure(args.requests, args.batch, args.idle))
 
 
 if __name__ == "__main__":
