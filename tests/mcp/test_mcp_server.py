@@ -413,3 +413,22 @@ async def test_a_monorepo_folder_runs_each_file_in_its_own_package(
         states = {row["path"]: row["state"] for row in found["files"]}
         assert states[test] == "migrated"
     assert "from 'enzyme'" not in (package / PAGINATION).read_text()
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        (["--project", "/nonexistent/app"], "/nonexistent/app: no such folder"),
+        (["--http", "localhost:web"], "--http wants HOST:PORT, not localhost:web"),
+    ],
+)
+def test_a_bad_start_is_one_line_and_status_2(arguments: list[str], said: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "testmend", "mcp", *arguments],
+        capture_output=True, text=True, cwd=REPO_ROOT, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip() == f"testmend: {said}" + (
+        " (--project names the project)" if "folder" in said else ""
+    )
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr

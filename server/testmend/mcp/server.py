@@ -212,7 +212,10 @@ def build_server(runs: Runs) -> MCPServer:
 def main(project: Path, http: str | None = None, overrides: dict[str, Any] | None = None) -> int:
     from ..layout import find_project_root
 
-    root = find_project_root(project.resolve())
+    if not project.expanduser().is_dir():
+        print(f"testmend: {project}: no such folder (--project names the project)", file=sys.stderr)
+        return 2
+    root = find_project_root(project.expanduser().resolve())
     logging.basicConfig(
         stream=sys.stderr, level=logging.WARNING, format="testmend mcp: %(message)s"
     )
