@@ -9,6 +9,7 @@ import json
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,18 +43,43 @@ NEOVIMS = [
 async def test_neovim_migrates_the_buffer(
     nvim: str, project: Path, workspaces: Path, tmp_path: Path
 ) -> None:
-    result_file = tmp_path / "nvim-result.json"
+    server = [sys.executable, str(SCRIPTED_SERVER), "seats"]
+    result = await _headless(
+        nvim, SCRIPT, project, project / SIMPLE_TEST, server, workspaces, tmp_path
+    )
+    version = (await _version(nvim)).removeprefix("NVIM v")
+    assert version.startswith(result["version"] + "."), (version, result["version"])
+    assert result["diagnostic"] == "This test uses Enzyme — Migrate to RTL"
+    assert "Migrate to RTL" in result["offered"]
+    assert result["migrated"] and result["progress_done"], result
+    assert result["text"].rstrip("\n") == SIMPLE_RTL.rstrip("\n")
+    await asyncio.sleep(0.5)
+    assert left_behind(workspaces) == []
+
+
+async def _headless(
+    nvim: str,
+    script: Path,
+    project: Path,
+    file: Path,
+    server: list[str],
+    workspaces: Path,
+    home: Path,
+) -> dict[str, Any]:
+    """``script`` run by a headless Neovim (its home ``home``) in ``project`` on ``file`` with
+    ``server`` as its language server: what the script wrote (no error in it)."""
+    result_file = home / "nvim-result.json"
     env = server_env(
         workspaces,
         NVIMTEST_APP=str(project),
-        NVIMTEST_FILE=str(project / SIMPLE_TEST),
+        NVIMTEST_FILE=str(file),
         NVIMTEST_RESULT=str(result_file),
-        NVIMTEST_SERVER_CMD=json.dumps([sys.executable, str(SCRIPTED_SERVER), "seats"]),
-        HOME=str(tmp_path),
-        XDG_STATE_HOME=str(tmp_path / "state"),
+        NVIMTEST_SERVER_CMD=json.dumps(server),
+        HOME=str(home),
+        XDG_STATE_HOME=str(home / "state"),
     )
     process = await asyncio.create_subprocess_exec(
-        nvim, "--headless", "--clean", "-c", f"luafile {SCRIPT}",
+        nvim, "--headless", "--clean", "-c", f"luafile {script}",
         cwd=project, env=env, stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
     )  # fmt: skip
@@ -63,16 +89,9 @@ async def test_neovim_migrates_the_buffer(
         process.kill()
         raise
     assert result_file.is_file(), out.decode(errors="replace")
-    result = json.loads(result_file.read_text())
+    result: dict[str, Any] = json.loads(result_file.read_text())
     assert "error" not in result, result
-    version = (await _version(nvim)).removeprefix("NVIM v")
-    assert version.startswith(result["version"] + "."), (version, result["version"])
-    assert result["diagnostic"] == "This test uses Enzyme — Migrate to RTL"
-    assert "Migrate to RTL" in result["offered"]
-    assert result["migrated"] and result["progress_done"], result
-    assert result["text"].rstrip("\n") == SIMPLE_RTL.rstrip("\n")
-    await asyncio.sleep(0.5)
-    assert left_behind(workspaces) == []
+    return result
 
 
 async def _version(nvim: str) -> str:
@@ -95,30 +114,11 @@ async def test_neovim_takes_one_hunk_of_a_kept_result_through_the_code_action(
     at its first hunk takes that hunk into the test's buffer."""
     from testmend.engine.hunks import take
 
-    result_file = tmp_path / "nvim-review.json"
     original = (project / ACCORDION).read_text(encoding="utf-8")
-    env = server_env(
-        workspaces,
-        NVIMTEST_APP=str(project),
-        NVIMTEST_FILE=str(project / ACCORDION),
-        NVIMTEST_RESULT=str(result_file),
-        NVIMTEST_SERVER_CMD=json.dumps([sys.executable, "-m", "testmend", "serve"]),
-        HOME=str(tmp_path),
-        XDG_STATE_HOME=str(tmp_path / "state"),
+    server = [sys.executable, "-m", "testmend", "serve"]
+    result = await _headless(
+        str(CURRENT_NVIM), REVIEW_SCRIPT, project, project / ACCORDION, server, workspaces, tmp_path
     )
-    process = await asyncio.create_subprocess_exec(
-        str(CURRENT_NVIM), "--headless", "--clean", "-c", f"luafile {REVIEW_SCRIPT}",
-        cwd=project, env=env, stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-    )  # fmt: skip
-    try:
-        out, _ = await asyncio.wait_for(process.communicate(), 400)
-    except TimeoutError:
-        process.kill()
-        raise
-    assert result_file.is_file(), out.decode(errors="replace")
-    result = json.loads(result_file.read_text())
-    assert "error" not in result, result
     assert result["took"], result
     assert f"Accept hunk 1/{result['hunks']}" in result["offered"]
     assert any("no-node-access" in finding for finding in result["findings"]), result

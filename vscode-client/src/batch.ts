@@ -37,6 +37,11 @@ export class BatchProgress implements vscode.Disposable {
     private readonly changed: () => void = () => undefined,
   ) {}
 
+  /** How many files of a batch ended so far (undefined: not shown). */
+  done(batchId: string): number | undefined {
+    return this.batches.get(batchId)?.status.done;
+  }
+
   /** Runs of batches under way. */
   running(): number {
     return [...this.batches.values()].reduce((sum, batch) => sum + batch.status.running, 0);

@@ -278,13 +278,17 @@ export class Controller implements vscode.Disposable {
         this.progress.update(status);
         if (status.done) this.doing.delete(status.runId);
         else this.doing.set(status.runId, status.message);
-        if (status.done || status.event?.type === 'run_started') void this.results.refresh();
+        // A batch's runs are listed when the batch says a file ended.
+        const listed = !status.batchId && (status.done || status.event?.type === 'run_started');
+        if (listed) void this.results.refresh();
         else this.results.runChanged();
       }),
       client.onResultKept((kept) => void this.onResultKept(kept)),
       client.onBatchStatus((status) => {
+        const before = this.batches.done(status.batchId);
         this.batches.update(status);
-        void this.results.refresh();
+        // The list changes when a file of the batch ends (not on every count of it).
+        if (status.finished || status.done !== before) void this.results.refresh();
       }),
     ];
     try {

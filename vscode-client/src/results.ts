@@ -67,8 +67,28 @@ export class ResultsView implements vscode.TreeDataProvider<ResultNode> {
     return this.results.length;
   }
 
-  /** Asks the server again; the view (and whoever listens) updates. */
-  async refresh(): Promise<void> {
+  private inFlight: Promise<void> | undefined;
+  private again = false;
+
+  /** Asks the server again; the view (and whoever listens) updates. Asks made while one is
+   * under way become one more after it (a batch's runs end in bursts, and each list reads
+   * every run record of the workspace). */
+  refresh(): Promise<void> {
+    if (this.inFlight) {
+      this.again = true;
+      return this.inFlight;
+    }
+    this.inFlight = this.fetch().finally(() => {
+      this.inFlight = undefined;
+      if (this.again) {
+        this.again = false;
+        void this.refresh();
+      }
+    });
+    return this.inFlight;
+  }
+
+  private async fetch(): Promise<void> {
     const send = this.send();
     if (!send) return;
     try {

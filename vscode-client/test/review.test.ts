@@ -166,14 +166,32 @@ describe('the results view', () => {
     expect(client().commands).toEqual([{ command: 'testmend.migrate', args: [TEST, null, []] }]);
   });
 
-  it('is asked again when the server starts, a run ends and a result is kept', async () => {
+  it('is asked again when the server starts, a run starts or ends and a result is kept', async () => {
     const { client } = await activated();
     const before = client().lists;
     expect(before).toBeGreaterThan(0); // the server's start
     client().emit({ runId: 'r1', event: { type: 'run_started' } });
+    await expect.poll(() => client().lists).toBe(before + 1);
     client().emit({ runId: 'r1', done: true, event: null });
+    await expect.poll(() => client().lists).toBe(before + 2);
     client().keep({ runId: 'r1' });
     await expect.poll(() => client().lists).toBe(before + 3);
+  });
+
+  it('asks once more, not once per event, for a burst; a batch only when a file of it ends', async () => {
+    const { client } = await activated();
+    const before = client().lists;
+    client().keep({ runId: 'r1' });
+    client().keep({ runId: 'r2' });
+    client().keep({ runId: 'r3' });
+    await expect.poll(() => client().lists).toBe(before + 2); // the first, then one for the rest
+    client().batch({ batchId: 'b1', running: 2, left: 1 });
+    client().batch({ batchId: 'b1', running: 2, left: 1 }); // a count that changed nothing listed
+    client().emit({ runId: 'r4', batchId: 'b1', done: true, event: null });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(client().lists).toBe(before + 3); // the batch's first status only
+    client().batch({ batchId: 'b1', running: 1, done: 1, left: 1 });
+    await expect.poll(() => client().lists).toBe(before + 4);
   });
 });
 

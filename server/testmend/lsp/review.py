@@ -175,7 +175,7 @@ class ReviewServer(ResultsServer):
         pending = self.pending.get(run_id)
         result = pending.result if pending is not None else None
         api = await load_engine()
-        record = RunStore(root).load(run_id)
+        record = await asyncio.to_thread(RunStore(root).load, run_id)
         if result is None:
             result = await self._engine_for(root, api).result(run_id)
         if result is None:
@@ -192,7 +192,8 @@ class ReviewServer(ResultsServer):
                 uri=uris.from_fs_path(str(root / result.file)) or "",
                 document=state_dir(root) / "runs" / run_id / "review" / _review_name(result.file),
                 result=result,
-                hunks=hunks(result.original, result.content),
+                # difflib over the whole file: off the event loop, like every diff here
+                hunks=await asyncio.to_thread(hunks, result.original, result.content),
                 taken=set(record.taken or []),
             )
             self.reviews[run_id] = review
@@ -301,7 +302,7 @@ class ReviewServer(ResultsServer):
         if not chosen:
             raise UserError(f"{name}: no hunk is left to take", kind="no hunk")
         current = self._current_text(review.root, result.file)
-        expected = take(result.original, result.content, review.taken)
+        expected = await asyncio.to_thread(take, result.original, result.content, review.taken)
         if current != expected:
             raise UserError(
                 f"{name} changed since its result was made: nothing was overwritten (run the "
@@ -309,7 +310,7 @@ class ReviewServer(ResultsServer):
                 kind="stale review",
             )
         taken = review.taken | set(chosen)
-        updated = take(result.original, result.content, taken)
+        updated = await asyncio.to_thread(take, result.original, result.content, taken)
         workspace = self.client_capabilities.workspace
         if not (workspace and workspace.apply_edit):
             raise UserError(f"{name}: this editor cannot apply edits", kind="no edits")

@@ -56,21 +56,29 @@ class Tools:
         latest: dict[str, tuple[Path, RunRecord]] = {}
         for root, record in await self.runs.records():
             latest[self.runs.shown(root, record.file)] = (root, record)
-        rows = []
-        for relative, apis in files:
-            rows.append(await asyncio.to_thread(self._found, relative, apis, latest.get(relative)))
-        named = {r.path for r in rows}
         prefix = None if _GLOB.intersection(path) else self.runs.relative(path or ".")
-        for relative, located in latest.items():  # migrated files no longer import Enzyme
+        rows = await asyncio.to_thread(self._rows, files, latest, prefix)
+        return FoundTests(project=str(self.runs.root), files=rows, problems=problems)
+
+    def _rows(
+        self,
+        files: list[tuple[str, list[str]]],
+        latest: dict[str, tuple[Path, RunRecord]],
+        prefix: str | None,
+    ) -> list[FoundTest]:
+        """A row per Enzyme test, and per file under ``prefix`` (not a glob) whose latest
+        result was applied: migrated files no longer import Enzyme."""
+        rows = [self._found(relative, apis, latest.get(relative)) for relative, apis in files]
+        named = {r.path for r in rows}
+        for relative, located in latest.items():
             if prefix is None or relative in named:
                 continue
             if prefix != "." and relative != prefix and not relative.startswith(prefix + "/"):
                 continue
-            row = await asyncio.to_thread(self._found, relative, [], located)
+            row = self._found(relative, [], located)
             if row.state in ("migrated", "partly migrated"):
                 rows.append(row)
-        rows.sort(key=lambda r: r.path)
-        return FoundTests(project=str(self.runs.root), files=rows, problems=problems)
+        return sorted(rows, key=lambda r: r.path)
 
     def _files_under(self, path: str) -> tuple[list[tuple[str, list[str]]], list[str]]:
         """The Enzyme tests a file, folder or glob names (a glob is matched against the files a
