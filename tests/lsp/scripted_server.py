@@ -1,7 +1,9 @@
-"""A test entry point: ``testmend serve`` with a scripted model injected (no network).
+"""A test entry point: ``testmend serve`` whose engine process has a scripted model (no
+network).
 
-``python tests/lsp/scripted_server.py SCRIPT`` where SCRIPT names a script below. Production
-code has no switch for this: the model factory is a constructor parameter of the server.
+``python tests/lsp/scripted_server.py SCRIPT`` where SCRIPT names a script of ``scripts.py``.
+Production code has no switch for this: the engine process's command is a parameter of the
+server (``scripted_worker.py`` here).
 """
 
 from __future__ import annotations
@@ -13,65 +15,17 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 if str(REPO_ROOT) not in sys.path:  # started as a script by the test client
     sys.path.insert(0, str(REPO_ROOT))
 
-from testmend.llm import ScriptedChatModel, reply  # noqa: E402
 from testmend.lsp.server import MAX_ACTIVE_RUNS, main  # noqa: E402
-from tests.support.engine import (  # noqa: E402
-    CHEATS,
-    LINT_AFTER,
-    SIMPLE_RTL,
-    call,
-    quiet_agents,
-    rewrite_to,
-)
+from tests.lsp.scripts import MAX_RUNS, SCRIPTS  # noqa: E402
 
-SCRIPTS: dict[str, dict[str, list[object]]] = {
-    "seats": {
-        **quiet_agents(),
-        "migrate": [rewrite_to(SIMPLE_RTL), call("run_test_file"), reply("done")],
-    },
-    "lint": {"lint": [rewrite_to(LINT_AFTER), call("run_lint_check"), reply("lint clean")]},
-    # Four failed checks, then a call for help; after the person's answer, the fix.
-    "escalate": {
-        **quiet_agents(),
-        "migrate": [
-            call("run_test_file", "t1"),
-            call("run_test_file", "t2"),
-            call("run_test_file", "t3"),
-            call("run_test_file", "t4"),
-            call(
-                "escalate_for_external_help",
-                "e1",
-                goal="Migrate the increment test",
-                tried="reran the tests",
-                last_error="state() has no equivalent",
-                analysis="the test reads component state",
-            ),
-            rewrite_to(SIMPLE_RTL),
-            call("run_test_file", "t5"),
-            reply("done"),
-        ],
-    },
-}
-
-
-# An agent that deletes the test it cannot migrate and declares victory (each time it is sent
-# back with the finding).
-SCRIPTS["cheat"] = {
-    **quiet_agents(),
-    "migrate": [
-        rewrite_to(CHEATS["deletes-the-failing-test"][0]),
-        call("run_test_file"),
-        reply("all tests pass"),
-    ],
-}
-SCRIPTS["one-run"] = SCRIPTS["seats"]
-MAX_RUNS = {"one-run": 1}
-"""Scripts whose server takes fewer runs at once than the default."""
+WORKER = Path(__file__).resolve().parent / "scripted_worker.py"
 
 
 def run(script: str) -> int:
-    model = ScriptedChatModel(scripts=SCRIPTS[script])
-    return main(models=lambda agent: model, max_runs=MAX_RUNS.get(script, MAX_ACTIVE_RUNS))
+    if script not in SCRIPTS:
+        raise SystemExit(f"no script {script!r}")
+    worker = [sys.executable, str(WORKER), script]
+    return main(worker=worker, max_runs=MAX_RUNS.get(script, MAX_ACTIVE_RUNS))
 
 
 if __name__ == "__main__":

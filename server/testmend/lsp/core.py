@@ -12,7 +12,7 @@ import importlib
 import json
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -22,12 +22,11 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
-from ..config import load_config
+from .engine_host import EngineProcess, RemoteEngine, RemoteHandle, worker_command
 from .protocol import TestmendProtocol
 
 if TYPE_CHECKING:
-    from ..engine import Engine, RunHandle, RunResult
-    from ..llm.factory import ModelFactory
+    from ..engine import RunResult
 
 log = logging.getLogger(__name__)
 
@@ -57,8 +56,8 @@ class ActiveRun:
     uri: str
     version: int | None
     mode: Literal["migrate", "fix"]
-    engine: Engine
-    handle: RunHandle
+    engine: RemoteEngine
+    handle: RemoteHandle
     token: str | None = None
     task: asyncio.Task[None] | None = None
     batch: str | None = None
@@ -88,14 +87,15 @@ MAX_REPORTS = 100
 
 
 def _import_engine() -> ModuleType:
-    importlib.import_module("testmend.engine.engine")  # ``Engine`` itself: the package is lazy
+    for name in ("testmend.engine", "testmend.engine.kept", "testmend.engine.hunks"):
+        importlib.import_module(name)
     return importlib.import_module("testmend.engine")
 
 
 async def load_engine() -> ModuleType:
-    """The engine package with its ``Engine`` (langgraph, langchain, tree-sitter: a second or
-    more to import), imported in a worker thread so that the event loop keeps answering
-    meanwhile; once per process."""
+    """The engine package as the server uses it: requests, results and run records, not the
+    ``Engine`` (it runs in the engine process, ``engine_host.py``: langgraph and langchain are
+    never loaded here). Imported in a worker thread, once per process."""
     return await asyncio.to_thread(_import_engine)
 
 
@@ -117,30 +117,31 @@ class RunReport:
 @dataclass
 class EngineSlot:
     settings_key: str
-    engine: Engine
-    retired: list[Engine] = field(default_factory=list)
+    engine: RemoteEngine
+    retired: list[RemoteEngine] = field(default_factory=list)
 
 
 class ServerCore(LanguageServer):
-    """What the other parts share; ``models`` injects a model factory (tests), "auto" reads
-    the configuration."""
+    """What the other parts share; ``worker``: the command that starts the engine process
+    (default: ``engine_worker.py`` with this interpreter; tests inject one with a scripted
+    model)."""
 
     def __init__(
         self,
         *,
-        models: ModelFactory | Literal["auto"] | None = "auto",
+        worker: Sequence[str] | None = None,
         workspaces_dir: Path | None = None,
         max_runs: int = MAX_ACTIVE_RUNS,
     ) -> None:
         super().__init__("testmend", __version__, protocol_cls=TestmendProtocol)
         self._reported: set[str] = set()
         self._popped: dict[str, float] = {}
-        self.models = models
         self.workspaces_dir = workspaces_dir
         self.max_runs = max_runs
         self.settings: Mapping[str, Any] = {}
         self.settings_error: str | None = None
         self.engines: dict[Path, EngineSlot] = {}
+        self.engine_process = EngineProcess(worker or worker_command())
         self.active: dict[str, ActiveRun] = {}
         self.pending: dict[str, PendingResult] = {}
         self.reports: dict[str, RunReport] = {}
@@ -151,18 +152,16 @@ class ServerCore(LanguageServer):
     def _register(self) -> None:
         """Register the handlers (the server module does)."""
 
-    def _engine_for(
-        self, root: Path, api: ModuleType, settings: Mapping[str, Any] | None = None
-    ) -> Engine:
+    def _engine_for(self, root: Path, settings: Mapping[str, Any] | None = None) -> RemoteEngine:
         """The engine of a project for these settings (default: the server's); a new one when
-        they changed (the old one retires)."""
+        they changed (the old one retires). It lives in the engine process (``engine_host.py``);
+        a bad setting raises ``ConfigError`` here."""
         settings = self.settings if settings is None else settings
         key = json.dumps(settings, sort_keys=True, default=str)
         slot = self.engines.get(root)
         if slot is not None and slot.settings_key == key:
             return slot.engine
-        config = load_config(root, editor_settings=settings)
-        engine: Engine = api.Engine(config, models=self.models, workspaces_dir=self.workspaces_dir)
+        engine = RemoteEngine(self.engine_process, root, settings, self.workspaces_dir)
         retired = [*slot.retired, slot.engine] if slot is not None else []
         self.engines[root] = EngineSlot(key, engine, retired)
         return engine

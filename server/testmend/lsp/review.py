@@ -174,10 +174,9 @@ class ReviewServer(ResultsServer):
         root = await asyncio.to_thread(self._root_of, run_id)
         pending = self.pending.get(run_id)
         result = pending.result if pending is not None else None
-        api = await load_engine()
         record = await asyncio.to_thread(RunStore(root).load, run_id)
         if result is None:
-            result = await self._engine_for(root, api).result(run_id)
+            result = await self._engine_for(root).result(run_id)
         if result is None:
             raise UserError(f"run {run_id} has no result ({record.status})", kind="no result")
         kept = await asyncio.to_thread(kept_result, root, record)

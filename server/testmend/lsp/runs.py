@@ -19,11 +19,12 @@ from ..workflow.events import NeedsInput, RunEvent, RunFinished, event_line
 from ..workspace.paths import PathEscapeError
 from . import actions
 from .core import ActiveRun, UserError, load_engine
+from .engine_host import EngineGone, RemoteHandle
 from .progress import RUN_STATUS, ProgressState, status_payload
 from .review import ReviewServer
 
 if TYPE_CHECKING:
-    from ..engine import RunHandle, RunResult
+    from ..engine import RunResult
 
 ANSWERS: dict[str, str] = {
     "Retry with more attempts": "retry",
@@ -81,7 +82,7 @@ class RunsServer(ReviewServer):
 
     async def start_run(
         self, mode: Literal["migrate", "fix"], args: tuple[Any, ...], *, batch: str | None = None
-    ) -> RunHandle:
+    ) -> RemoteHandle:
         uri, _version, diagnostics = self._run_arguments(args)
         fs_path = uris.to_fs_path(uri) if actions.file_path(uri) is not None else None
         if not fs_path:
@@ -107,7 +108,7 @@ class RunsServer(ReviewServer):
         try:
             settings = await self.settings_for(uri, root)
             api = await load_engine()
-            engine = self._engine_for(root, api, settings)
+            engine = self._engine_for(root, settings)
             await self._close_retired()
         except ConfigError as exc:
             raise UserError(f"bad setting: {exc}") from None
@@ -119,7 +120,7 @@ class RunsServer(ReviewServer):
         )
         try:
             handle = await engine.start(request)
-        except (api.EngineError, PathEscapeError, ValueError) as exc:
+        except (api.EngineError, EngineGone, PathEscapeError, ValueError) as exc:
             raise UserError(str(exc)) from None
         run = ActiveRun(handle.run_id, uri, version, mode, engine, handle, batch=batch)
         self.active[run.run_id] = run
@@ -254,6 +255,12 @@ class RunsServer(ReviewServer):
         except asyncio.CancelledError:
             ending = "cancelled"
             raise
+        except EngineGone as exc:
+            self.tell(
+                f"{name}: {exc}, and the run with it; nothing was changed (the next run starts "
+                f"another; `testmend resume {run.run_id}` takes this one up)",
+                types.MessageType.Error,
+            )
         except Exception as exc:
             problem = f"{type(exc).__name__}: {exc}"
             self.tell(f"{name}: the run stopped: {problem}", types.MessageType.Error)

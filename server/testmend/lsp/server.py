@@ -14,20 +14,18 @@ import contextlib
 import inspect
 import logging
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any
 
 from lsprotocol import types
 
 from . import actions, review
 from .batch import CMD_CANCEL_BATCH, CMD_MIGRATE_BATCH, BatchServer
 from .core import APPLY_TITLE, MAX_ACTIVE_RUNS, REPORT_TITLE
+from .engine_host import worker_command
 from .runs import ANSWERS
 from .transport import serve_stdio
-
-if TYPE_CHECKING:
-    from ..llm.factory import ModelFactory
 
 __all__ = [
     "ANSWERS",
@@ -100,7 +98,7 @@ def configure_logging(level: int = logging.WARNING, log_file: Path | None = None
 
 
 class TestmendServer(BatchServer):
-    """The language server; ``models`` injects a model factory (tests), "auto" reads config."""
+    """The language server; ``worker`` injects the command of its engine process (tests)."""
 
     __test__ = False
 
@@ -155,6 +153,7 @@ class TestmendServer(BatchServer):
                 with contextlib.suppress(Exception):
                     await engine.close()
         self.engines.clear()
+        await self.engine_process.stop()
 
 
 def parse_tcp(value: str) -> tuple[str, int]:
@@ -167,19 +166,24 @@ def parse_tcp(value: str) -> tuple[str, int]:
 def main(
     tcp: str | None = None,
     *,
-    models: ModelFactory | Literal["auto"] | None = "auto",
+    worker: Sequence[str] | None = None,
     workspaces_dir: Path | None = None,
     max_runs: int = MAX_ACTIVE_RUNS,
     verbose: bool = False,
     log_file: Path | None = None,
 ) -> int:
-    """Serve over stdio (default) or TCP until the client says exit."""
+    """Serve over stdio (default) or TCP until the client says exit. ``worker``: the command
+    that starts the engine process (default: ``engine_worker.py``, with the same logging)."""
     configure_logging(logging.INFO if verbose else logging.WARNING, log_file)
-    # The runs' Python work (the codemod's conversion, reading the project) runs in worker
-    # threads; a shorter switch interval hands the event loop the interpreter sooner, so
-    # requests are answered while conversions go on (``benchmarks/lsp_latency.py --batch``).
+    # The runs work in the engine process (``engine_host.py``); what is left here in worker
+    # threads (a review's diffs, the results list) hands the event loop the interpreter sooner
+    # with a shorter switch interval.
     sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
-    server = TestmendServer(models=models, workspaces_dir=workspaces_dir, max_runs=max_runs)
+    logging_options = ["--verbose"] if verbose else []
+    if log_file is not None:
+        logging_options += ["--log-file", str(log_file)]
+    worker = [*worker, *logging_options] if worker else worker_command(*logging_options)
+    server = TestmendServer(worker=worker, workspaces_dir=workspaces_dir, max_runs=max_runs)
     if tcp:
         server.start_tcp(*parse_tcp(tcp))
     else:

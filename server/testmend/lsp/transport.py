@@ -1,12 +1,15 @@
-"""The language server's stdio, with writes that never block the event loop.
+"""The language server's stdio on the event loop itself: no thread between a message and its
+handler, writes that never block.
 
-pygls' ``StdoutWriter`` writes and flushes stdout on the event loop: a client slow to read (or
-one that stops reading while it sends) fills the pipe, and then every handler, the reading of
-stdin and the runs' progress wait on that one write — the server looks frozen, and a client
-that writes before it reads deadlocks with it. :class:`QueuedWriter` keeps pygls' writer
-interface but only queues the message; one thread writes the queue to the stream in order. When
-the client goes away (a broken pipe) the server stops as pygls would, and what is still queued is
-dropped.
+pygls' ``start_io`` reads stdin in a worker thread and writes stdout on the event loop, flushing
+each message. A client slow to read (or one that stops reading while it sends) then fills the
+pipe, every handler and the reading of stdin wait on that one write, and a client that writes
+before it reads deadlocks with the server. Here both ends of stdio are asyncio pipe transports:
+a message is read as it arrives, on the loop, and a write only appends to the transport's buffer,
+which the loop sends as the client takes it. Each request's round trip crosses no thread (on a
+busy machine each crossing is a wait for the scheduler: ``benchmarks/lsp_latency.py``). When the
+client goes away (the end of stdin, a broken pipe) the server stops as pygls would, and what was
+still to be written is dropped.
 """
 
 from __future__ import annotations
@@ -14,87 +17,114 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import queue
+import os
 import sys
 import threading
-from collections.abc import Callable
 from typing import BinaryIO
 
-from pygls.io_ import StdinAsyncReader, run_async
+from pygls.io_ import run_async
 from pygls.lsp.server import LanguageServer
 
 log = logging.getLogger(__name__)
 
-# How long ``close`` waits for queued messages to reach a client that reads slowly (the reply to
-# ``shutdown``, the last progress); past it they are dropped so the process can end.
+LINE_LIMIT = 1024 * 1024
+"""The longest header line read (a body has no limit but its Content-Length)."""
 CLOSE_SECONDS = 5.0
+"""How long the end waits for the last messages (the reply to ``shutdown``) to reach a client
+that reads slowly; past it they are dropped so the process can end."""
 
 
-class QueuedWriter:
-    """pygls' synchronous writer interface over a queue drained by a thread."""
+class PipeReader:
+    """pygls' reader interface over an asyncio stream: ``b""`` at the end of the input."""
 
-    def __init__(self, stream: BinaryIO, on_lost: Callable[[], None] = lambda: None) -> None:
+    def __init__(self, stream: asyncio.StreamReader) -> None:
         self._stream = stream
-        self._on_lost = on_lost
-        self._queue: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
-        self._lost = False
-        self._closed = False
-        self._thread = threading.Thread(target=self._drain, name="lsp-stdout", daemon=True)
-        self._thread.start()
+
+    async def readline(self) -> bytes:
+        try:
+            return await self._stream.readline()
+        except (ValueError, ConnectionError):  # a header line past the limit; a reset
+            return b""
+
+    async def readexactly(self, n: int) -> bytes:
+        try:
+            return await self._stream.readexactly(n)
+        except (asyncio.IncompleteReadError, ConnectionError):
+            return b""
+
+
+class PipeWriter:
+    """pygls' synchronous writer interface over an asyncio write transport."""
+
+    def __init__(self, transport: asyncio.WriteTransport) -> None:
+        self._transport = transport
 
     def write(self, data: bytes) -> None:
-        if data and not self._closed and not self._lost:
-            self._queue.put(data)
+        if data and not self._transport.is_closing():
+            self._transport.write(data)
 
     def close(self) -> None:
-        """Let the queue reach the client (for at most ``CLOSE_SECONDS``), then close."""
-        if self._closed:
+        with contextlib.suppress(RuntimeError):  # the loop has ended
+            self._transport.close()
+
+    async def finish(self) -> None:
+        """Let the buffer reach the client (for at most ``CLOSE_SECONDS``), then close."""
+        transport = self._transport
+        if transport.is_closing():
             return
-        self._closed = True
-        self._queue.put(None)  # the end
-        if threading.current_thread() is not self._thread:
-            self._thread.join(CLOSE_SECONDS)
-        if not self._thread.is_alive():
-            self._close_stream()
+        for _ in range(int(CLOSE_SECONDS / 0.05)):
+            if transport.get_write_buffer_size() == 0:
+                break
+            await asyncio.sleep(0.05)
+        transport.abort() if transport.get_write_buffer_size() else transport.close()
 
-    def _drain(self) -> None:
-        while (data := self._queue.get()) is not None:
-            if self._lost:
-                continue
-            try:
-                self._stream.write(data)
-                self._stream.flush()
-            except (OSError, ValueError) as exc:  # a broken pipe, or a stream closed under us
-                self._lost = True
-                log.error("the client is gone (%s): stopping", type(exc).__name__)
-                self._on_lost()
 
-    def _close_stream(self) -> None:
-        with contextlib.suppress(OSError, ValueError):
-            self._stream.close()
+class _Output(asyncio.Protocol):
+    def __init__(self, on_lost: threading.Event) -> None:
+        self._on_lost = on_lost
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if exc is not None:  # a broken pipe: the client is gone
+            log.error("the client is gone (%s): stopping", type(exc).__name__)
+            self._on_lost.set()
+
+
+async def _serve(server: LanguageServer, stdin: BinaryIO, stdout: BinaryIO) -> None:
+    loop = asyncio.get_running_loop()
+    stop = threading.Event()
+    server._stop_event = stop  # what pygls' ``shutdown`` sets to end the reading loop
+    stream = asyncio.StreamReader(limit=LINE_LIMIT)
+    # Pipe transports take the streams' descriptors (made non-blocking); duplicates, so that
+    # closing the transports leaves the process's own stdio be.
+    reading, _ = await loop.connect_read_pipe(
+        lambda: asyncio.StreamReaderProtocol(stream), os.fdopen(os.dup(stdin.fileno()), "rb", 0)
+    )
+    transport, _ = await loop.connect_write_pipe(
+        lambda: _Output(stop), os.fdopen(os.dup(stdout.fileno()), "wb", 0)
+    )
+    writer = PipeWriter(transport)
+    server.protocol.set_writer(writer)
+    try:
+        await run_async(
+            stop_event=stop,
+            reader=PipeReader(stream),
+            protocol=server.protocol,
+            logger=logging.getLogger("pygls.server"),  # briefed as pygls' other complaints
+            error_handler=server.report_server_error,
+        )
+    finally:
+        reading.close()
+        await writer.finish()
 
 
 def serve_stdio(
     server: LanguageServer, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None
 ) -> None:
-    """pygls' ``start_io`` (its asynchronous variant), with :class:`QueuedWriter` for stdout."""
-    stop = threading.Event()
-    server._stop_event = stop  # what pygls' ``shutdown`` sets to end the reading loop
-    reader = StdinAsyncReader(stdin or sys.stdin.buffer, server.thread_pool)
-    writer = QueuedWriter(stdout or sys.stdout.buffer, on_lost=stop.set)
-    server.protocol.set_writer(writer)
+    """pygls' ``start_io`` with the stdio above."""
     try:
-        asyncio.run(
-            run_async(
-                stop_event=stop,
-                reader=reader,
-                protocol=server.protocol,
-                logger=logging.getLogger("pygls.server"),  # briefed as pygls' other complaints
-                error_handler=server.report_server_error,
-            )
-        )
+        asyncio.run(_serve(server, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer))
     except (KeyboardInterrupt, SystemExit):
         pass
     finally:
-        server.shutdown()  # type: ignore[no-untyped-call]  # pygls leaves it unannotated
-        writer.close()
+        with contextlib.suppress(Exception):
+            server.shutdown()  # type: ignore[no-untyped-call]  # pygls leaves it unannotated
