@@ -27,6 +27,13 @@ def _jobs(value: str) -> int:
     return jobs
 
 
+def _shard(value: str) -> tuple[int, int]:
+    index, sep, count = value.partition("/")
+    if not (sep and index.isdigit() and count.isdigit()) or not 1 <= int(index) <= int(count):
+        raise argparse.ArgumentTypeError("I/N with 1 <= I <= N, as 2/4")
+    return int(index), int(count)
+
+
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     for name, help_text in (
         ("migrate", "migrate Enzyme test files (or folders of them) to Testing Library"),
@@ -49,6 +56,13 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
             help="files worked on at once (default: maxConcurrentRuns, 2)",
         )
         _write_options(parser)
+        parser.add_argument(
+            "--shard",
+            type=_shard,
+            metavar="I/N",
+            help="only the I-th of N slices of the files (a CI matrix job; "
+            "`testmend apply --from DIR` merges their --json outputs)",
+        )
         parser.add_argument("--instructions", help="extra instructions for the agents")
         if name == "migrate":
             parser.add_argument(
@@ -65,6 +79,24 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     parser.add_argument("--json", action="store_true", help="machine-readable records")
     parser.set_defaults(handler=lazy(".history", "runs"))
+
+    help_text = "write the accepted results of CI jobs' `migrate --json` outputs into this checkout"
+    parser = sub.add_parser("apply", help=help_text, description=help_text)
+    parser.add_argument(
+        "--from",
+        dest="source",
+        required=True,
+        metavar="DIR",
+        help="a folder of `testmend migrate --json` outputs (searched recursively)",
+    )
+    parser.add_argument("--project", default=".", help="the checkout to write into (default: .)")
+    parser.add_argument(
+        "--accept-review",
+        action="store_true",
+        help="also write results that need review (you accept them)",
+    )
+    parser.add_argument("--json", action="store_true", help="machine-readable outcome")
+    parser.set_defaults(handler=lazy(".apply", "apply"))
 
     help_text = "continue a paused or interrupted run (or, with --all, every interrupted one)"
     parser = sub.add_parser("resume", help=help_text, description=help_text)

@@ -13,13 +13,14 @@ from typing import Any, Literal, TextIO
 from ..config import ConfigError, load_config
 from ..engine import EngineError, RunHandle, RunRequest, RunResult
 from ..engine.changes import write_result
+from ..engine.exported import exported
 from ..layout import find_project_root
 from ..llm.probe import tier_line
 from ..workflow.events import RunEvent, RunFinished, event_line, spent_text
 from ..workspace.paths import PathEscapeError
 from .batch import Batch, json_line, summary_table
 from .signals import run_until_stopped
-from .targets import expand, refusal, unwritable_state
+from .targets import expand, refusal, shard_of, unwritable_state
 
 
 class Progress:
@@ -70,6 +71,15 @@ async def _run_many(args: argparse.Namespace, mode: Literal["migrate", "fix"]) -
     if outside:
         print(f"testmend: {outside[0]} is not in the project {root}", file=sys.stderr)
         return 2
+    shard = getattr(args, "shard", None)
+    if shard is not None:
+        every = len(files)
+        files = shard_of(files, root, shard)
+        print(
+            f"testmend: shard {shard[0]}/{shard[1]}: {len(files)} of {every} files", file=sys.stderr
+        )
+        if not files:
+            return report(args, root, [], [], [])
     blocked = unwritable_state(root)
     if blocked:
         print(f"testmend: {blocked}", file=sys.stderr)
@@ -241,6 +251,7 @@ def report(
             "results": [
                 {
                     **result.model_dump(mode="json", exclude={"original", "content"}),
+                    **exported(result),
                     "tests_pass": result.tests_pass,
                     "accepted": result.applies,
                     "written": written.get(result.run_id),
@@ -272,6 +283,8 @@ def report(
         if results:
             print(f"testmend: {_outcome_line(args, results, written)}", file=sys.stderr)
     ok = bool(results) and not problems
+    if not results and not problems and getattr(args, "shard", None) is not None:
+        return 0  # a shard with no file: nothing to do is not a failure
     ok = ok and all(_accepted(r, written.get(r.run_id), accept_review) for r in results)
     return 0 if ok else 1
 

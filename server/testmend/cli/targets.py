@@ -68,6 +68,16 @@ def expand(paths: list[str]) -> Targets:
     return found
 
 
+def shard_of(files: list[Path], root: Path, shard: tuple[int, int]) -> list[Path]:
+    """The ``index``-th of ``count`` slices (from 1) of ``files``: every ``count``-th file, in
+    the order of their paths in the project, so that the same commit gives every job of a CI
+    matrix the same slice, the slices are disjoint, cover every file, and differ in size by at
+    most one file."""
+    index, count = shard
+    ordered = sorted(files, key=lambda f: os.path.relpath(f, root))
+    return ordered[index - 1 :: count]
+
+
 def refusal(root: Path, file: Path, mode: Literal["migrate", "fix"]) -> str | None:
     """Why the engine would refuse ``file`` (one sentence), or None: its own checks, run
     before it starts."""
