@@ -43,8 +43,12 @@ else
   uv=(python3 -m uv)
 fi
 
+# The tests also need the team extra (psycopg, langgraph-checkpoint-postgres: the shared store);
+# a migration does not.
+extras=(--extra team)
+[ "$LEVEL" = run ] && extras=()
 echo "setup: Python environment (.venv) from uv.lock"
-"${uv[@]}" sync --frozen --quiet
+"${uv[@]}" sync --frozen --quiet "${extras[@]}"
 
 # npm ci wipes node_modules; skip it when the installed tree matches the lockfile.
 npm_ci() {
@@ -72,8 +76,9 @@ npm_ci tests/fixtures/typescript4  # TypeScript 4 for the TS5053 test
 # Debian packages the tests need: neovim (its built-in LSP client drives
 # tests/lsp/test_neovim.py); chromium, ripgrep and the native-module build tools for code-server
 # (the VS Code end-to-end test, vscode-client/e2e/); procps (ps, pgrep) and util-linux (flock),
-# with which tests check that no process or held workspace slot outlives a run.
-APT_PACKAGES=(neovim chromium ripgrep build-essential libkrb5-dev libsecret-1-dev procps util-linux)
+# with which tests check that no process or held workspace slot outlives a run; postgresql, the
+# team store's tests start a cluster of their own (tests/support/postgres.py).
+APT_PACKAGES=(neovim chromium ripgrep build-essential libkrb5-dev libsecret-1-dev procps util-linux postgresql)
 if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
   missing=()
   for package in "${APT_PACKAGES[@]}"; do

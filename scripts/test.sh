@@ -6,8 +6,9 @@
 #       .vsix, its end-to-end test in a real VS Code, and the test suite against real
 #       jest/eslint/tsc, with a coverage gate on server/.
 #   scripts/test.sh --fast [PYTEST ARGS…]  the fast tier, while you work (under 3 minutes):
-#       ruff, mypy, the extension's unit tests and the tests that run no node (pytest -m "not
-#       node": every test given the example app, installed packages or node is marked node).
+#       ruff, mypy, the extension's unit tests and the tests that run no node and start no
+#       service (pytest -m "not node and not services": every test given the example app,
+#       installed packages or node is marked node, every test given a Postgres services).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,8 +22,8 @@ if [ "${1:-}" = --fast ]; then
   .venv/bin/mypy
   echo "test (fast): vscode-client unit tests"
   (cd vscode-client && npm test --silent)
-  echo "test (fast): pytest -m 'not node'"
-  exec .venv/bin/pytest -m "not node" "$@"
+  echo "test (fast): pytest -m 'not node and not services'"
+  exec .venv/bin/pytest -m "not node and not services" "$@"
 fi
 
 ./scripts/setup.sh

@@ -277,3 +277,20 @@ def test_unknown_testmend_variables_are_ignored_with_one_warning(
     # A whole section as JSON is a setting too.
     sections = load_config(tmp_path, environ={"TESTMEND_RETRY": '{"maxTotalAttempts": 4}'})
     assert sections.retry.max_total_attempts == 4
+
+
+def test_the_store_url_is_a_secret_and_the_teams_not_the_editors(tmp_path: Path) -> None:
+    url = "postgresql://team:hunter2@db.example.com:5432/testmend?sslmode=require"
+    config = load_config(tmp_path, environ={"TESTMEND_STORE__URL": url})
+    assert config.store.location == url
+    for text in (repr(config), str(config), json.dumps(config.redacted())):
+        assert "hunter2" not in text
+    assert config.redacted()["store"]["url"] == (
+        "postgresql://team:***@db.example.com:5432/testmend?sslmode=require"
+    )
+    with pytest.raises(ConfigError) as refused:
+        load_config(tmp_path, environ={}, editor_settings={"store": {"url": url}})
+    assert "TESTMEND_STORE__URL" in str(refused.value) and "hunter2" not in str(refused.value)
+    with pytest.raises(ConfigError) as wrong:
+        load_config(tmp_path, environ={"TESTMEND_STORE__URL": "mysql://me:hunter2@db/x"})
+    assert "postgresql://" in str(wrong.value) and "mysql://me:***@db/x" in str(wrong.value)

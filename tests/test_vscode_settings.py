@@ -21,7 +21,9 @@ from testmend.config import Config
 
 MANIFEST = Path(__file__).resolve().parents[1] / "vscode-client" / "package.json"
 CLIENT_ONLY = ("testmend.server.", "testmend.trace.")
-NOT_SETTINGS = {"projectRoot", "model.apiKey"}
+NOT_SETTINGS = {"projectRoot", "model.apiKey", "store.url"}
+"""Not the editor's: the key comes from the environment; the store is the team's (the server
+refuses it in editor settings)."""
 
 
 def _properties() -> dict[str, dict[str, Any]]:

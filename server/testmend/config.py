@@ -11,7 +11,6 @@ ends up committed or echoed back.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import re
@@ -32,25 +31,27 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
+from .config_sources import CONFIG_FILE_NAME as CONFIG_FILE_NAME
+from .config_sources import ENV_PREFIX as ENV_PREFIX
+from .config_sources import ConfigError as ConfigError
+from .config_sources import (
+    _camel_path,
+    _deep_merge,
+    _flatten_keys,
+    _parse_env_value,
+    _refuse_secrets,
+)
+from .config_sources import read_config_file as read_config_file
+from .config_sources import redact_url as redact_url
+
 log = logging.getLogger(__name__)
 
-CONFIG_FILE_NAME = "testmend.config.json"
-ENV_PREFIX = "TESTMEND_"
 
 Tier = Literal["nano", "mini", "full"]
 DEFAULT_CONTEXT_WINDOW = 32_000
 """Tokens: what small local models and every hosted one offer; prompts stay cheap."""
 AgentName = Literal["research", "planning", "migrate", "lint", "typescript", "review"]
 Command = list[str]
-
-
-class ConfigError(ValueError):
-    """A bad configuration value; the message names the source, the key and what is accepted."""
-
-    def __init__(self, message: str, *, key: str | None = None, source: str | None = None):
-        super().__init__(message)
-        self.key = key
-        self.source = source
 
 
 class _Section(BaseModel):
@@ -342,6 +343,29 @@ class BatchConfig(_Section):
     accepts it."""
 
 
+class StoreConfig(_Section):
+    """Where runs are kept: records, events, reports and LangGraph's checkpoints."""
+
+    url: SecretStr | None = None
+    """None: SQLite and files under the project's ``.testmend/``; ``postgresql://…``: a team's
+    shared Postgres (``pip install 'testmend[team]'``). From the config file or
+    ``TESTMEND_STORE__URL``; a secret (its password): shown only through ``redact_url``."""
+
+    @field_validator("url")
+    @classmethod
+    def _known_scheme(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not value.get_secret_value().startswith(
+            ("postgresql://", "postgres://")
+        ):
+            raise ValueError("store.url must be a postgresql:// URL (or unset: .testmend/)")
+        return value
+
+    @property
+    def location(self) -> str | None:
+        """The URL to connect to (None: ``.testmend/``)."""
+        return self.url.get_secret_value() if self.url is not None else None
+
+
 class Config(_Section):
     project_root: Path
     commands: Commands = Commands()
@@ -355,65 +379,19 @@ class Config(_Section):
     workspace: WorkspaceConfig = WorkspaceConfig()
     codemod: CodemodConfig = CodemodConfig()
     batch: BatchConfig = BatchConfig()
+    store: StoreConfig = StoreConfig()
     max_concurrent_runs: int = Field(2, ge=1, le=32)
 
     def redacted(self) -> dict[str, Any]:
         """A JSON-able view without the secret, saying whether one is set."""
         data = self.model_dump(mode="json", by_alias=True)
         data["model"]["apiKeySet"] = self.model.api_key is not None
+        if self.store.location is not None:
+            data["store"]["url"] = redact_url(self.store.location)
         return data
 
 
 # --- loading -------------------------------------------------------------------------------
-
-_SECRET_KEYS = {"apiKey", "api_key", "openaiApiKey"}
-
-
-def _deep_merge(base: dict[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any]:
-    merged = dict(base)
-    for key, value in overlay.items():
-        if isinstance(value, Mapping) and isinstance(merged.get(key), dict):
-            merged[key] = _deep_merge(merged[key], value)
-        else:
-            merged[key] = value
-    return merged
-
-
-def _flatten_keys(data: Mapping[str, Any], prefix: str = "") -> list[str]:
-    keys = []
-    for key, value in data.items():
-        dotted = f"{prefix}{key}"
-        keys.append(dotted)
-        if isinstance(value, Mapping):
-            keys.extend(_flatten_keys(value, dotted + "."))
-    return keys
-
-
-def _refuse_secrets(data: Mapping[str, Any], source: str, prefix: str = "") -> None:
-    for key, value in data.items():
-        if key in _SECRET_KEYS:
-            dotted = f"{prefix}{key}"
-            raise ConfigError(
-                f"{source}: {dotted}: API keys are not read from {source}; set the "
-                "OPENAI_API_KEY environment variable (or the variable named by "
-                "model.apiKeyEnv) instead",
-                key=dotted,
-                source=source,
-            )
-        if isinstance(value, Mapping):
-            _refuse_secrets(value, source, f"{prefix}{key}.")
-
-
-def _camel_path(env_suffix: str) -> list[str]:
-    return [to_camel(part.lower()) for part in env_suffix.split("__")]
-
-
-def _parse_env_value(raw: str) -> Any:
-    try:
-        return json.loads(raw)
-    except json.JSONDecodeError:
-        return raw
-
 
 #: Unknown ``TESTMEND_*`` variables already warned about (once per process each).
 _WARNED: set[str] = set()
@@ -462,24 +440,6 @@ def environment_layer(environ: Mapping[str, str]) -> dict[str, Any]:
     return layer
 
 
-def read_config_file(project_root: Path) -> dict[str, Any]:
-    path = project_root / CONFIG_FILE_NAME
-    if not path.is_file():
-        return {}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ConfigError(
-            f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}",
-            source=str(path),
-        ) from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot be read: {exc}", source=str(path)) from exc
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path}: must hold a JSON object", source=str(path))
-    return data
-
-
 def _accepted_keys(model: type[BaseModel]) -> list[str]:
     return sorted(
         (field.alias or name) for name, field in model.model_fields.items() if not field.exclude
@@ -511,7 +471,10 @@ def _describe(error: Mapping[str, Any]) -> str:
     message = str(error["msg"])
     if message.startswith("Value error, "):
         message = message[len("Value error, ") :]
-    return f"{message}; got {error['input']!r}"
+    shown = error["input"]
+    if isinstance(shown, str):  # a URL's password is not shown back
+        shown = redact_url(shown)
+    return f"{message}; got {shown!r}"
 
 
 def _format_validation_error(exc: ValidationError, provenance: Mapping[str, str]) -> ConfigError:
@@ -553,6 +516,26 @@ def _refuse_loosening(layer: Mapping[str, Any], source: str) -> None:
         )
 
 
+def store_location(project_root: Path, environ: Mapping[str, str] | None = None) -> str | None:
+    """``store.url`` alone (from the file and the environment, as ``load_config`` layers them),
+    so that listing runs works while another setting is bad; ConfigError when it is bad itself
+    (or the file is not JSON)."""
+    environ = os.environ if environ is None else environ
+    root = Path(project_root).expanduser().resolve()
+    merged = _deep_merge(read_config_file(root), environment_layer(environ))
+    section = merged.get("store")
+    if section is None:
+        return None
+    try:
+        return StoreConfig.model_validate(section).location
+    except ValidationError as exc:
+        source = str(root / CONFIG_FILE_NAME)
+        if environ.get(f"{ENV_PREFIX}STORE__URL"):
+            source = "environment"
+        first = exc.errors()[0]
+        raise ConfigError(f"{source}: store.{first['loc'][0]}: {_describe(first)}") from None
+
+
 def load_config(
     project_root: Path,
     *,
@@ -576,6 +559,13 @@ def load_config(
         _refuse_secrets(layer, source)
         if source == file_source:
             _refuse_loosening(layer, source)
+        if source == "editor settings" and "store" in layer:
+            raise ConfigError(
+                f"{source}: store: where a project's runs are kept is the same for every face "
+                f"and every person: set it in {CONFIG_FILE_NAME} or TESTMEND_STORE__URL",
+                key="store",
+                source=source,
+            )
         if "projectRoot" in layer or "project_root" in layer:
             raise ConfigError(
                 f"{source}: projectRoot: set by testmend from the workspace, not configurable",

@@ -12,7 +12,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "server" / "testmend"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     # lowest first; a unit is a sub-package or a top-level module of testmend
-    ("testmend", "layout", "assets", "config", "enzyme_import", "js_syntax"),
+    ("testmend", "layout", "assets", "config", "config_sources", "enzyme_import", "js_syntax"),
     ("workspace", "patching"),
     ("sandbox", "llm", "project"),
     ("runners",),

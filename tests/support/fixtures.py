@@ -1,8 +1,9 @@
 """The test suite's fixtures (a pytest plugin, loaded by ``tests/conftest.py``).
 
 Every test that runs node is marked ``node`` here, from the fixtures it uses: those that give
-it a copy of the example app (whose node_modules its jest, eslint and tsc come from). The fast
-tier (``./scripts/test.sh --fast``) runs the others.
+it a copy of the example app (whose node_modules its jest, eslint and tsc come from); every test
+given a real Postgres is marked ``services``. The fast tier (``./scripts/test.sh --fast``) runs
+the others.
 
 Engine runs check intent (the mutants of the component under test) only in tests marked
 ``intent``: elsewhere ``TESTMEND_FIDELITY__INTENT=false`` is set for the test (and the
@@ -20,11 +21,16 @@ import pytest
 from .apps import EXAMPLE_APP, FIXTURES, copy_example_app, require_example_app
 from .engine import SIMPLE_ENZYME, SIMPLE_TEST
 from .git import commit_all
+from .postgres import postgres_cluster, postgres_url
+
+__all__ = ["postgres_cluster", "postgres_url"]  # fixtures of the plugin
 
 NODE_FIXTURES = frozenset(
     {"example_copy", "app_copy", "project", "example_app", "typescript4", "node"}
 )
 """Fixtures that give a test the example app: its tests run node (jest, eslint, tsc)."""
+SERVICE_FIXTURES = frozenset({"postgres_cluster", "postgres_url"})
+"""Fixtures that start a real service (Postgres): not in the fast tier either."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -34,12 +40,15 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "intent: engine runs in this test run the intent check (mutants)"
     )
+    config.addinivalue_line("markers", "services: starts a real Postgres; set from fixtures")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if NODE_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.node)
+        if SERVICE_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.services)
 
 
 @pytest.fixture(autouse=True)

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..config import ConfigError, load_config
 from ..engine import EngineError, RunResult
-from ..engine.store import RunStore
+from ..engine.stores import open_store
 from ..layout import find_project_root
 from ..workflow.events import spent_text
 from .runs import Progress, no_result, report, unfinished_row
@@ -30,7 +30,11 @@ def runs(args: argparse.Namespace) -> int:
     root = _project(args)
     if root is None:
         return 2
-    records = RunStore(root).all()
+    try:
+        records = open_store(root).all()
+    except (ConfigError, EngineError) as exc:
+        print(f"testmend: {exc}", file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps([r.model_dump(mode="json") for r in records], indent=2))
         return 0
@@ -71,15 +75,22 @@ async def _resume(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"testmend: {exc}", file=sys.stderr)
         return 2
-    store = RunStore(root)
+    store = open_store(root, config.store.location)
     if args.all:
-        records = store.stopped()
+        try:
+            records = store.stopped()
+        except EngineError as exc:  # the store is out of reach
+            print(f"testmend: {exc}", file=sys.stderr)
+            return 2
         if not records:
             print(f"testmend: no interrupted run in {root}", file=sys.stderr)
             return 0
     else:
         try:
             records = [store.load(args.run_id)]
+        except EngineError as exc:
+            print(f"testmend: {exc}", file=sys.stderr)
+            return 2
         except KeyError as exc:
             print(
                 f"testmend: {exc.args[0]}: runs are kept in the project they ran in (pass "

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Command
 
 from ..config import Config
@@ -46,7 +46,8 @@ from .kept import discard
 from .models import INTERRUPTED, EngineError, RunHandle, RunRequest, RunResult, StartStep
 from .prechecks import prepare, relative_path
 from .resources import ResourceSource, RunnersFactory
-from .store import RunRecord, RunStore
+from .store import RunRecord, this_machine
+from .stores import open_store
 
 __all__ = ["Engine", "EngineError", "RunHandle", "RunRequest", "RunResult", "StartStep"]
 
@@ -78,7 +79,7 @@ class Engine:
         None: off)."""
         self.config = config
         self.project_root = config.project_root
-        self.store = RunStore(self.project_root)
+        self.store = open_store(self.project_root, config.store.location)
         self._endings = Endings(self.store, self.project_root, config.fidelity)
         if offline or config.model.offline or models is None:
             self.models: ModelFactory | None = None
@@ -101,7 +102,7 @@ class Engine:
         """What a run cancelled now records: the user cancelled it, or the process stops."""
         self._kept_jests = KeptWarmJests(config.workspace.warm_jest_idle_minutes * 60)
         self._saver_cm: Any = None
-        self._saver: AsyncSqliteSaver | None = None
+        self._saver: BaseCheckpointSaver[Any] | None = None
         self._graph: Any = None
 
     @property
@@ -128,7 +129,7 @@ class Engine:
         )
         if self.sandbox_choice is None:
             self.sandbox_choice = await asyncio.to_thread(choose_sandbox, self.config.sandbox)
-        self._saver_cm = AsyncSqliteSaver.from_conn_string(str(self.store.checkpoints))
+        self._saver_cm = self.store.checkpointer()
         self._saver = await self._saver_cm.__aenter__()
         self._saver.serde = checkpoint_serializer()
         self._graph = build_graph(self._saver)
@@ -146,6 +147,7 @@ class Engine:
         if self._saver_cm is not None:
             await self._saver_cm.__aexit__(None, None, None)
         self._saver_cm = self._saver = self._graph = None
+        self.store.close()
 
     def _resources(self) -> ResourceSource:
         assert self.sandbox_choice is not None
@@ -211,6 +213,7 @@ class Engine:
             created_at=now,
             updated_at=now,
             pid=os.getpid(),
+            machine=this_machine(),
         )
         self.store.save(record)
         self.store.write_text(run_id, "original.txt", source)
@@ -404,7 +407,12 @@ class Engine:
         self._check_sandbox()
         graph_input: Any = Command(resume=answer) if record.status == "paused" else None
         record = record.model_copy(
-            update={"status": "running", "pid": os.getpid(), "question": None}
+            update={
+                "status": "running",
+                "pid": os.getpid(),
+                "machine": this_machine(),
+                "question": None,
+            }
         )
         self.store.save(record)
         return self._launch(record, graph_input, state.original_content)
@@ -445,7 +453,12 @@ class Engine:
             }
         )
         record = record.model_copy(
-            update={"status": "running", "pid": os.getpid(), "question": None}
+            update={
+                "status": "running",
+                "pid": os.getpid(),
+                "machine": this_machine(),
+                "question": None,
+            }
         )
         self.store.save(record)
         return self._launch(record, submitted, state.original_content)
@@ -489,6 +502,7 @@ class Engine:
                 "created_at": now,
                 "updated_at": now,
                 "pid": os.getpid(),
+                "machine": this_machine(),
                 "failure_reason": None,
                 "summary": None,
             }

@@ -20,7 +20,8 @@ from typing import Literal
 
 from ..layout import NEVER_WALKED, STATE_DIR, state_dir
 from .hunks import hunks, take
-from .store import RunRecord, RunStore
+from .store import RunRecord
+from .stores import open_store
 
 ResultState = Literal["kept", "applied", "partly applied", "taken", "stale", "discarded"]
 FINISHED = frozenset({"succeeded", "needs_review", "failed", "partial"})
@@ -55,7 +56,7 @@ def kept_result(root: Path, record: RunRecord) -> KeptResult | None:
     """A finished run's result and where its file stands (None: the run has no result)."""
     if record.status not in FINISHED and record.status != "discarded":
         return None
-    store = RunStore(root)
+    store = open_store(root)
     folder = store.run_dir(record.run_id)
     original, content = _read(folder / "original.txt"), _read(folder / "result.txt")
     if original is None or content is None or original == content:
@@ -78,7 +79,7 @@ def kept_result(root: Path, record: RunRecord) -> KeptResult | None:
 def kept_results(root: Path, *, latest_only: bool = True) -> list[KeptResult]:
     """The results of a project's finished runs, oldest first; ``latest_only``: the latest of
     each file only (an older run of a file that ran again since is history)."""
-    records = RunStore(root).all()
+    records = open_store(root).all()
     if latest_only:
         latest: dict[str, RunRecord] = {}
         for record in records:
@@ -94,7 +95,7 @@ def record_taken(
     """What a person took of a result: its record says ``partial`` with the hunks taken (or
     keeps its outcome when every hunk was taken), and its report says it. ``done``: they went
     through every hunk (the rest rejected)."""
-    store = RunStore(root)
+    store = open_store(root)
     record = store.load(run_id)
     chosen = sorted(set(taken))
     partial = len(chosen) < total
@@ -117,7 +118,7 @@ def record_taken(
 
 def discard(root: Path, run_id: str) -> RunRecord:
     """Drop a result: no face applies or writes it any more (its report stays)."""
-    store = RunStore(root)
+    store = open_store(root)
     record = store.load(run_id).model_copy(update={"status": "discarded", "question": None})
     store.save(record)
     return record

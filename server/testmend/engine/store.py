@@ -1,20 +1,28 @@
-"""``.testmend/`` in the project: run records, reports and the checkpoint database."""
+"""Where runs are kept: by default ``.testmend/`` in the project (run records, events, reports as
+files, LangGraph's checkpoints in SQLite); with ``store.url`` a team's Postgres
+(``pg_store.py``). ``stores.open_store`` gives the one the configuration names; every face
+reads runs through it."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
+import socket
 import uuid
+from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel
 
 from ..layout import state_dir
 from ..workflow.state import RunStatus, Step, Summary
 from .models import INTERRUPTED
+
+if TYPE_CHECKING:
+    from langgraph.checkpoint.base import BaseCheckpointSaver
 
 EVENTS_FILE = "events.jsonl"
 """Every event of a run, one JSON object per line, in ``.testmend/runs/<id>/``."""
@@ -48,6 +56,8 @@ class RunRecord(BaseModel):
     ``partial``)."""
     host: bool = False
     """A task the host's model migrates (``Engine.start(..., host=True)``; ``Engine.submit``)."""
+    machine: str = ""
+    """The host name of the machine whose process ``pid`` is (a shared store has many)."""
 
 
 class RunStore:
@@ -65,6 +75,15 @@ class RunStore:
     @property
     def checkpoints(self) -> Path:
         return self.root / "checkpoints.sqlite"
+
+    def checkpointer(self) -> AbstractAsyncContextManager[BaseCheckpointSaver[Any]]:
+        """LangGraph's checkpoints of the runs (an async context: open while the engine is)."""
+        from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+        return AsyncSqliteSaver.from_conn_string(str(self.checkpoints))
+
+    def close(self) -> None:
+        """Release what the store holds (nothing, for files)."""
 
     @property
     def results_cache(self) -> Path:
@@ -115,10 +134,16 @@ class RunStore:
                 record = self.load(entry.name)
             except (KeyError, ValueError):
                 continue
-            if record.status == "running" and not _alive(record.pid):
+            if record.status == "running" and self.died(record):
                 record = record.model_copy(update={"status": "interrupted"})
             records.append(record)
         return records
+
+    def died(self, record: RunRecord) -> bool:
+        """Whether a record's process is gone (only this machine's can be checked)."""
+        if record.machine and record.machine != this_machine():
+            return False
+        return not _alive(record.pid)
 
     def append_event(self, run_id: str, event: BaseModel) -> None:
         """One line of ``events.jsonl``: the event as JSON with the time it happened (UTC). A
@@ -136,6 +161,10 @@ class RunStore:
         tmp.write_text(text, encoding="utf-8")
         tmp.replace(path)
         return path
+
+
+def this_machine() -> str:
+    return socket.gethostname()
 
 
 def _alive(pid: int) -> bool:

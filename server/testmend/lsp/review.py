@@ -169,12 +169,12 @@ class ReviewServer(ResultsServer):
     async def _load_review(self, run_id: str) -> Review:
         from ..engine.hunks import hunks
         from ..engine.kept import kept_result
-        from ..engine.store import RunStore
+        from ..engine.stores import open_store
 
         root = await asyncio.to_thread(self._root_of, run_id)
         pending = self.pending.get(run_id)
         result = pending.result if pending is not None else None
-        record = await asyncio.to_thread(RunStore(root).load, run_id)
+        record = await asyncio.to_thread(open_store(root).load, run_id)
         if result is None:
             result = await self._engine_for(root).result(run_id)
         if result is None:

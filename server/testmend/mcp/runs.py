@@ -153,24 +153,27 @@ class Runs:
         raise ToolProblem(f"no run {run_id!r} in this project")
 
     async def record(self, run_id: str) -> RunRecord:
-        api = await self.api()
+        await self.api()
+        from ..engine.stores import open_store
+
         root = await asyncio.to_thread(self.root_of, run_id)
         try:
-            record: RunRecord = api.RunStore(root).load(run_id)
+            record: RunRecord = await asyncio.to_thread(open_store(root).load, run_id)
         except KeyError:
             raise ToolProblem(f"no run {run_id!r} in this project") from None
         return record
 
     async def records(self) -> list[tuple[Path, RunRecord]]:
         """Every run of every project under the folder (each project's in order)."""
-        api = await self.api()
+        await self.api()
 
         def load() -> list[tuple[Path, RunRecord]]:
             from ..engine.kept import projects_with_runs
+            from ..engine.stores import open_store
 
             found = []
             for root in projects_with_runs(self.root):
-                for record in api.RunStore(root).all():
+                for record in open_store(root).all():
                     self.roots.setdefault(record.run_id, root)
                     found.append((root, record))
             return found
