@@ -133,15 +133,21 @@ def test_a_migration_keeps_its_run_in_postgres_and_another_checkout_sees_it(
     assert SECRET not in everything and "hunter2" not in everything
     assert "hunter2" not in done.stderr + done.stdout
 
-    # Another machine's checkout of the same repository lists the run (and resumes nothing).
+    # Another machine's checkout of the same repository lists the run (the store named by
+    # --store this time; without it, that checkout has no runs of its own).
     checkout = tmp_path / "other-machine"
     git(tmp_path, "clone", "-q", str(project), str(checkout))
     git(checkout, "remote", "set-url", "origin", ORIGIN)
-    listed = subprocess.run([TESTMEND, "runs", "--json"], cwd=checkout, env=env,
-                            capture_output=True, text=True, timeout=120, check=True)  # fmt: skip
+    elsewhere = {k: v for k, v in env.items() if k != "TESTMEND_STORE__URL"}
+    listed = subprocess.run([TESTMEND, "runs", "--json", "--store", url], cwd=checkout,
+                            env=elsewhere, capture_output=True, text=True, timeout=120,
+                            check=True)  # fmt: skip
     [seen] = [r for r in json.loads(listed.stdout) if r["run_id"] == run_id]
     assert seen["status"] == "succeeded" and seen["file"] == PAGINATION
     assert open_store(checkout, url).all()[-1].run_id == run_id
+    alone = subprocess.run([TESTMEND, "runs", "--json"], cwd=checkout, env=elsewhere,
+                           capture_output=True, text=True, timeout=120, check=True)  # fmt: skip
+    assert json.loads(alone.stdout) == []
 
 
 def driver(checkout: Path, workspaces: Path, url: str, *args: str) -> subprocess.Popen[str]:

@@ -64,6 +64,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
             "`testmend apply --from DIR` merges their --json outputs)",
         )
         parser.add_argument("--instructions", help="extra instructions for the agents")
+        _store_option(parser)
         if name == "migrate":
             parser.add_argument(
                 "--from-step",
@@ -78,6 +79,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "project", nargs="?", default=".", help="project folder or a file in it (default: .)"
     )
     parser.add_argument("--json", action="store_true", help="machine-readable records")
+    _store_option(parser)
     parser.set_defaults(handler=lazy(".history", "runs"))
 
     help_text = "write the accepted results of CI jobs' `migrate --json` outputs into this checkout"
@@ -113,7 +115,17 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     parser.add_argument("--offline", action="store_true", help="deterministic tier only")
     parser.add_argument("--json", action="store_true", help="machine-readable results")
     _write_options(parser)
+    _store_option(parser)
     parser.set_defaults(handler=lazy(".history", "resume"))
+
+
+def _store_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--store",
+        metavar="URL",
+        help="where runs are kept: a postgresql:// URL (as store.url; prefer "
+        "TESTMEND_STORE__URL when it holds a password: a command line is visible to others)",
+    )
 
 
 def _write_options(parser: argparse.ArgumentParser) -> None:

@@ -9,13 +9,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..config import ConfigError, load_config
+from ..config import ConfigError, load_config, store_location
 from ..engine import EngineError, RunResult
 from ..engine.stores import open_store
 from ..layout import find_project_root
 from ..workflow.events import spent_text
 from .runs import Progress, no_result, report, unfinished_row
 from .signals import run_until_stopped
+from .targets import environ_of
 
 
 def _project(args: argparse.Namespace) -> Path | None:
@@ -31,7 +32,7 @@ def runs(args: argparse.Namespace) -> int:
     if root is None:
         return 2
     try:
-        records = open_store(root).all()
+        records = open_store(root, store_location(root, environ_of(args))).all()
     except (ConfigError, EngineError) as exc:
         print(f"testmend: {exc}", file=sys.stderr)
         return 2
@@ -70,7 +71,9 @@ async def _resume(args: argparse.Namespace) -> int:
         return 2
     try:
         config = load_config(
-            root, editor_settings={"model": {"offline": True}} if args.offline else None
+            root,
+            editor_settings={"model": {"offline": True}} if args.offline else None,
+            environ=environ_of(args),
         )
     except ConfigError as exc:
         print(f"testmend: {exc}", file=sys.stderr)

@@ -20,7 +20,7 @@ from ..workflow.events import RunEvent, RunFinished, event_line, spent_text
 from ..workspace.paths import PathEscapeError
 from .batch import Batch, json_line, summary_table
 from .signals import run_until_stopped
-from .targets import expand, refusal, shard_of, unwritable_state
+from .targets import environ_of, expand, refusal, shard_of, unwritable_state
 
 
 class Progress:
@@ -108,7 +108,7 @@ async def _run_many(args: argparse.Namespace, mode: Literal["migrate", "fix"]) -
     if jobs is not None:
         overrides["maxConcurrentRuns"] = jobs
     try:
-        config = load_config(root, editor_settings=overrides or None)
+        config = load_config(root, editor_settings=overrides or None, environ=environ_of(args))
     except ConfigError as exc:
         print(f"testmend: {exc}", file=sys.stderr)
         return 2

@@ -68,6 +68,12 @@ def expand(paths: list[str]) -> Targets:
     return found
 
 
+def environ_of(args: object) -> dict[str, str]:
+    """The environment settings are read from, with ``--store URL`` as ``TESTMEND_STORE__URL``."""
+    store = getattr(args, "store", None)
+    return {**os.environ, "TESTMEND_STORE__URL": store} if store else dict(os.environ)
+
+
 def shard_of(files: list[Path], root: Path, shard: tuple[int, int]) -> list[Path]:
     """The ``index``-th of ``count`` slices (from 1) of ``files``: every ``count``-th file, in
     the order of their paths in the project, so that the same commit gives every job of a CI
