@@ -19,10 +19,12 @@ from tests.support.replay_server import Replay, serve
 REPO = Path(__file__).resolve().parents[2]
 
 
-def driver(*args: str) -> subprocess.Popen[str]:
+def driver(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    """``tests/engine/driver.py`` (a scripted migration of Seats); ``env``: variables added."""
     return subprocess.Popen(
         [sys.executable, "-m", "tests.engine.driver", *args],
         cwd=REPO,
+        env={**os.environ, **(env or {})},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -30,20 +32,25 @@ def driver(*args: str) -> subprocess.Popen[str]:
     )
 
 
-def test_sigkill_mid_run_then_resume(project: Path, workspaces: Path) -> None:
-    process = driver(str(project), str(workspaces), "start")
+def kill_before_its_check(process: subprocess.Popen[str]) -> str:
+    """SIGKILL a driver's run while the migrate agent works: after its edit, before it runs
+    the tests. The run's id."""
     assert process.stdout is not None
     run_id = None
     for line in process.stdout:
         event = json.loads(line)
         run_id = event["run_id"]
-        # Killed while the migrate agent works: after its edit, before it runs the tests.
         if event["type"] == "tool_called" and event["tool"] == "run_test_file":
             os.killpg(process.pid, signal.SIGKILL)
             break
     process.wait(timeout=30)
     assert process.returncode == -signal.SIGKILL
     assert run_id is not None
+    return str(run_id)
+
+
+def test_sigkill_mid_run_then_resume(project: Path, workspaces: Path) -> None:
+    run_id = kill_before_its_check(driver(str(project), str(workspaces), "start"))
     store = RunStore(project)
     assert [r.status for r in store.all()] == ["interrupted"]
     # The dead process's warm slot is still there, free: the next run resets it.

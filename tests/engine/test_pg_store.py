@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -20,12 +18,12 @@ from testmend.engine.pg_store import PostgresRunStore, project_key
 from testmend.engine.store import RunRecord
 from testmend.engine.stores import open_store
 from tests.engine.test_cli import CLEAN_ENV, PAGINATION, TESTMEND
+from tests.engine.test_crash_resume import driver, kill_before_its_check
 from tests.support.engine import SIMPLE_RTL
 from tests.support.git import git
 
 ORIGIN = "https://team:hunter2@git.example.com/team/app.git"
 SECRET = "sk-test-0123456789abcdef-must-not-leak"
-REPO = Path(__file__).resolve().parents[2]
 
 
 def record(run_id: str, **changes: object) -> RunRecord:
@@ -150,19 +148,6 @@ def test_a_migration_keeps_its_run_in_postgres_and_another_checkout_sees_it(
     assert json.loads(alone.stdout) == []
 
 
-def driver(checkout: Path, workspaces: Path, url: str, *args: str) -> subprocess.Popen[str]:
-    """``tests/engine/driver.py`` (a scripted migration of Seats) with the shared store."""
-    return subprocess.Popen(
-        [sys.executable, "-m", "tests.engine.driver", str(checkout), str(workspaces), *args],
-        cwd=REPO,
-        env={**os.environ, "TESTMEND_STORE__URL": url},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # its own process group: the kill takes jest down too
-    )
-
-
 def test_a_run_killed_in_one_checkout_resumes_in_another_from_its_postgres_checkpoint(
     project: Path, workspaces: Path, tmp_path: Path, postgres_url: str
 ) -> None:
@@ -170,20 +155,11 @@ def test_a_run_killed_in_one_checkout_resumes_in_another_from_its_postgres_check
     checkout = tmp_path / "second-checkout"
     git(tmp_path, "clone", "-q", str(project), str(checkout))
     git(checkout, "remote", "set-url", "origin", ORIGIN)
-    first = driver(project, workspaces, postgres_url, "start")
-    assert first.stdout is not None
-    run_id = None
-    for line in first.stdout:
-        event = json.loads(line)
-        run_id = event["run_id"]
-        if event["type"] == "tool_called" and event["tool"] == "run_test_file":
-            os.killpg(first.pid, signal.SIGKILL)  # after the agent's edit, before its check
-            break
-    first.wait(timeout=30)
-    assert run_id is not None and first.returncode == -signal.SIGKILL
+    shared = {"TESTMEND_STORE__URL": postgres_url}
+    run_id = kill_before_its_check(driver(str(project), str(workspaces), "start", env=shared))
     assert [r.status for r in open_store(checkout, postgres_url).all()] == ["interrupted"]
 
-    resumed = driver(checkout, workspaces, postgres_url, "resume", run_id)
+    resumed = driver(str(checkout), str(workspaces), "resume", run_id, env=shared)
     out, err = resumed.communicate(timeout=600)
     assert resumed.returncode == 0, err[-3000:]
     lines = out.splitlines()

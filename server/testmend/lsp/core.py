@@ -87,8 +87,7 @@ MAX_REPORTS = 100
 
 
 def _import_engine() -> ModuleType:
-    for name in ("testmend.engine", "testmend.engine.kept", "testmend.engine.hunks"):
-        importlib.import_module(name)
+    importlib.import_module("testmend.engine.kept")  # with its store and hunks
     return importlib.import_module("testmend.engine")
 
 

@@ -102,7 +102,6 @@ class EngineProcess:
                     stdin=asyncio.subprocess.PIPE,
                     stdout=asyncio.subprocess.DEVNULL,
                     pass_fds=(down_write,),
-                    start_new_session=False,
                 )
             finally:
                 os.close(down_write)

@@ -102,11 +102,16 @@ class Worker:
         return self._follow(await self.engines[key].resume(run_id, answer))
 
     async def op_wait(self, key: str, run_id: str) -> Any:
+        """The run's result; its handle is dropped once the run ended (not when it paused)."""
         handle = self.handles[run_id]
-        result = await handle.wait()
-        if result is not None and self.handles.get(run_id) is handle:
-            del self.handles[run_id]
-        return result
+        ended = True
+        try:
+            result = await handle.wait()
+            ended = result is not None
+            return result
+        finally:
+            if ended and self.handles.get(run_id) is handle:
+                del self.handles[run_id]
 
     async def op_cancel(self, key: str, run_id: str) -> bool:
         return await self.engines[key].cancel(run_id)
