@@ -7,6 +7,10 @@ root, the environment (``TESTMEND_*``, ``OPENAI_BASE_URL``), then editor setting
 The API key is only ever read from an environment variable (``model.apiKeyEnv``, by default
 ``OPENAI_API_KEY``): a key written into a file or a settings object is refused, so that it never
 ends up committed or echoed back.
+
+Longer than 600 lines: every setting's model lives here, one section after another, so that one
+file documents them all (docs/configuration.md follows it); the sources are in
+``config_sources.py``.
 """
 
 from __future__ import annotations
@@ -366,6 +370,35 @@ class StoreConfig(_Section):
         return self.url.get_secret_value() if self.url is not None else None
 
 
+class TeamConfig(_Section):
+    """Workers on a queue (``testmend worker``, ``migrate --broker``: docs/scale.md)."""
+
+    broker: SecretStr | None = None
+    """The Celery broker's URL (``redis://``, ``amqp://``); ``--broker`` names it for one
+    command. A secret (its password): shown only through ``redact_url``."""
+    task_time_limit_seconds: int = Field(420, ge=10, le=86_400)
+    """A file's task is stopped (and ends ``failed``) after this long on a worker."""
+    visibility_timeout_seconds: int = Field(480, ge=20, le=86_400)
+    """A task a worker took and never acknowledged (the worker died) is delivered again after
+    this long (Redis); longer than the time limit, so a slow task is never run twice."""
+    max_retries: int = Field(2, ge=0, le=10)
+    """Deliveries after the first of a task that fails (its worker died, an error): then the
+    run ends ``failed`` with its reason."""
+
+    @model_validator(mode="after")
+    def _visible_after_the_limit(self) -> TeamConfig:
+        if self.visibility_timeout_seconds <= self.task_time_limit_seconds:
+            raise ValueError(
+                "team.visibilityTimeoutSeconds must be longer than team.taskTimeLimitSeconds "
+                "(else a task still running is delivered to a second worker)"
+            )
+        return self
+
+    @property
+    def broker_url(self) -> str | None:
+        return self.broker.get_secret_value() if self.broker is not None else None
+
+
 class Config(_Section):
     project_root: Path
     commands: Commands = Commands()
@@ -380,6 +413,7 @@ class Config(_Section):
     codemod: CodemodConfig = CodemodConfig()
     batch: BatchConfig = BatchConfig()
     store: StoreConfig = StoreConfig()
+    team: TeamConfig = TeamConfig()
     max_concurrent_runs: int = Field(2, ge=1, le=32)
 
     def redacted(self) -> dict[str, Any]:
@@ -388,6 +422,8 @@ class Config(_Section):
         data["model"]["apiKeySet"] = self.model.api_key is not None
         if self.store.location is not None:
             data["store"]["url"] = redact_url(self.store.location)
+        if self.team.broker_url is not None:
+            data["team"]["broker"] = redact_url(self.team.broker_url)
         return data
 
 

@@ -95,5 +95,5 @@ def read_config_file(project_root: Path) -> dict[str, Any]:
 
 def redact_url(url: str) -> str:
     """A URL without its password (``postgresql://me:***@host/db``)."""
-    url = re.sub(r"^([a-z]+://[^:/@]*):[^@]*@", r"\1:***@", url)
+    url = re.sub(r"^([a-z][a-z0-9+.-]*://[^:/@]*):[^@]*@", r"\1:***@", url)
     return re.sub(r"([?&]password=)[^&]*", r"\1***", url)

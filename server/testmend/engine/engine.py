@@ -176,9 +176,13 @@ class Engine:
                 return handle.run_id
         return None
 
-    async def start(self, request: RunRequest, *, host: bool = False) -> RunHandle:
+    async def start(
+        self, request: RunRequest, *, host: bool = False, queued: RunRecord | None = None
+    ) -> RunHandle:
         """A run of ``request``. ``host``: a task whose migration the caller's model writes (the
-        MCP face): the run converts with the codemod and waits for ``submit``."""
+        MCP face): the run converts with the codemod and waits for ``submit``. ``queued``: the
+        record a queue made for it before it started (its id, batch, commit and deliveries are
+        kept: ``team/``)."""
         await self.open()
         relative = relative_path(self.project_root, request.file)
         if other := self.running_file(relative):
@@ -188,7 +192,7 @@ class Engine:
         self._check_sandbox(host=host)
         prepared = await prepare(self.project_root, request, relative)
         source = prepared.source
-        run_id = self.store.new_run_id()
+        run_id = queued.run_id if queued is not None else self.store.new_run_id()
         start: Step = request.start_step or ("lint" if request.mode == "fix" else "research")
         state = MigrationState(
             run_id=run_id,
@@ -215,6 +219,9 @@ class Engine:
             pid=os.getpid(),
             machine=this_machine(),
         )
+        if queued is not None:
+            kept = {"batch": queued.batch, "commit": queued.commit, "deliveries": queued.deliveries}
+            record = record.model_copy(update=kept)
         self.store.save(record)
         self.store.write_text(run_id, "original.txt", source)
         return self._launch(record, state, source)
@@ -412,6 +419,7 @@ class Engine:
                 "pid": os.getpid(),
                 "machine": this_machine(),
                 "question": None,
+                "waiting": None,
             }
         )
         self.store.save(record)
@@ -462,6 +470,14 @@ class Engine:
         )
         self.store.save(record)
         return self._launch(record, submitted, state.original_content)
+
+    async def progress(self, run_id: str) -> Literal["none", "under way", "finished"]:
+        """How far a run's checkpoints go: none yet, steps still to run, or its graph ended."""
+        await self.open()
+        snapshot = await self._graph.aget_state({"configurable": {"thread_id": run_id}})
+        if not snapshot.values:
+            return "none"
+        return "under way" if snapshot.next else "finished"
 
     async def state(self, run_id: str) -> MigrationState | None:
         """A run's state as its last checkpoint has it (None: none yet)."""

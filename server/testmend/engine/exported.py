@@ -62,8 +62,16 @@ def read_outputs(folder: Path, root: Path) -> Imported:
             kept = newest.get(row["file"])
             if kept is None or str(row.get("run_id", "")) > str(kept.get("run_id", "")):
                 newest[row["file"]] = row
-    for file in sorted(newest):
-        row = newest[file]
+    return rows_imported(list(newest.values()), root, found)
+
+
+def rows_imported(
+    rows: list[dict[str, Any]], root: Path, found: Imported | None = None
+) -> Imported:
+    """The results of ``--json`` rows (one per file) against the checkout at ``root``."""
+    found = found if found is not None else Imported(outputs=1)
+    for row in sorted(rows, key=lambda r: str(r["file"])):
+        file = row["file"]
         result, why = imported(root, row)
         if result is None:
             found.problems.append(f"{file}: {why}")

@@ -14,10 +14,13 @@ password is never logged, reported or stored (``config.redact_url``).
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import subprocess
 import threading
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+import weakref
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,7 +32,7 @@ from .models import EngineError
 from .store import RunRecord, RunStore
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator
+    from collections.abc import AsyncIterator, Iterator
 
     from langgraph.checkpoint.base import BaseCheckpointSaver
 
@@ -58,6 +61,8 @@ CREATE TABLE IF NOT EXISTS testmend_texts (
 );
 """
 
+_SETUP_LOCK = 0x7E57_3E4D
+"""The advisory lock held while LangGraph's checkpoint tables are set up."""
 _READY: set[str] = set()
 _READY_LOCK = threading.Lock()
 
@@ -91,6 +96,7 @@ class PostgresRunStore(RunStore):
         self.project = project_key(project_root)
         self._conn: Any = None
         self._lock = threading.Lock()
+        _OPEN.add(self)
 
     def __repr__(self) -> str:
         return f"PostgresRunStore({self.project!r}, {redact_url(self.url)!r})"
@@ -114,7 +120,10 @@ class PostgresRunStore(RunStore):
             raise EngineError(f"cannot reach the store {where}: {_first_line(exc)}") from None
         with _READY_LOCK:
             if self.url not in _READY:
-                self._conn.execute(SCHEMA)
+                # Machines that start at once would race to make the tables: one at a time.
+                with self._conn.transaction():
+                    self._conn.execute("SELECT pg_advisory_xact_lock(hashtext('testmend_schema'))")
+                    self._conn.execute(SCHEMA)
                 _READY.add(self.url)
         return self._conn
 
@@ -140,6 +149,30 @@ class PostgresRunStore(RunStore):
             "DO UPDATE SET record = EXCLUDED.record, updated_at = EXCLUDED.updated_at",
             (self.project, record.run_id, record.model_dump_json(), record.updated_at),
         )
+
+    def add(self, record: RunRecord) -> bool:
+        """Keep ``record`` unless a run of its id is kept already (a queue's deterministic ids:
+        enqueuing twice keeps one); whether it was added."""
+        rows = self._execute(
+            "INSERT INTO testmend_runs (project, run_id, record, updated_at) "
+            "VALUES (%s, %s, %s, %s) ON CONFLICT (project, run_id) DO NOTHING RETURNING run_id",
+            (self.project, record.run_id, record.model_dump_json(), datetime.now(UTC)),
+        )
+        return bool(rows)
+
+    @contextmanager
+    def claim(self, run_id: str) -> Iterator[bool]:
+        """Hold a run for this process while the block runs: True when no other process (on
+        any machine) holds it. A session lock on a connection of its own, so that a process
+        that dies lets go of it at once (its connection closes with it)."""
+        import psycopg
+
+        key = f"{self.project}#{run_id}"
+        with psycopg.connect(self.url, autocommit=True, connect_timeout=10) as conn:
+            [(held,)] = conn.execute(
+                "SELECT pg_try_advisory_lock(hashtextextended(%s, 0))", (key,)
+            ).fetchall()
+            yield bool(held)
 
     def load(self, run_id: str) -> RunRecord:
         self.run_dir(run_id)  # a run id, or KeyError
@@ -178,6 +211,16 @@ class PostgresRunStore(RunStore):
         )
         return [row[0] for row in rows]
 
+    def events_after(self, seq: int, run_ids: list[str]) -> list[tuple[int, str, dict[str, Any]]]:
+        """The events of these runs kept after ``seq`` (0: all): (seq, run id, event), in
+        order (a batch followed from another machine)."""
+        rows = self._execute(
+            "SELECT seq, run_id, event FROM testmend_events WHERE project = %s AND seq > %s "
+            "AND run_id = ANY(%s) ORDER BY seq",
+            (self.project, seq, run_ids),
+        )
+        return [(int(n), str(run), event) for n, run, event in rows]
+
     def write_text(self, run_id: str, name: str, text: str) -> Path:
         path = super().write_text(run_id, name, text)
         self._execute(
@@ -209,8 +252,30 @@ class PostgresRunStore(RunStore):
                 "pip install 'testmend[team]'"
             ) from None
         async with AsyncPostgresSaver.from_conn_string(self.url) as saver:
-            await saver.setup()  # its migrations: once per database, a no-op after
+            # Its migrations: once per database, a no-op after; one machine at a time. Waiting
+            # by polling, not in a blocking lock: a migration's CREATE INDEX CONCURRENTLY waits
+            # for every open transaction, a blocked lock call's too.
+            while not self._execute(f"SELECT pg_try_advisory_lock({_SETUP_LOCK})")[0][0]:
+                await asyncio.sleep(0.2)
+            try:
+                await saver.setup()
+            finally:
+                self._execute(f"SELECT pg_advisory_unlock({_SETUP_LOCK})")
             yield saver
+
+
+_OPEN: weakref.WeakSet[PostgresRunStore] = weakref.WeakSet()
+
+
+def _forget_connections() -> None:
+    """In a forked child (a worker's pool process): the parent's connections are the parent's;
+    the child opens its own when it needs one."""
+    for store in _OPEN:
+        store._conn = None
+        store._lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_connections)
 
 
 def _first_line(exc: Exception) -> str:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 EVENTS_FILE = "events.jsonl"
 """Every event of a run, one JSON object per line, in ``.testmend/runs/<id>/``."""
-RecordStatus = RunStatus | Literal["interrupted"]
+RecordStatus = RunStatus | Literal["interrupted", "queued"]
 _RUN_ID = re.compile(r"^[a-z0-9][a-z0-9-]{3,63}$")
 
 
@@ -58,6 +58,14 @@ class RunRecord(BaseModel):
     """A task the host's model migrates (``Engine.start(..., host=True)``; ``Engine.submit``)."""
     machine: str = ""
     """The host name of the machine whose process ``pid`` is (a shared store has many)."""
+    batch: str = ""
+    """The batch a queue's run belongs to (``migrate --broker``; ``team/``)."""
+    commit: str = ""
+    """The commit a queue's run migrates its file at."""
+    deliveries: int = 0
+    """How many times a worker took the run's task (a dead worker's is delivered again)."""
+    waiting: str | None = None
+    """Why a queued run is still waiting (a worker at another commit rejected it)."""
 
 
 class RunStore:

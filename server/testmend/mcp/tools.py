@@ -205,6 +205,7 @@ class Tools:
             "running": "running in another testmend process",
             "paused": record.question or "paused",
             "interrupted": "its process died: `testmend resume --all` continues it",
+            "queued": record.waiting or "queued for the team's workers (`testmend worker`)",
         }.get(record.status, f"{record.status}: {record.failure_reason or 'no result'}")
         return RunStatusAnswer(
             run_id=record.run_id, file=file, status=record.status, step=step, message=message
