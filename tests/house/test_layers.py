@@ -19,6 +19,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("fidelity", "codemod"),
     ("workflow",),
     ("engine", "doctor"),
+    ("team",),
     ("cli", "lsp", "mcp"),
     ("main",),
     ("__main__",),

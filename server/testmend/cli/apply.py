@@ -11,26 +11,36 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.changes import write_result
-from ..engine.exported import read_outputs
+from ..engine.exported import Imported, read_outputs
+from ..engine.pg_store import PostgresRunStore
+from ..engine.stores import open_store
 from ..layout import find_project_root
+from .targets import environ_of
 
 
 def apply(args: argparse.Namespace) -> int:
-    source = Path(args.source).expanduser()
-    if not source.is_dir():
-        print(f"testmend: {source}: no such folder", file=sys.stderr)
-        return 2
     named = Path(args.project).expanduser()
     if not named.exists():
         print(f"testmend: {named}: no such file or folder", file=sys.stderr)
         return 2
     root = find_project_root(named.absolute())
-    found = read_outputs(source, root)
-    if not found.outputs:
-        for problem in found.problems:
-            print(f"testmend: {problem}", file=sys.stderr)
-        print(f"testmend: no `testmend migrate --json` output in {source}", file=sys.stderr)
-        return 2
+    if args.source is None:
+        found = _from_store(args, root)
+        if isinstance(found, int):
+            return found
+        what = f"batch {args.batch}" if args.batch else "the store"
+    else:
+        source = Path(args.source).expanduser()
+        if not source.is_dir():
+            print(f"testmend: {source}: no such folder", file=sys.stderr)
+            return 2
+        found = read_outputs(source, root)
+        if not found.outputs:
+            for problem in found.problems:
+                print(f"testmend: {problem}", file=sys.stderr)
+            print(f"testmend: no `testmend migrate --json` output in {source}", file=sys.stderr)
+            return 2
+        what = f"{found.outputs} outputs"
     rows: list[dict[str, Any]] = []
     accepted = 0
     for result in found.results:
@@ -63,7 +73,7 @@ def apply(args: argparse.Namespace) -> int:
             print(f"{row['file']}: {row['status']}: {row['message']}", file=sys.stderr)
         for problem in found.problems:
             print(f"testmend: {problem}", file=sys.stderr)
-        line = f"wrote {wrote} of {len(rows)} results from {found.outputs} outputs"
+        line = f"wrote {wrote} of {len(rows)} results from {what}"
         if wrote:
             line += " (`git diff` shows them)"
         print(f"testmend: {line}", file=sys.stderr)
@@ -83,3 +93,29 @@ def _row(
         "done": written or done,
         "message": message,
     }
+
+
+def _from_store(args: argparse.Namespace, root: Path) -> Imported | int:
+    """The results kept in the team's store (a batch's, or each file's newest)."""
+    from ..config import ConfigError, load_config
+    from ..engine import EngineError
+    from .team import NO_STORE, stored_results
+
+    try:
+        config = load_config(root, environ=environ_of(args))
+        store = open_store(root, config.store.location)
+        if not isinstance(store, PostgresRunStore):
+            print(f"testmend: {NO_STORE}", file=sys.stderr)
+            return 2
+        found = stored_results(root, store, args.batch)
+    except (ConfigError, EngineError) as exc:
+        print(f"testmend: {exc}", file=sys.stderr)
+        return 2
+    except KeyError as exc:
+        print(f"testmend: {exc.args[0]}", file=sys.stderr)
+        return 2
+    if not found.results and not found.problems:
+        print("testmend: no result in the store yet (the batch's runs still going?)",
+              file=sys.stderr)  # fmt: skip
+        return 1
+    return found

@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TextIO
 
-from ..workflow.events import RunEvent, RunFinished, RunStarted
+from ..engine.models import RunResult
+from ..workflow.events import RunEvent, RunFinished, RunStarted, event_line, spent_text
 
 OUTCOMES = ("succeeded", "partial", "needs_review", "failed", "cancelled", "paused")
 
@@ -59,15 +61,15 @@ class Batch:
         done = sum(t.ended is not None for t in self.timings.values())
         running = sum(t.started is not None and t.ended is None for t in self.timings.values())
         elapsed = self.elapsed()
-        line = f"[batch] {done}/{self.total} files done, {running} running, {_clock(elapsed)}"
+        line = f"[batch] {done}/{self.total} files done, {running} running, {clock_text(elapsed)}"
         left = self.total - done
         if done and left:
             # Files end at about `done / elapsed` per second while `jobs` run at once.
-            line += f", about {_clock(elapsed / done * left)} left"
+            line += f", about {clock_text(elapsed / done * left)} left"
         return line
 
 
-def _clock(seconds: float) -> str:
+def clock_text(seconds: float) -> str:
     seconds = max(0, round(seconds))
     return f"{seconds // 60}m{seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
 
@@ -76,8 +78,11 @@ def json_line(row: dict[str, Any], stream: TextIO) -> None:
     print(json.dumps(row, separators=(",", ":")), file=stream, flush=True)
 
 
-def summary_table(rows: list[dict[str, Any]], wall: float, jobs: int) -> str:
-    """One line per file (outcome, tests, seconds), then the counts and the throughput."""
+def summary_table(
+    rows: list[dict[str, Any]], wall: float, jobs: int, ran: str | None = None
+) -> str:
+    """One line per file (outcome, tests, seconds), then the counts and the throughput
+    (``ran``: how the files were run, when not by ``--jobs`` here)."""
     width = max([len(str(r["file"])) for r in rows] + [4])
     lines = [f"{'file':<{width}}  {'outcome':<13}{'tests':>9}{'seconds':>9}"]
     for row in rows:
@@ -88,6 +93,38 @@ def summary_table(rows: list[dict[str, Any]], wall: float, jobs: int) -> str:
     said = ", ".join(f"{n} {outcome.replace('_', ' ')}" for outcome, n in counts.items() if n)
     rate = len(rows) / wall * 60 if wall > 0 else 0.0
     lines.append(
-        f"{len(rows)} files: {said}; {_clock(wall)} at --jobs {jobs} ({rate:.1f} files/minute)"
+        f"{len(rows)} files: {said}; {clock_text(wall)} {ran or f'at --jobs {jobs}'}"
+        + (f" ({rate:.1f} files/minute)" if wall >= 1 else "")
     )
     return "\n".join(lines)
+
+
+class Progress:
+    """One line per meaningful event on stderr, prefixed with the file it is about."""
+
+    def __init__(self, stream: TextIO, files: dict[str, str]):
+        self.stream = stream
+        self.files = files
+
+    def __call__(self, event: RunEvent) -> None:
+        name = Path(self.files.get(event.run_id, event.run_id)).name
+        line = event_line(event)
+        if line:
+            print(f"[{name}] {line}", file=self.stream, flush=True)
+
+
+def result_line(result: RunResult, written: str | None) -> str:
+    summary = result.summary
+    facts = [f"{summary.tests_passing}/{summary.tests_total} tests pass"]
+    if summary.fidelity is not None:
+        facts.append(f"fidelity {summary.fidelity:.2f}")
+    if summary.findings:
+        facts.append(f"{summary.findings} findings")
+    if summary.tokens_used:
+        facts.append(spent_text(summary.tokens_used, summary.cost))
+    line = f"{result.file}: {result.status} ({', '.join(facts)})"
+    for reason in result.reasons[:6]:
+        line += f"\n  - {reason}"
+    if written:
+        line += f"\n  {written}"
+    return line

@@ -8,6 +8,9 @@ import argparse
 import importlib
 from collections.abc import Callable
 
+CONFIGURED = "configured"
+"""``--broker`` without a URL: the one ``team.broker`` names."""
+
 
 def lazy(module: str, name: str) -> Callable[[argparse.Namespace], int]:
     """A handler that imports ``module`` (relative to ``testmend.cli``) when it is called."""
@@ -65,6 +68,21 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         )
         parser.add_argument("--instructions", help="extra instructions for the agents")
         _store_option(parser)
+        parser.add_argument(
+            "--broker",
+            nargs="?",
+            const=CONFIGURED,
+            metavar="URL",
+            help="send a task per file to the team's workers (`testmend worker`) on this "
+            "broker (redis://, amqp://; alone: team.broker) and follow the batch; the runs "
+            "are kept in the --store",
+        )
+        parser.add_argument(
+            "--detach",
+            action="store_true",
+            help="with --broker, return once the tasks are sent (`testmend runs --batch ID "
+            "--follow` follows them)",
+        )
         if name == "migrate":
             parser.add_argument(
                 "--from-step",
@@ -80,17 +98,35 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     parser.add_argument("--json", action="store_true", help="machine-readable records")
     _store_option(parser)
+    parser.add_argument("--batch", metavar="ID", help="only the runs of a queue's batch")
+    parser.add_argument(
+        "--follow", action="store_true", help="with --batch, follow it until every run ended"
+    )
     parser.set_defaults(handler=lazy(".history", "runs"))
 
-    help_text = "write the accepted results of CI jobs' `migrate --json` outputs into this checkout"
+    help_text = (
+        "write accepted results into this checkout: a CI matrix's `migrate --json` outputs "
+        "(--from DIR) or a team store's runs (--store, --batch)"
+    )
     parser = sub.add_parser("apply", help=help_text, description=help_text)
-    parser.add_argument(
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument(
         "--from",
         dest="source",
-        required=True,
         metavar="DIR",
         help="a folder of `testmend migrate --json` outputs (searched recursively)",
     )
+    source.add_argument(
+        "--batch",
+        metavar="ID",
+        help="the results of a queue's batch (`migrate --broker`), from the store",
+    )
+    source.add_argument(
+        "--stored",
+        action="store_true",
+        help="the newest result of each file in the store (--store or store.url)",
+    )
+    _store_option(parser)
     parser.add_argument("--project", default=".", help="the checkout to write into (default: .)")
     parser.add_argument(
         "--accept-review",
@@ -99,6 +135,19 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     parser.add_argument("--json", action="store_true", help="machine-readable outcome")
     parser.set_defaults(handler=lazy(".apply", "apply"))
+
+    help_text = "take a team's tasks (`migrate --broker`) in this checkout, until stopped"
+    parser = sub.add_parser("worker", help=help_text, description=help_text + ": only the "
+                            "tasks of the commit it has checked out; its runs are kept in the "
+                            "team's store (docs/scale.md)")  # fmt: skip
+    parser.add_argument("--broker", metavar="URL", help="the broker (else team.broker)")
+    _store_option(parser)
+    parser.add_argument(
+        "--concurrency", type=_jobs, default=1, metavar="N", help="files at once (default: 1)"
+    )
+    parser.add_argument("--project", default=".", help="the checkout (default: .)")
+    parser.add_argument("--offline", action="store_true", help="deterministic tier only")
+    parser.set_defaults(handler=lazy(".team", "worker"))
 
     help_text = "continue a paused or interrupted run (or, with --all, every interrupted one)"
     parser = sub.add_parser("resume", help=help_text, description=help_text)

@@ -14,7 +14,8 @@ from ..engine import EngineError, RunResult
 from ..engine.stores import open_store
 from ..layout import find_project_root
 from ..workflow.events import spent_text
-from .runs import Progress, no_result, report, unfinished_row
+from .batch import Progress
+from .runs import no_result, report, unfinished_row
 from .signals import run_until_stopped
 from .targets import environ_of
 
@@ -28,6 +29,13 @@ def _project(args: argparse.Namespace) -> Path | None:
 
 
 def runs(args: argparse.Namespace) -> int:
+    if args.batch:
+        from .team import runs_of_batch  # a queue's batch: in the team's store
+
+        return runs_of_batch(args)
+    if args.follow:
+        print("testmend: --follow follows a batch: add --batch ID", file=sys.stderr)
+        return 2
     root = _project(args)
     if root is None:
         return 2

@@ -8,7 +8,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Literal, TextIO
+from typing import Any, Literal
 
 from ..config import ConfigError, load_config
 from ..engine import EngineError, RunHandle, RunRequest, RunResult
@@ -16,25 +16,11 @@ from ..engine.changes import write_result
 from ..engine.exported import exported
 from ..layout import find_project_root
 from ..llm.probe import tier_line
-from ..workflow.events import RunEvent, RunFinished, event_line, spent_text
+from ..workflow.events import RunEvent, RunFinished, spent_text
 from ..workspace.paths import PathEscapeError
-from .batch import Batch, json_line, summary_table
+from .batch import Batch, Progress, json_line, result_line, summary_table
 from .signals import run_until_stopped
-from .targets import environ_of, expand, refusal, shard_of, unwritable_state
-
-
-class Progress:
-    """One line per meaningful event on stderr, prefixed with the file it is about."""
-
-    def __init__(self, stream: TextIO, files: dict[str, str]):
-        self.stream = stream
-        self.files = files
-
-    def __call__(self, event: RunEvent) -> None:
-        name = Path(self.files.get(event.run_id, event.run_id)).name
-        line = event_line(event)
-        if line:
-            print(f"[{name}] {line}", file=self.stream, flush=True)
+from .targets import Prepared, environ_of, expand, refusal, shard_of, unwritable_state
 
 
 def _write_result(root: Path, result: RunResult, accept_review: bool) -> str:
@@ -52,6 +38,18 @@ def _accepted(result: RunResult, written: str | None, accept_review: bool) -> bo
 
 
 async def _run_many(args: argparse.Namespace, mode: Literal["migrate", "fix"]) -> int:
+    prepared = await _prepare(args, mode)
+    if isinstance(prepared, int):
+        return prepared
+    if getattr(args, "broker", None):
+        from .team import on_queue  # Celery: only for a queue
+
+        return await on_queue(args, mode, prepared)
+    return await _run_here(args, mode, prepared)
+
+
+async def _prepare(args: argparse.Namespace, mode: Literal["migrate", "fix"]) -> Prepared | int:
+    """What to run, or the exit status of a command that stops before any run."""
     if getattr(args, "accept_review", False) and not getattr(args, "write", False):
         print("testmend: --accept-review only matters with --write", file=sys.stderr)
         return 2
@@ -112,8 +110,18 @@ async def _run_many(args: argparse.Namespace, mode: Literal["migrate", "fix"]) -
     except ConfigError as exc:
         print(f"testmend: {exc}", file=sys.stderr)
         return 2
+    return Prepared(root, files, problems, refused_rows, config)
+
+
+async def _run_here(
+    args: argparse.Namespace, mode: Literal["migrate", "fix"], prepared: Prepared
+) -> int:
+    """The files run by this machine's engine, ``--jobs`` at once."""
     from ..engine.engine import Engine  # langgraph and the rest: only once a run starts
 
+    root, files, problems = prepared.root, prepared.files, prepared.problems
+    refused_rows, config = prepared.refused_rows, prepared.config
+    jsonl = bool(getattr(args, "jsonl", False))
     if not getattr(args, "json", False):
         print(f"testmend: {tier_line(config.model)}", file=sys.stderr)
 
@@ -141,7 +149,8 @@ async def _run_many(args: argparse.Namespace, mode: Literal["migrate", "fix"]) -
             except (EngineError, PathEscapeError) as exc:
                 problems.append(str(exc))
                 batch.total -= 1
-                row = {"file": str(file), "status": "refused", "reason": str(exc)}
+                row: dict[str, object] = {"file": str(file), "status": "refused",
+                                          "reason": str(exc)}  # fmt: skip
                 unfinished.append(row)
                 if jsonl:
                     json_line(row, sys.stdout)
@@ -272,7 +281,7 @@ def report(
     else:
         for result in results:
             print(result.diff, end="" if result.diff.endswith("\n") else "\n")
-            print(_result_line(result, written.get(result.run_id)), file=sys.stderr)
+            print(result_line(result, written.get(result.run_id)), file=sys.stderr)
             if result.sandbox.startswith("unsandboxed"):
                 print(f"  ran {result.sandbox}", file=sys.stderr)
             if result.model_fallback:
@@ -315,23 +324,6 @@ def _outcome_line(
         them = "it" if accepted + review == 1 else "them"
         return f"{line}. Read the report above, then run again with {hint} to write {them}"
     return f"{line}. The report above says why and what is left"
-
-
-def _result_line(result: RunResult, written: str | None) -> str:
-    summary = result.summary
-    facts = [f"{summary.tests_passing}/{summary.tests_total} tests pass"]
-    if summary.fidelity is not None:
-        facts.append(f"fidelity {summary.fidelity:.2f}")
-    if summary.findings:
-        facts.append(f"{summary.findings} findings")
-    if summary.tokens_used:
-        facts.append(spent_text(summary.tokens_used, summary.cost))
-    line = f"{result.file}: {result.status} ({', '.join(facts)})"
-    for reason in result.reasons[:6]:
-        line += f"\n  - {reason}"
-    if written:
-        line += f"\n  {written}"
-    return line
 
 
 def migrate(args: argparse.Namespace) -> int:

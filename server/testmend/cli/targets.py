@@ -12,15 +12,28 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
+from ..config import Config
 from ..engine import EngineError, RunRequest
 from ..engine.prechecks import check_request
 from ..layout import DEPENDENCY_DIRS, STATE_DIR
 from ..project import enzyme_test_files
 from ..workspace.paths import PathEscapeError
+from .commands import CONFIGURED
 
 _GLOB = frozenset("*?[")
+
+
+@dataclass
+class Prepared:
+    """The files a command runs, after every check that needs no engine."""
+
+    root: Path
+    files: list[Path]
+    problems: list[str]
+    refused_rows: list[dict[str, Any]]
+    config: Config
 
 
 @dataclass
@@ -69,9 +82,15 @@ def expand(paths: list[str]) -> Targets:
 
 
 def environ_of(args: object) -> dict[str, str]:
-    """The environment settings are read from, with ``--store URL`` as ``TESTMEND_STORE__URL``."""
-    store = getattr(args, "store", None)
-    return {**os.environ, "TESTMEND_STORE__URL": store} if store else dict(os.environ)
+    """The environment settings are read from, with ``--store URL`` as ``TESTMEND_STORE__URL``
+    and ``--broker URL`` as ``TESTMEND_TEAM__BROKER``."""
+    environ = dict(os.environ)
+    if store := getattr(args, "store", None):
+        environ["TESTMEND_STORE__URL"] = store
+    broker = getattr(args, "broker", None)
+    if broker and broker != CONFIGURED:
+        environ["TESTMEND_TEAM__BROKER"] = broker
+    return environ
 
 
 def shard_of(files: list[Path], root: Path, shard: tuple[int, int]) -> list[Path]:
