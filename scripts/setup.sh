@@ -78,7 +78,7 @@ npm_ci tests/fixtures/typescript4  # TypeScript 4 for the TS5053 test
 # (the VS Code end-to-end test, vscode-client/e2e/); procps (ps, pgrep) and util-linux (flock),
 # with which tests check that no process or held workspace slot outlives a run; postgresql, the
 # team store's tests start a cluster of their own (tests/support/postgres.py).
-APT_PACKAGES=(neovim chromium ripgrep build-essential libkrb5-dev libsecret-1-dev procps util-linux postgresql)
+APT_PACKAGES=(neovim chromium ripgrep build-essential libkrb5-dev libsecret-1-dev procps util-linux postgresql redis-server)
 if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
   missing=()
   for package in "${APT_PACKAGES[@]}"; do

@@ -21,9 +21,17 @@ from testmend.config import Config
 
 MANIFEST = Path(__file__).resolve().parents[1] / "vscode-client" / "package.json"
 CLIENT_ONLY = ("testmend.server.", "testmend.trace.")
-NOT_SETTINGS = {"projectRoot", "model.apiKey", "store.url"}
+NOT_SETTINGS = {
+    "projectRoot",
+    "model.apiKey",
+    "store.url",
+    "team.broker",
+    "team.taskTimeLimitSeconds",
+    "team.visibilityTimeoutSeconds",
+    "team.maxRetries",
+}
 """Not the editor's: the key comes from the environment; the store is the team's (the server
-refuses it in editor settings)."""
+refuses it in editor settings); the queue's settings are its workers' (`testmend worker`)."""
 
 
 def _properties() -> dict[str, dict[str, Any]]:

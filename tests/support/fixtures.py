@@ -22,14 +22,20 @@ from .apps import EXAMPLE_APP, FIXTURES, copy_example_app, require_example_app
 from .engine import SIMPLE_ENZYME, SIMPLE_TEST
 from .git import commit_all
 from .postgres import postgres_cluster, postgres_url
+from .redis import redis_server, redis_url
 
-__all__ = ["postgres_cluster", "postgres_url"]  # fixtures of the plugin
+__all__ = [
+    "postgres_cluster",
+    "postgres_url",
+    "redis_server",
+    "redis_url",
+]  # fixtures of the plugin
 
 NODE_FIXTURES = frozenset(
     {"example_copy", "app_copy", "project", "example_app", "typescript4", "node"}
 )
 """Fixtures that give a test the example app: its tests run node (jest, eslint, tsc)."""
-SERVICE_FIXTURES = frozenset({"postgres_cluster", "postgres_url"})
+SERVICE_FIXTURES = frozenset({"postgres_cluster", "postgres_url", "redis_server", "redis_url"})
 """Fixtures that start a real service (Postgres): not in the fast tier either."""
 
 
@@ -40,7 +46,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "intent: engine runs in this test run the intent check (mutants)"
     )
-    config.addinivalue_line("markers", "services: starts a real Postgres; set from fixtures")
+    config.addinivalue_line(
+        "markers", "services: starts a real Postgres or Redis; set from fixtures"
+    )
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
