@@ -124,7 +124,7 @@ def test_a_batch_runs_each_file_once_on_two_workers_and_apply_writes_the_accepte
 
         with workers((one, redis_url, env, logs / "one.log"),
                      (two, redis_url, env, logs / "two.log")) as right:  # fmt: skip
-            followed = run_cli(project, env, "runs", "--batch", batch, "--follow", "--json")
+            followed = run_cli(project, env, "runs", "--batch", batch, "--json")
             assert followed.returncode == 1, followed.stderr[-3000:]  # one needs review
             result = json.loads(followed.stdout)
             said = [w.said() for w in right]
@@ -148,7 +148,7 @@ def test_a_batch_runs_each_file_once_on_two_workers_and_apply_writes_the_accepte
     assert "wrote 2 of 3 results from batch" in applied.stderr
     changed = git(project, "status", "--porcelain")
     assert f" M {COUNTER}" in changed and f" M {PAGINATION}" in changed and TODOS not in changed
-    again = run_cli(project, env, "apply", "--batch", batch, "--accept-review")
+    again = run_cli(project, env, "apply", "--accept-review")  # each file's newest result
     assert again.returncode == 0, again.stderr
     assert "already has this result" in again.stderr and f" M {TODOS}" in git(
         project, "status", "--porcelain")  # fmt: skip
@@ -189,7 +189,7 @@ def test_a_worker_killed_mid_task_another_resumes_it_from_its_checkpoint(
             answered = [turn_of(body) for body in replay.requests[:-1]]
             lost = replay.requests[-1]
 
-            followed = run_cli(project, env, "runs", "--batch", batch, "--follow", "--json")
+            followed = run_cli(project, env, "runs", "--batch", batch, "--json")
             assert followed.returncode == 0, followed.stderr[-3000:] + other.said()[-3000:]
             [result] = json.loads(followed.stdout)["results"]
             said = other.said()
@@ -233,7 +233,7 @@ def test_a_task_that_keeps_failing_ends_failed_with_its_reason(
         dying = store.load(runs[COUNTER])
         store.save(dying.model_copy(update={"status": "running", "deliveries": 3}))
         with workers((one, redis_url, env, tmp_path / "one.log")):
-            followed = run_cli(project, env, "runs", "--batch", batch, "--follow", "--json")
+            followed = run_cli(project, env, "runs", "--batch", batch, "--json")
     assert followed.returncode == 1
     ended = records(store, runs)
     assert {r.status for r in ended.values()} == {"failed"}
@@ -259,6 +259,7 @@ def test_bad_input_is_one_sentence_each(
         (env, ["worker", "--broker", redis_url], "a queue's runs are kept in the team's"),
         (stored, ["runs", "--batch", "batch-000000000000"], "no batch 'batch-000000000000'"),
         (stored, ["apply", "--batch", "batch-000000000000"], "no batch 'batch-000000000000'"),
+        (env, ["apply"], "name the results to write: --from DIR"),
     ]
     for environ, args, said in cases:
         done = run_cli(project, environ, *args, timeout=120)

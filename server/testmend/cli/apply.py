@@ -105,7 +105,15 @@ def _from_store(args: argparse.Namespace, root: Path) -> Imported | int:
         config = load_config(root, environ=environ_of(args))
         store = open_store(root, config.store.location)
         if not isinstance(store, PostgresRunStore):
-            print(f"testmend: {NO_STORE}", file=sys.stderr)
+            said = (
+                NO_STORE
+                if args.batch
+                else (
+                    "name the results to write: --from DIR (a CI matrix's `migrate --json` "
+                    "outputs), or a team's store (--store URL, with --batch ID for one batch)"
+                )
+            )
+            print(f"testmend: {said}", file=sys.stderr)
             return 2
         found = stored_results(root, store, args.batch)
     except (ConfigError, EngineError) as exc:

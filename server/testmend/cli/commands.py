@@ -80,8 +80,8 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         parser.add_argument(
             "--detach",
             action="store_true",
-            help="with --broker, return once the tasks are sent (`testmend runs --batch ID "
-            "--follow` follows them)",
+            help="with --broker, return once the tasks are sent "
+            "(`testmend runs --batch ID` follows them)",
         )
         if name == "migrate":
             parser.add_argument(
@@ -98,9 +98,13 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     parser.add_argument("--json", action="store_true", help="machine-readable records")
     _store_option(parser)
-    parser.add_argument("--batch", metavar="ID", help="only the runs of a queue's batch")
     parser.add_argument(
-        "--follow", action="store_true", help="with --batch, follow it until every run ended"
+        "--batch",
+        metavar="ID",
+        help="a queue's batch (`migrate --broker`): followed until every run of it ended",
+    )
+    parser.add_argument(
+        "--now", action="store_true", help="with --batch, its runs as they are now (no waiting)"
     )
     parser.set_defaults(handler=lazy(".history", "runs"))
 
@@ -109,7 +113,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "(--from DIR) or a team store's runs (--store, --batch)"
     )
     parser = sub.add_parser("apply", help=help_text, description=help_text)
-    source = parser.add_mutually_exclusive_group(required=True)
+    source = parser.add_mutually_exclusive_group()
     source.add_argument(
         "--from",
         dest="source",
@@ -119,12 +123,8 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     source.add_argument(
         "--batch",
         metavar="ID",
-        help="the results of a queue's batch (`migrate --broker`), from the store",
-    )
-    source.add_argument(
-        "--stored",
-        action="store_true",
-        help="the newest result of each file in the store (--store or store.url)",
+        help="the results of a queue's batch (`migrate --broker`), from the store (without "
+        "--from or --batch: each file's newest result in the store)",
     )
     _store_option(parser)
     parser.add_argument("--project", default=".", help="the checkout to write into (default: .)")

@@ -33,8 +33,8 @@ def runs(args: argparse.Namespace) -> int:
         from .team import runs_of_batch  # a queue's batch: in the team's store
 
         return runs_of_batch(args)
-    if args.follow:
-        print("testmend: --follow follows a batch: add --batch ID", file=sys.stderr)
+    if args.now:
+        print("testmend: --now is about a batch: add --batch ID", file=sys.stderr)
         return 2
     root = _project(args)
     if root is None:

@@ -1,5 +1,5 @@
 """The team's faces on the command line: ``migrate --broker`` (a batch sent to the workers and
-followed), ``runs --batch [--follow]``, ``apply --batch`` and ``testmend worker``. The policy
+followed), ``runs --batch [--now]``, ``apply --batch`` and ``testmend worker``. The policy
 is the engine's and ``team/``'s; this only translates."""
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ async def on_queue(
     if args.detach:
         if args.json:
             print(json.dumps({"batch": queued.batch, "runs": queued.runs, "problems": problems}))
-        print(f"testmend: `testmend runs --batch {queued.batch} --follow` follows it; "
+        print(f"testmend: `testmend runs --batch {queued.batch}` follows it; "
               f"`testmend apply --batch {queued.batch}` writes its accepted results",
               file=sys.stderr)  # fmt: skip
         return 0 if queued.runs and not problems else 1
@@ -117,7 +117,7 @@ async def follow_batch(
         records = await follow(store, list(runs.values()), on_event=on_event, on_records=on_records)
     except asyncio.CancelledError:
         print(f"testmend: stopped following batch {batch}; its runs go on, on the workers "
-              f"(`testmend runs --batch {batch} --follow` follows it again)",
+              f"(`testmend runs --batch {batch}` follows it again)",
               file=sys.stderr)  # fmt: skip
         return 130
     return batch_report(args, root, store, batch, records, problems, time.monotonic() - began)
@@ -204,7 +204,7 @@ def _project_store(args: argparse.Namespace) -> tuple[Path, PostgresRunStore] | 
 
 
 def runs_of_batch(args: argparse.Namespace) -> int:
-    """``runs --batch ID [--follow]``."""
+    """``runs --batch ID``: the batch followed to its end (``--now``: as it is now)."""
     found = _project_store(args)
     if isinstance(found, int):
         return found
@@ -214,7 +214,7 @@ def runs_of_batch(args: argparse.Namespace) -> int:
     except (KeyError, EngineError) as exc:
         print(f"testmend: {exc.args[0] if isinstance(exc, KeyError) else exc}", file=sys.stderr)
         return 2
-    if args.follow:
+    if not args.now:
         from .signals import run_until_stopped
 
         return run_until_stopped(follow_batch(args, root, store, args.batch, runs, []))
