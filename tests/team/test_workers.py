@@ -89,6 +89,20 @@ def run_cli(cwd: Path, env: dict[str, str], *args: str, timeout: float = 600) ->
                           timeout=timeout, check=False)  # fmt: skip
 
 
+def model_env(
+    workspaces: Path, store: str, endpoint: str, *, limit: int, visibility: int
+) -> dict[str, str]:
+    """A worker's environment with the model at a replay ``endpoint`` and its key (which no
+    message or row may hold), the team's time limit and visibility timeout (seconds)."""
+    return {**CLEAN_ENV, "TESTMEND_WORKSPACES_DIR": str(workspaces), "OPENAI_API_KEY": SECRET,
+            "TESTMEND_STORE__URL": store, "TESTMEND_MODEL__BASE_URL": endpoint,
+            "TESTMEND_MODEL__TIERS": '{"full": "gpt-4.1", "mini": "gpt-4.1-mini"}',
+            "TESTMEND_MODEL__STREAMING": "false", "TESTMEND_MODEL__MAX_RETRIES": "0",
+            "TESTMEND_TEAM__MAX_RETRIES": "2",
+            "TESTMEND_TEAM__TASK_TIME_LIMIT_SECONDS": str(limit),
+            "TESTMEND_TEAM__VISIBILITY_TIMEOUT_SECONDS": str(visibility)}  # fmt: skip
+
+
 def records(store: PostgresRunStore, runs: dict[str, str]) -> dict[str, RunRecord]:
     return {file: store.load(run_id) for file, run_id in runs.items()}
 
@@ -170,12 +184,7 @@ def test_a_worker_killed_mid_task_another_resumes_it_from_its_checkpoint(
     logs = tmp_path / "logs"
     logs.mkdir()
     with serve(replay) as endpoint:
-        env = {**CLEAN_ENV, "TESTMEND_WORKSPACES_DIR": str(workspaces), "OPENAI_API_KEY": SECRET,
-               "TESTMEND_STORE__URL": postgres_url, "TESTMEND_MODEL__BASE_URL": endpoint,
-               "TESTMEND_MODEL__TIERS": '{"full": "gpt-4.1", "mini": "gpt-4.1-mini"}',
-               "TESTMEND_MODEL__STREAMING": "false", "TESTMEND_MODEL__MAX_RETRIES": "0",
-               "TESTMEND_TEAM__TASK_TIME_LIMIT_SECONDS": "100",
-               "TESTMEND_TEAM__VISIBILITY_TIMEOUT_SECONDS": "110"}  # fmt: skip
+        env = model_env(workspaces, postgres_url, endpoint, limit=100, visibility=110)
         with workers((one, redis_url, env, logs / "one.log"),
                      (two, redis_url, env, logs / "two.log")) as both:  # fmt: skip
             sent = run_cli(project, env, "migrate", SIMPLE_TEST, "--broker", redis_url,
@@ -219,12 +228,7 @@ def test_a_task_that_keeps_failing_ends_failed_with_its_reason(
     git(project, "remote", "add", "origin", ORIGIN)
     one = checkout(project, tmp_path / "one")
     with serve(Replay("seats_migration.json", hang=600)) as endpoint:
-        env = {**CLEAN_ENV, "TESTMEND_WORKSPACES_DIR": str(workspaces), "OPENAI_API_KEY": SECRET,
-               "TESTMEND_STORE__URL": postgres_url, "TESTMEND_MODEL__BASE_URL": endpoint,
-               "TESTMEND_MODEL__TIERS": '{"full": "gpt-4.1", "mini": "gpt-4.1-mini"}',
-               "TESTMEND_MODEL__MAX_RETRIES": "0", "TESTMEND_TEAM__MAX_RETRIES": "2",
-               "TESTMEND_TEAM__TASK_TIME_LIMIT_SECONDS": "10",
-               "TESTMEND_TEAM__VISIBILITY_TIMEOUT_SECONDS": "30"}  # fmt: skip
+        env = model_env(workspaces, postgres_url, endpoint, limit=10, visibility=30)
         sent = run_cli(project, env, "migrate", SIMPLE_TEST, COUNTER, "--broker", redis_url,
                        "--detach", "--json")  # fmt: skip
         assert sent.returncode == 0, sent.stderr[-2000:]
