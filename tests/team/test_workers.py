@@ -259,6 +259,7 @@ def test_bad_input_is_one_sentence_each(
         (env, ["migrate", COUNTER, "--broker", redis_url], "a queue's runs are kept in the team's"),
         (stored, ["migrate", COUNTER, "--broker", nowhere], f"cannot reach the broker {nowhere}"),
         (stored, ["migrate", COUNTER, "--broker", redis_url, "--write"], "`testmend apply --batch"),
+        (stored, ["migrate", COUNTER, "--broker", redis_url, "--jsonl"], "--json gives the"),
         (stored, ["worker"], "no broker: name one with --broker URL"),
         (env, ["worker", "--broker", redis_url], "a queue's runs are kept in the team's"),
         (stored, ["runs", "--batch", "batch-000000000000"], "no batch 'batch-000000000000'"),

@@ -48,6 +48,10 @@ async def on_queue(
         print("testmend: --broker needs a URL (or team.broker, TESTMEND_TEAM__BROKER)",
               file=sys.stderr)  # fmt: skip
         return 2
+    if getattr(args, "jsonl", False):
+        print("testmend: with --broker, --json gives the batch's results at its end "
+              "(`testmend runs --batch ID --json` too)", file=sys.stderr)  # fmt: skip
+        return 2
     if getattr(args, "write", False):
         print("testmend: with --broker the results are written by `testmend apply --batch ID` "
               "once the batch ended (this command names the batch)", file=sys.stderr)  # fmt: skip
