@@ -1289,3 +1289,29 @@ def test_set_props_on_an_element_over_several_lines_keeps_it_laid_out() -> None:
     );
 """
     assert expected in result.content, result.content
+
+
+def test_update_inside_a_chain_reads_as_the_live_dom() -> None:
+    """``wrapper.update().find(…)`` (an Enzyme idiom after timers, promises, setProps) is the
+    same wrapper re-read: the queries read the live DOM, so it converts as without update()."""
+    source = """
+        import React from 'react';
+        import { mount } from 'enzyme';
+        import Fade from './Fade';
+
+        describe('Fade', () => {
+          it('shows after the timers', () => {
+            const wrapper = mount(<Fade />);
+            jest.runAllTimers();
+            expect(wrapper.update().find('div.fade')).toHaveLength(2);
+            expect(wrapper.update().find('.footer').text()).toBe('done');
+            wrapper.update().find('button').simulate('click');
+            expect(wrapper.find('.footer').update().text()).toBe('closed');
+            wrapper.update();
+          });
+        });
+    """
+    chained = convert(source)
+    assert chained.untranslated_count == 0 and chained.enzyme_free
+    plain = convert(re.sub(r"\n *wrapper\.update\(\);", "", source.replace(".update().", ".")))
+    assert chained.content == plain.content
