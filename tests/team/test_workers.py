@@ -247,6 +247,10 @@ def test_a_task_that_keeps_failing_ends_failed_with_its_reason(
     assert ended[SIMPLE_TEST].failure_reason == "took longer than team.taskTimeLimitSeconds (10 s)"
     assert {u["failure_reason"] for u in json.loads(followed.stdout)["unfinished"]} == {
         r.failure_reason for r in ended.values()}  # fmt: skip
+    applied = run_cli(project, env, "apply", "--batch", batch)
+    assert applied.returncode == 1  # nothing to write, and each file says why
+    assert f"{COUNTER}: failed (run {runs[COUNTER]}): gave up after 3 deliveries" in applied.stderr
+    assert "wrote 0 of 0 results" in applied.stderr
 
 
 def test_bad_input_is_one_sentence_each(

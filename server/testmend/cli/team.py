@@ -247,7 +247,17 @@ def stored_results(root: Path, store: PostgresRunStore, batch: str | None) -> Im
             if ended(record) and (kept is None or record.updated_at > kept.updated_at):
                 newest[record.file] = record
         records = list(newest.values())
-    return rows_imported(result_rows(store, records), root)
+    rows = result_rows(store, records)
+    found = rows_imported(rows, root)
+    with_result = {row["run_id"] for row in rows}
+    for record in records:
+        if not ended(record):
+            found.problems.append(f"{record.file}: still {record.status} (run {record.run_id}): "
+                                  "apply again once it ended")  # fmt: skip
+        elif record.run_id not in with_result:
+            why = f": {record.failure_reason}" if record.failure_reason else ""
+            found.problems.append(f"{record.file}: {record.status} (run {record.run_id}){why}")
+    return found
 
 
 def worker(args: argparse.Namespace) -> int:
