@@ -14,16 +14,13 @@ from ..engine.changes import write_result
 from ..engine.exported import Imported, read_outputs
 from ..engine.pg_store import PostgresRunStore
 from ..engine.stores import open_store
-from ..layout import find_project_root
-from .targets import environ_of
+from .targets import environ_of, project_of
 
 
 def apply(args: argparse.Namespace) -> int:
-    named = Path(args.project).expanduser()
-    if not named.exists():
-        print(f"testmend: {named}: no such file or folder", file=sys.stderr)
+    root = project_of(args)
+    if root is None:
         return 2
-    root = find_project_root(named.absolute())
     if args.source is None:
         found = _from_store(args, root)
         if isinstance(found, int):

@@ -6,26 +6,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from ..config import ConfigError, load_config, store_location
 from ..engine import EngineError, RunResult
 from ..engine.stores import open_store
-from ..layout import find_project_root
 from ..workflow.events import spent_text
 from .batch import Progress
 from .runs import no_result, report, unfinished_row
 from .signals import run_until_stopped
-from .targets import environ_of
-
-
-def _project(args: argparse.Namespace) -> Path | None:
-    named = Path(args.project).expanduser()
-    if not named.exists():
-        print(f"testmend: {named}: no such file or folder", file=sys.stderr)
-        return None
-    return find_project_root(named)
+from .targets import environ_of, project_of
 
 
 def runs(args: argparse.Namespace) -> int:
@@ -36,7 +26,7 @@ def runs(args: argparse.Namespace) -> int:
     if args.now:
         print("testmend: --now is about a batch: add --batch ID", file=sys.stderr)
         return 2
-    root = _project(args)
+    root = project_of(args)
     if root is None:
         return 2
     try:
@@ -68,7 +58,7 @@ def runs(args: argparse.Namespace) -> int:
 
 
 async def _resume(args: argparse.Namespace) -> int:
-    root = _project(args)
+    root = project_of(args)
     if root is None:
         return 2
     if not args.all and not args.run_id:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import glob
 import os
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import Any, Literal
 from ..config import Config
 from ..engine import EngineError, RunRequest
 from ..engine.prechecks import check_request
-from ..layout import DEPENDENCY_DIRS, STATE_DIR
+from ..layout import DEPENDENCY_DIRS, STATE_DIR, find_project_root
 from ..project import enzyme_test_files
 from ..workspace.paths import PathEscapeError
 from .commands import CONFIGURED
@@ -79,6 +80,16 @@ def expand(paths: list[str]) -> Targets:
             kept.append(file)
     found.files = kept
     return found
+
+
+def project_of(args: object) -> Path | None:
+    """The project of a command's ``--project`` (or ``PROJECT``) argument: the folder or file
+    named, up to its project's root; None (the reason printed) when it does not exist."""
+    named = Path(getattr(args, "project", ".")).expanduser()
+    if not named.exists():
+        print(f"testmend: {named}: no such file or folder", file=sys.stderr)
+        return None
+    return find_project_root(named.absolute())
 
 
 def environ_of(args: object) -> dict[str, str]:

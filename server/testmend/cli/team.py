@@ -18,11 +18,10 @@ from ..engine.exported import Imported, rows_imported
 from ..engine.pg_store import PostgresRunStore
 from ..engine.store import RunRecord
 from ..engine.stores import open_store
-from ..layout import find_project_root
 from ..team.batches import batch_runs, ended, enqueue, follow, result_rows
 from ..team.tasks import Options, celery_app, head_commit
 from .batch import Progress, clock_text, result_line, summary_table
-from .targets import Prepared, environ_of
+from .targets import Prepared, environ_of, project_of
 
 NO_STORE = (
     "a queue's runs are kept in the team's Postgres: name it with --store postgresql://… "
@@ -193,11 +192,9 @@ def table_row(record: RunRecord) -> dict[str, Any]:
 
 
 def _project_store(args: argparse.Namespace) -> tuple[Path, PostgresRunStore] | int:
-    named = Path(args.project).expanduser()
-    if not named.exists():
-        print(f"testmend: {named}: no such file or folder", file=sys.stderr)
+    root = project_of(args)
+    if root is None:
         return 2
-    root = find_project_root(named.absolute())
     try:
         config = load_config(root, environ=environ_of(args))
     except ConfigError as exc:
@@ -264,11 +261,9 @@ def worker(args: argparse.Namespace) -> int:
     """``testmend worker``."""
     from ..team.worker import serve
 
-    named = Path(args.project).expanduser()
-    if not named.exists():
-        print(f"testmend: {named}: no such file or folder", file=sys.stderr)
+    root = project_of(args)
+    if root is None:
         return 2
-    root = find_project_root(named.absolute())
     overrides = {"model": {"offline": True}} if args.offline else None
     try:
         config = load_config(root, editor_settings=overrides, environ=environ_of(args))
