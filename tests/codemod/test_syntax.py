@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+
 from testmend.codemod.syntax import (
     Edit,
     apply_edits,
@@ -9,6 +12,7 @@ from testmend.codemod.syntax import (
     js_value,
     parse,
     regex_escape,
+    regex_literal,
     string_value,
     unwrap,
 )
@@ -81,3 +85,24 @@ def test_first_syntax_error_line() -> None:
     assert first_syntax_error(parse(broken, "a.js")) == 3
     # JSX attributes named like reserved words parse (as TSX when the JavaScript grammar fails).
     assert first_syntax_error(parse("const a = <Fade in={open} />;\n", "a.js")) is None
+
+
+def test_regex_literals_read_as_the_regex_the_capture_built() -> None:
+    """A capture's ``$regex`` source, already escaped for ``new RegExp`` (a link-name prefix
+    such as ``^https:\\/\\/bit\\.ly\\/``), becomes a literal node reads as the same regex:
+    escaping its slashes again ended the literal early (a parse error, the whole file lost)."""
+    sources = ["^https:\\/\\/bit\\.ly\\/", "^a/b$", "a\\\\/b", "[/]x", "one\ntwo", "", "\\\n"]
+    literals = [regex_literal(source) for source in sources]
+    assert literals[0] == "/^https:\\/\\/bit\\.ly\\//"
+    script = (
+        f"const sources = {json.dumps(sources)};\n"
+        f"const literals = [{', '.join(literals)}];\n"
+        "const probes = ['https://bit.ly/x', 'a/b', 'a\\\\/b', '/x', 'one\\ntwo', '\\n', ''];\n"
+        "const rows = sources.map((s, i) =>\n"
+        "  probes.map((p) => [new RegExp(s).test(p), literals[i].test(p)]));\n"
+        "console.log(JSON.stringify(rows));"
+    )
+    out = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True).stdout
+    rows = json.loads(out)
+    assert all(expected == got for row in rows for expected, got in row)
+    assert any(expected for row in rows for expected, _ in row)

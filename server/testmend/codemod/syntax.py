@@ -81,13 +81,38 @@ def js_value(value: object) -> str:
         return "[" + ", ".join(js_value(v) for v in value) + "]"
     if isinstance(value, dict):
         if set(value) == {"$regex", "flags"}:
-            return "/" + str(value["$regex"]).replace("/", "\\/") + "/" + str(value["flags"])
+            return regex_literal(str(value["$regex"]), str(value["flags"]))
         parts = []
         for key, item in value.items():
             name = key if re.fullmatch(r"[A-Za-z_$][\w$]*", key) else js_string(key)
             parts.append(f"{name}: {js_value(item)}")
         return "{ " + ", ".join(parts) + " }"
     return json.dumps(value)
+
+
+def regex_literal(source: str, flags: str = "") -> str:
+    """A ``RegExp`` source (as ``new RegExp(source)`` reads it) → the same regex as a literal.
+
+    Only the slashes the source leaves unescaped need a backslash (``\\/`` already has one;
+    a second would end the literal early), and line breaks cannot appear inside one.
+    """
+    breaks = {"\n": "n", "\r": "r", "\u2028": "u2028", "\u2029": "u2029"}
+    out: list[str] = []
+    escaped = False
+    for char in source:
+        if escaped:
+            out.append(breaks.get(char, char))
+            escaped = False
+        elif char == "\\":
+            out.append(char)
+            escaped = True
+        elif char == "/":
+            out.append("\\/")
+        elif char in breaks:
+            out.append("\\" + breaks[char])
+        else:
+            out.append(char)
+    return f"/{''.join(out) or '(?:)'}/{flags}"
 
 
 def regex_escape(value: str) -> str:
