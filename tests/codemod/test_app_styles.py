@@ -58,7 +58,8 @@ async def test_a_connected_component_through_a_local_shallow_until_target_helper
     """addons-code-manager's style: the test never imports Enzyme; a module of its own does,
     and exports ``shallowUntilTarget`` (shallow, then ``.dive()`` through ``connect()``) beside
     fakes the tests use. It is an Enzyme test; the helper's call becomes a render of the
-    element; the fakes stay imported."""
+    element; the fakes stay imported, and the shallow options only Enzyme read go with the
+    helper they came from (the project's lint reports an unused binding)."""
     folder = add_component(example_copy, "greeting")
     file = "src/components/Greeting/Greeting.test.jsx"
     assert example_copy / file in enzyme_test_files(example_copy)
@@ -70,6 +71,8 @@ async def test_a_connected_component_through_a_local_shallow_until_target_helper
     assert "import { fakeUser } from './test-helpers';" in content
     assert "return rtlRender(<Greeting store={store} />);" in content
     assert "shallowUntilTarget" not in content and "GreetingBase" not in content
+    assert "shallowOptions" not in content and "fakeShallowOptions" not in content
+    assert result.lint_messages == []
     module = folder / "Greeting.tsx"
     assert await broken_tests(example_copy, file, module, "`Hello, ${name}`", "`Hi, ${name}`") == [
         "Greeting greets the user"

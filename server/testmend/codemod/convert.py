@@ -97,7 +97,7 @@ def convert_enzyme_test(
         (out[: mapper(offset)].count(b"\n") + 1, kind, message)
         for offset, kind, message in converter.notes
     ]
-    tidied = tidy(content, path)
+    tidied = tidy(content, path, source)
     if tidied != content:
         placed = _relocated(placed, content, tidied)
         unplaced = _relocated(unplaced, content, tidied)

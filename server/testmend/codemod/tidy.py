@@ -10,7 +10,8 @@ lint (``eslint-plugin-testing-library`` among it) has nothing to say about the s
   the hook's statements run at the same point, before the test's own;
 - a render result is destructured or named ``view`` (``render-result-naming-convention``), and
   dropped when nothing reads it;
-- names nothing uses any more go: imports, values destructured from a call (``unused.py``).
+- names nothing uses any more go: imports, values destructured from a call, values only the
+  Enzyme code read (``unused.py``).
 
 Each pass parses the file again and rewrites only what it recognises; anything else stays as
 it is. Pure: text in, text out.
@@ -25,10 +26,12 @@ from ..js_syntax import Node, parse, text_of, walk
 from .syntax import Edit, line_indent, moved, reindent
 from .unused import (
     applied,
+    drop_orphaned_declarations,
     drop_unused_destructured,
     drop_unused_imports,
     drop_unused_lookups,
     identifiers,
+    inside,
     remove_line,
     scope_of,
 )
@@ -43,9 +46,15 @@ _GOOD_NAMES = ("view", "utils")
 _FLUSH = "await act(() => Promise.resolve());"
 
 
-def tidy(content: str, path: str) -> str:
+def tidy(content: str, path: str, original: str | None = None) -> str:
     """Every pass in order (each on the result of the one before); the content unchanged when
-    it does not parse."""
+    it does not parse. ``original``: the Enzyme source, to tell the values only its Enzyme code
+    read from the project's own unused names."""
+    before = parse(original, path).root_node if original is not None else None
+
+    def orphaned(content: str, root: Node) -> str:
+        return content if before is None else drop_orphaned_declarations(content, root, before)
+
     steps = (
         _unwrap_act,
         _declare_where_assigned,
@@ -53,6 +62,7 @@ def tidy(content: str, path: str) -> str:
         _name_render_results,
         drop_unused_destructured,
         drop_unused_lookups,
+        orphaned,
         drop_unused_imports,
     )
     for step in steps:
@@ -327,7 +337,7 @@ def _setup_for(data: bytes, describe: Node, block: Node) -> list[Edit] | None:
         users = [
             n
             for n in identifiers(block, variable)
-            if not _inside(n, declaration) and not _inside(n, hook)
+            if not inside(n, declaration) and not inside(n, hook)
         ]
         if any(_test_callback_of(n, tests) is None for n in users):
             return None  # read outside a test (another hook, a helper): leave it
@@ -418,10 +428,6 @@ def _let_declaration(block: Node, name: str) -> Node | None:
     return None
 
 
-def _inside(node: Node, outer: Node) -> bool:
-    return outer.start_byte <= node.start_byte and node.end_byte <= outer.end_byte
-
-
 def _test_callback(test: Node) -> Node | None:
     args = test.child_by_field_name("arguments")
     callbacks = [a for a in (args.named_children if args else []) if a.type in _FUNCTIONS]
@@ -431,7 +437,7 @@ def _test_callback(test: Node) -> Node | None:
 def _test_callback_of(node: Node, tests: list[Node]) -> Node | None:
     for test in tests:
         callback = _test_callback(test)
-        if callback is not None and _inside(node, callback):
+        if callback is not None and inside(node, callback):
             return callback
     return None
 

@@ -1,7 +1,8 @@
 """Names the conversion left unused, removed: named imports nothing refers to any more,
 values destructured from a call that nothing reads (``const { wrapper, history } = await
-setup()`` once ``wrapper`` has no reads left; the call itself stays), and lookups of an
-element nothing reads that assert nothing."""
+setup()`` once ``wrapper`` has no reads left; the call itself stays), lookups of an
+element nothing reads that assert nothing, and values only Enzyme read (``const options =
+createContextWithFakeRouter()`` once the ``shallow`` it configured is a ``render``)."""
 
 from __future__ import annotations
 
@@ -176,3 +177,78 @@ def drop_unused_imports(content: str, root: Node) -> str:
         else:
             edits.append(remove_line(data, stmt))
     return applied(content, edits)
+
+
+# Initializers whose evaluation is the point even unread: a spy or a mock installed.
+_EFFECTS = re.compile(r"\bjest\s*\.|\bspyOn\b|\.mock\w*\s*\(")
+
+
+def _read_names(root: Node) -> set[str]:
+    """The names ``root`` declares with ``const``/``let`` and reads somewhere in their scope."""
+    read = set()
+    for declarator in walk(root):
+        name = (
+            declarator.child_by_field_name("name")
+            if declarator.type == "variable_declarator"
+            else None
+        )
+        if name is None or name.type != "identifier":
+            continue
+        if any(
+            n.start_byte != name.start_byte
+            for n in identifiers(scope_of(declarator), text_of(name))
+        ):
+            read.add(text_of(name))
+    return read
+
+
+def drop_orphaned_declarations(content: str, root: Node, original: Node) -> str:
+    """``const options = createContextWithFakeRouter({ location })`` that only the Enzyme code
+    read (the original reads it; nothing in the result does): the declaration goes, and so, in
+    turn, do the values only it read (``location``). One that installs a spy or a mock stays,
+    and so does a name the original did not read either (the project's own)."""
+    before = _read_names(original)
+    data = content.encode("utf-8")
+    edits: list[Edit] = []
+    gone: list[Node] = []
+    changed = True
+    while changed:
+        changed = False
+        for statement in walk(root):
+            if statement.type != "lexical_declaration" or len(statement.named_children) != 1:
+                continue
+            if statement.parent is None or statement.parent.type not in (
+                "statement_block",
+                "program",
+            ):
+                continue
+            if any(inside(statement, g) for g in gone):
+                continue
+            declarator = statement.named_children[0]
+            name = declarator.child_by_field_name("name")
+            value = declarator.child_by_field_name("value")
+            if name is None or name.type != "identifier" or value is None:
+                continue
+            if text_of(name) not in before or _EFFECTS.search(text_of(value)):
+                continue
+            reads = [
+                n
+                for n in identifiers(scope_of(statement), text_of(name))
+                if n.start_byte != name.start_byte and not any(inside(n, g) for g in gone)
+            ]
+            if reads or _in_comments(scope_of(statement), text_of(name)):
+                continue  # read, or by code left untranslated (commented out) for a person
+            gone.append(statement)
+            edits.append(remove_line(data, statement))
+            changed = True
+    return applied(content, edits)
+
+
+def _in_comments(node: Node, name: str) -> bool:
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    return any(n.type == "comment" and word.search(text_of(n)) for n in walk(node))
+
+
+def inside(node: Node, outer: Node) -> bool:
+    """``node`` lies within ``outer`` (or is it)."""
+    return outer.start_byte <= node.start_byte and node.end_byte <= outer.end_byte
