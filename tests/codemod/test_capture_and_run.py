@@ -217,6 +217,25 @@ async def test_migrate_offline_on_example_file(app_copy: Path) -> None:
     assert "screen.getByRole(" in result.content  # queries from the capture
 
 
+async def test_node_access_left_says_what_the_element_is_and_what_would_make_it_queryable(
+    app_copy: Path,
+) -> None:
+    """Countdown's root ``<div className="countdown countdown--done">`` has no role, name or
+    test id: its class check keeps the node access, with a finding that names the element the
+    capture saw and what would let a query select it; never an eslint-disable comment."""
+    file = "src/components/Countdown/Countdown.test.tsx"
+    result = await migrate_offline(app_copy, file)
+    assert result.summary.tests_passing == result.summary.tests_total == 7
+    fallbacks = [f.message for f in result.codemod_findings if f.kind == "fallback"]
+    assert fallbacks == [
+        "CSS selector '.countdown': no role, label, text or test id query matched the same "
+        'elements; the <div class="countdown countdown--done"> it selects would be queryable '
+        "with a role with an accessible name (aria-label or aria-labelledby), or a data-testid"
+    ]
+    assert [m.rule for m in result.lint_messages] == ["testing-library/no-node-access"]
+    assert "eslint-disable" not in result.content
+
+
 async def test_an_assertion_on_enzyme_bookkeeping_dropped_is_no_lost_assertion(
     app_copy: Path,
 ) -> None:

@@ -369,6 +369,9 @@ class ConverterState:
                 f"CSS selector {target.css}: no role, label, text or test id query matched the "
                 "same elements"
             )
+            hint = queryable_hint(self._selected(target.css, ctx))
+            if hint:
+                message += f"; {hint}"
             if target.component:
                 message = (
                     f"CSS selector {target.css} stands for the component {target.component} "
@@ -377,5 +380,48 @@ class ConverterState:
             if ("fallback", message) not in self.pending_notes:
                 self.pending_notes.append(("fallback", message))
 
+    def _selected(self, css: str, ctx: Ctx | None) -> list[CapturedElement]:
+        """The elements the capture saw the CSS selector (``css``, its code) select: in this
+        test when it ran there, else anywhere in the file."""
+        if self.dom is None or len(css) < 2 or css[0] not in "'\"" or css[-1] != css[0]:
+            return []
+        selector = css[1:-1].replace("\\" + css[0], css[0])
+        records = [r for r in self.dom.records if r.selector == selector and r.elements]
+        test = ctx.test.name if ctx is not None and ctx.test is not None else None
+        mine = [r for r in records if r.test == test]
+        return [e for r in mine or records for e in r.elements]
+
     def need_jest_dom(self) -> None:
         self.needs_jest_dom = True
+
+
+# What gives an element of each kind an accessible name (or makes it queryable at all).
+_NAMED_BY = {
+    "input": "a <label> (or aria-label)",
+    "select": "a <label> (or aria-label)",
+    "textarea": "a <label> (or aria-label)",
+    "button": "text or an aria-label",
+    "a": "an href and text (or an aria-label)",
+    "img": "a non-empty alt",
+}
+
+
+def queryable_hint(elements: list[CapturedElement]) -> str:
+    """What the elements a CSS fallback selects are, and what would let a Testing Library
+    query select them (``""`` when the capture saw none)."""
+    if not elements:
+        return ""
+    first = elements[0]
+    described = f"<{first.tag}"
+    if first.classes:
+        described += f' class="{" ".join(first.classes[:3])}"'
+    described += ">"
+    if len(elements) > 1:
+        kinds = {e.tag for e in elements}
+        described = f"{len(elements)} elements ({described}{'' if len(kinds) == 1 else ', …'})"
+    else:
+        described = f"the {described}"
+    fix = _NAMED_BY.get(first.tag)
+    if fix is None:
+        fix = "a role with an accessible name (aria-label or aria-labelledby)"
+    return f"{described} it selects would be queryable with {fix}, or a data-testid"
