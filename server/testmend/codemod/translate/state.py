@@ -380,16 +380,16 @@ class ConverterState:
             if ("fallback", message) not in self.pending_notes:
                 self.pending_notes.append(("fallback", message))
 
-    def _selected(self, css: str, ctx: Ctx | None) -> list[CapturedElement]:
-        """The elements the capture saw the CSS selector (``css``, its code) select: in this
-        test when it ran there, else anywhere in the file."""
+    def _selected(self, css: str, ctx: Ctx | None) -> FindRecord | None:
+        """The elements the capture saw the CSS selector (``css``, its code) select, the first
+        time it selected any: in this test when it ran there, else anywhere in the file."""
         if self.dom is None or len(css) < 2 or css[0] not in "'\"" or css[-1] != css[0]:
-            return []
+            return None
         selector = css[1:-1].replace("\\" + css[0], css[0])
         records = [r for r in self.dom.records if r.selector == selector and r.elements]
         test = ctx.test.name if ctx is not None and ctx.test is not None else None
         mine = [r for r in records if r.test == test]
-        return [e for r in mine or records for e in r.elements]
+        return (mine or records)[0] if records else None
 
     def need_jest_dom(self) -> None:
         self.needs_jest_dom = True
@@ -406,19 +406,20 @@ _NAMED_BY = {
 }
 
 
-def queryable_hint(elements: list[CapturedElement]) -> str:
-    """What the elements a CSS fallback selects are, and what would let a Testing Library
-    query select them (``""`` when the capture saw none)."""
-    if not elements:
+def queryable_hint(record: FindRecord | None) -> str:
+    """What the elements a CSS fallback selects are (as ``record`` of the capture saw them),
+    and what would let a Testing Library query select them (``""`` when it saw none)."""
+    if record is None or not record.elements:
         return ""
+    elements = record.elements
     first = elements[0]
     described = f"<{first.tag}"
     if first.classes:
         described += f' class="{" ".join(first.classes[:3])}"'
     described += ">"
-    if len(elements) > 1:
+    if record.count > 1:
         kinds = {e.tag for e in elements}
-        described = f"{len(elements)} elements ({described}{'' if len(kinds) == 1 else ', …'})"
+        described = f"{record.count} elements ({described}{'' if len(kinds) == 1 else ', …'})"
     else:
         described = f"the {described}"
     fix = _NAMED_BY.get(first.tag)
