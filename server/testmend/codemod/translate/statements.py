@@ -19,6 +19,14 @@ from .tables import (
     WRAPPER_TYPES,
 )
 
+# An event Testing Library dispatches: a handler's error is reported (jsdom's "Uncaught"), not
+# thrown to the caller as Enzyme's simulate() threw it.
+_EVENTS = re.compile(r"\bfireEvent\b|\buser(?:Event)?\.\w+\(")
+_EVENT_THROWS = (
+    "fires an event in a function expected to throw (or not): a Testing Library event reports "
+    "a handler's error instead of throwing it"
+)
+
 
 class Statements(Assertions):
     """Walks the file statement by statement and dispatches to the other parts."""
@@ -79,6 +87,39 @@ class Statements(Assertions):
             self.comment_out(
                 stmt, "uses the Enzyme wrapper in a way testmend cannot translate", ctx
             )
+
+    def _function_expected(self, expect: Node, ctx: Ctx) -> bool:
+        """``expect(() => { shallow(<X />); }).not.toThrow()``, or a function that renders and
+        acts (``expect(() => { const root = mount(<X />); root.find('b').simulate('click');
+        }).toThrow(/boom/)``): its statements translated where they are, the matcher as it
+        was. When any is left untranslated the whole expectation is (a throw of testmend's own
+        inside it would satisfy a bare ``toThrow()``). False when the subject is not such a
+        function (a render as an arrow's value, ``() => shallow(<X />)``, is an expression)."""
+        found = self._expect_subject(expect)
+        fn = unwrap(found[0]) if found is not None else None
+        if found is None or fn is None or fn.type not in ("arrow_function", "function_expression"):
+            return False
+        body = fn.child_by_field_name("body")
+        if body is None or any(self.refs_wrapper(a) for a in found[3]):
+            return False
+        if body.type != "statement_block":
+            if self.render_call_of(body) is not None or not self.refs_wrapper(body):
+                return False
+            new = self.action(body, ctx)
+            if new is None or "\x00" in new or "await " in new:
+                raise Untranslatable("uses the Enzyme wrapper inside a larger expression")
+            if _EVENTS.search(new):
+                raise Untranslatable(_EVENT_THROWS)
+            self.replace(body, "{ " + new.rstrip(";") + "; }")
+            return True
+        self.process_block(body, self._ctx_for_function(fn, ctx))
+        inside = [e for e in self.edits if e.start < body.end_byte and e.end > body.start_byte]
+        left = [m for e in inside for _at, kind, m in e.notes if kind == "untranslated"]
+        if left:
+            raise Untranslatable(f"{left[0]}, in a function expected to throw (or not)")
+        if any(_EVENTS.search(e.text) for e in inside):
+            raise Untranslatable(_EVENT_THROWS)
+        return True
 
     def _unclaimed_wrapper_ref(self, stmt: Node) -> bool:
         for n in walk(stmt):
@@ -162,6 +203,8 @@ class Statements(Assertions):
                 if self._wrapper_only_passed_to_helpers(stmt):
                     return True
                 if self._expect_subject(expr) is not None:
+                    if self._function_expected(expr, ctx):
+                        return True
                     try:
                         new = self.assertion(expr, ctx)
                     except Dropped as exc:
