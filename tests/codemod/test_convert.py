@@ -490,6 +490,58 @@ def test_dom_capture_component_css() -> None:
     assert "Row" not in result.content.split("\n")[1]
 
 
+def test_a_find_inside_a_list_of_elements_is_a_descendant_selector() -> None:
+    """reactstrap's ``find('.accordion-collapse.collapse')`` selects the ``Collapse`` component
+    and its ``div`` (both have the class): Enzyme finds under each, which a descendant selector
+    says. No query selects either list, so CSS it stays, both selectors kept."""
+    source = """
+    import { mount } from 'enzyme';
+    import { AccordionBody } from './AccordionBody';
+
+    it('renders its body', () => {
+      const wrapper = mount(<AccordionBody />);
+      const body = wrapper.find('.accordion-collapse.collapse');
+      expect(body.find('.accordion-body').length).toBe(1);
+    });
+    """
+    name = "renders its body"
+    dom = DomCapture(
+        file="x",
+        records=[
+            _record(6, 23, ".accordion-collapse.collapse", name, count=2),
+            _record(7, 15, ".accordion-body", name, count=1),
+        ],
+    )
+    result = convert(source, dom=dom)
+    assert (
+        "expect(document.querySelectorAll('.accordion-collapse.collapse .accordion-body'))"
+        ".toHaveLength(1);" in result.content
+    ), result.content
+    assert result.untranslated_count == 0
+
+
+def test_chained_finds_keep_both_selectors_whatever_their_syntax() -> None:
+    """A CSS-module class (a template literal) chained with a tag: joining only string literals
+    dropped the outer selector (``'br'`` anywhere in the document). A selector list cannot be
+    joined by a space, so it stays untranslated."""
+    source = """
+    import { mount } from 'enzyme';
+    import styles from './styles.module.scss';
+    import { Message } from './Message';
+
+    it('breaks lines', () => {
+      const root = mount(<Message />);
+      expect(root.find(`.${styles.description}`).find('br')).toHaveLength(2);
+      expect(root.find('.a').find(`.${styles.b}`)).toHaveLength(1);
+      expect(root.find('.a, .b').find('br')).toHaveLength(1);
+    });
+    """
+    content = convert(source).content
+    assert "document.querySelectorAll(`.${styles.description} br`)).toHaveLength(2);" in content
+    assert "document.querySelectorAll(`.a .${styles.b}`)).toHaveLength(1);" in content
+    assert "// testmend: chained find() with a selector list (a comma)" in content
+
+
 # --- errors and bookkeeping ----------------------------------------------------------------------
 
 

@@ -493,7 +493,14 @@ class Statements(Assertions):
         else:
             code = self.element_code(target, "query" if absent else "get")
             kept = Target(
-                target.kind, multi=False, component=target.component, checkbox=target.checkbox
+                target.kind,
+                multi=False,
+                component=target.component,
+                checkbox=target.checkbox,
+                # The selector Enzyme's wrapper held (every match, which a find under it
+                # searches), for a find chained on the variable.
+                css=target.css if target.kind == "css" and not target.index else "",
+                scope=target.scope,
             )
         derived = Binding(name, "derived", declarator, target=kept)
         if self.selection_length(ops) == len(ops) and (

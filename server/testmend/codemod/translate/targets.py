@@ -184,8 +184,21 @@ class Targets(CapturedQueries):
                         f"selects the component {source.component} by its constructor or name; "
                         "no DOM capture shows what it renders"
                     )
+                if (
+                    target.kind == "var"
+                    and target.binding is not None
+                    and target.binding.target is not None
+                    and target.binding.target.kind == "css"
+                    and not target.binding.target.index
+                    and target.binding.target.css
+                    and source.kind == "css"
+                ):
+                    # A variable holding a CSS selection: under its selector.
+                    target = replace(target.binding.target)
                 if target.kind == "root" or (
-                    target.kind == "css" and not target.index and not target.multi and target.css
+                    # One element or a list (Enzyme finds under each, as a descendant
+                    # combinator does), not one picked out of a list.
+                    target.kind == "css" and not target.index and target.css
                 ):
                     if target.kind == "css" and source.kind == "css":
                         source = Target(
@@ -362,8 +375,24 @@ class Targets(CapturedQueries):
 
     @staticmethod
     def _join_css(outer: str, inner: str) -> str:
-        a, b = outer[1:-1], inner[1:-1]
-        return js_string(f"{a} {b}") if outer[:1] in "'\"" and inner[:1] in "'\"" else inner
+        """The selector (code) of ``inner``'s elements inside ``outer``'s: a string when both
+        are, else a template literal holding both (never ``inner`` alone, which would select
+        its elements anywhere). A selector list (``'.a, .b'``) cannot be joined this way."""
+        if outer[:1] in "'\"" and inner[:1] in "'\"":
+            a, b = outer[1:-1], inner[1:-1]
+            if "," in a or "," in b:
+                raise Untranslatable("chained find() with a selector list (a comma)")
+            return js_string(f"{a} {b}")
+
+        def in_template(code: str) -> str:
+            if code[:1] in "'\"" and code[-1:] == code[:1]:
+                value = code[1:-1].replace("\\" + code[0], code[0])
+                return value.replace("`", "\\`").replace("${", "\\${")
+            if code[:1] == "`" and code[-1:] == "`":
+                return code[1:-1]
+            return "${" + code + "}"
+
+        return f"`{in_template(outer)} {in_template(inner)}`"
 
     def _indexed(self, target: Target, idx: str) -> Target:
         if target.kind == "root":
