@@ -520,6 +520,42 @@ def test_a_find_inside_a_list_of_elements_is_a_descendant_selector() -> None:
     assert result.untranslated_count == 0
 
 
+def test_a_find_chained_on_a_query_searches_under_the_selector_it_stands_for() -> None:
+    """The capture verified a role query for ``.accordion-header`` (two headings); the find
+    chained on it is a CSS one, so it searches under ``.accordion-header``, which selected the
+    same elements."""
+    source = """
+    import { mount } from 'enzyme';
+    import { AccordionHeader } from './AccordionHeader';
+
+    it('is closed', () => {
+      const wrapper = mount(<AccordionHeader />);
+      expect(wrapper.find('.accordion-header').find('.collapsed').length).toBe(1);
+      expect(wrapper.find('.accordion-header').at(1).find('.collapsed').length).toBe(0);
+    });
+    """
+    name = "is closed"
+    headings = CapturedQuery(method="Role", args=["heading"], all=True)
+    dom = DomCapture(
+        file="x",
+        records=[
+            _record(6, 17, ".accordion-header", name, headings, count=2),
+            _record(6, 42, ".collapsed", name, count=1),
+            _record(7, 17, ".accordion-header", name, headings, count=2),
+        ],
+    )
+    content = convert(source, dom=dom).content
+    assert (
+        "expect(document.querySelectorAll('.accordion-header .collapsed')).toHaveLength(1);"
+        in content
+    ), content
+    # One of the list: not the same as under every match. (Its `.collapsed` has no record:
+    # the records of the other find on its line, `.accordion-header`, are not its own; taking
+    # them asserted no heading at all.)
+    assert "// testmend: find() inside a list of elements" in content
+    assert "toHaveLength(0)" not in content
+
+
 def test_chained_finds_keep_both_selectors_whatever_their_syntax() -> None:
     """A CSS-module class (a template literal) chained with a tag: joining only string literals
     dropped the outer selector (``'br'`` anywhere in the document). A selector list cannot be

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from ..models import CapturedElement, CapturedQuery, FindRecord
-from ..syntax import Node, js_value, string_value, text, unwrap
+from ..syntax import Node, args_of, js_value, string_value, text, unwrap
 from .chains import Chains
 from .state import Ctx, Target
 from .tables import LAST, TEXT_CONTEXT_ORDER
@@ -30,6 +30,9 @@ class CapturedQueries(Chains):
             line = key[0]
             same_line = [r for k, rs in self.records.items() if k[0] == line for r in rs]
             same_line = self._of_kind(same_line, root) or []
+            literal = _literal_selector(prop)
+            if literal is not None:  # not another find's records on the same line
+                same_line = [r for r in same_line if r.selector == literal]
             selectors = {r.selector for r in same_line}
             records = (
                 same_line
@@ -239,6 +242,16 @@ class CapturedQueries(Chains):
             e.tag == "input" and e.attributes.get("type") in ("checkbox", "radio")
             for e in self.captured_elements(find_call, ctx)
         )
+
+
+def _literal_selector(prop: Node) -> str | None:
+    """The string the find whose property is ``prop`` selects by, when it is a literal."""
+    member = prop.parent
+    call = member.parent if member is not None else None
+    if call is None or call.type != "call_expression":
+        return None
+    args = args_of(call)
+    return string_value(args[0]) if args else None
 
 
 def text_predicate(node: Node) -> Callable[[str], bool] | None:

@@ -113,6 +113,9 @@ class Target:
     within: str | None = None
     """Where a query searches when other renders are in the document too (``within(
     small.container)``); None: the screen."""
+    selector: str = ""
+    """For a query from the capture: the CSS selector (code) it stands for, which selected
+    the same elements there (a find chained on it searches under that selector)."""
 
 
 @dataclass

@@ -501,6 +501,7 @@ class Statements(Assertions):
                 # searches), for a find chained on the variable.
                 css=target.css if target.kind == "css" and not target.index else "",
                 scope=target.scope,
+                selector=target.selector if not target.index and not target.within else "",
             )
         derived = Binding(name, "derived", declarator, target=kept)
         if self.selection_length(ops) == len(ops) and (

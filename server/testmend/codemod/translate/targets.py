@@ -165,6 +165,8 @@ class Targets(CapturedQueries):
                 checkbox = source.checkbox or self._captured_checkbox(node, ctx)
                 if captured is not None:
                     self._scope_to_render(target, captured)
+                    if source.kind == "css" and source.component is None:
+                        captured.selector = source.css
                     captured.checkbox = checkbox
                     captured.captured = self.captured_elements(node, ctx)
                     captured.component = source.component
@@ -188,13 +190,16 @@ class Targets(CapturedQueries):
                     target.kind == "var"
                     and target.binding is not None
                     and target.binding.target is not None
-                    and target.binding.target.kind == "css"
-                    and not target.binding.target.index
-                    and target.binding.target.css
+                    and target.binding.target.kind in ("css", "query")
                     and source.kind == "css"
                 ):
-                    # A variable holding a CSS selection: under its selector.
+                    # A variable holding a selection: under the selector it stands for.
                     target = replace(target.binding.target)
+                if target.kind == "query" and target.selector and source.kind == "css":
+                    if target.index or target.within:
+                        raise Untranslatable("find() inside a list of elements")
+                    # A query the capture verified for a CSS selector: under that selector.
+                    target = Target("css", css=target.selector, scope=target.scope)
                 if target.kind == "root" or (
                     # One element or a list (Enzyme finds under each, as a descendant
                     # combinator does), not one picked out of a list.
