@@ -829,3 +829,67 @@ async def test_an_elements_event_handler_called_directly_is_its_event_fired(
     assert "expect((box as HTMLInputElement).checked).toBe(agreed);" in toggles
     assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error
     assert run.passed_count == 5
+
+
+CHILDREN_SUITE = """
+import React from 'react';
+import { mount, shallow } from 'enzyme';
+
+function Cell(props: { children: React.ReactNode }) {
+  return <td className="cell">{props.children}</td>;
+}
+
+function Row(props: { values: string[] }) {
+  return (
+    <table>
+      <tbody>
+        <tr>
+          {props.values.map((value) => (
+            <Cell key={value}>{value}</Cell>
+          ))}
+        </tr>
+      </tbody>
+    </table>
+  );
+}
+
+function Menu(props: { items: string[] }) {
+  return (
+    <ul className="menu">
+      {props.items.map((item) => (
+        <li key={item}>{item}</li>
+      ))}
+    </ul>
+  );
+}
+
+describe('Row', () => {
+  it('renders a cell per value', () => {
+    const wrapper = mount(<Row values={['cpu', 'memory']} />);
+    expect(wrapper.find('tr').children()).toHaveLength(2);
+    expect(wrapper.find('tr').childAt(1).text()).toBe('memory');
+  });
+
+  it('lists the items of a shallow menu', () => {
+    const wrapper = shallow(<Menu items={['Open', 'Close']} />);
+    expect(wrapper.children()).toHaveLength(2);
+    expect(wrapper.childAt(0).text()).toBe('Open');
+  });
+});
+"""
+
+
+async def test_children_and_child_at_are_queried_as_the_capture_saw_them(app_copy: Path) -> None:
+    """kubeapps' ``find('tr').childAt(i)`` and reactstrap's ``childAt()`` of what a component
+    rendered: the capture records what they selected (here ``Cell`` components, whose DOM
+    nodes are the cells), and a query verified to select the same elements stands for them,
+    instead of ``children[i]`` (node access) or a note that the DOM cannot say."""
+    file = "src/components/Row.test.tsx"
+    _capture, result, run = await converted_and_run(app_copy, file, CHILDREN_SUITE)
+    assert result.enzyme_free and result.untranslated_count == 0, result.content
+    content = result.content
+    assert "expect(screen.getAllByRole('cell')).toHaveLength(2);" in content
+    assert "expect(screen.getAllByRole('listitem')).toHaveLength(2);" in content
+    assert "getByRole('cell', { name: 'memory' })).toHaveTextContent(/^memory$/);" in content
+    assert "children[" not in content and "firstElementChild" not in content, content
+    assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error

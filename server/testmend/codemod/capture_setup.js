@@ -670,7 +670,7 @@ function hostVariant(result, elements) {
   };
 }
 
-function record(self, selector, result, isShallow) {
+function record(self, selector, result, isShallow, structural = false) {
   if (state.records.length >= MAX_RECORDS) return;
   const site = callSite();
   if (!site) return;
@@ -709,7 +709,7 @@ function record(self, selector, result, isShallow) {
           state.html[test] = String(html).slice(0, MAX_HTML);
           keepSnapshot(test, state.html[test]);
         }
-        if (result.length === 0 && absent.length < MAX_ABSENT) {
+        if (result.length === 0 && absent.length < MAX_ABSENT && !structural) {
           absent.push({
             entry,
             html: html === null || html === undefined ? '' : String(html),
@@ -739,6 +739,29 @@ function patch(Wrapper, isShallow) {
     }
     return result;
   };
+  // children() and childAt(i) the test calls (not those Enzyme calls for it): what they
+  // selected, under the selectors ':children' and ':childAt', so that a query verified to
+  // select the same DOM elements can stand for them (whether a component's children are
+  // another component's or elements, the capture saw).
+  for (const name of ['children', 'childAt']) {
+    const originalStructural = Wrapper.prototype[name];
+    if (typeof originalStructural !== 'function') continue;
+    const named = {
+      [name]: function () {
+        // Its caller: the frame after this function's own (V8 may name frames after the
+        // property called, so searching the stack for the name is not reliable here).
+        const caller = String(new Error().stack || '').split('\n')[2] || '';
+        const result = originalStructural.apply(this, arguments);
+        try {
+          if (frameInTest(caller)) record(this, ':' + name, result, isShallow, true);
+        } catch (e) {
+          note(e && e.message);
+        }
+        return result;
+      },
+    };
+    Wrapper.prototype[name] = named[name];
+  }
   // findWhere(predicate): what the predicate selected, recorded at its call site like a find.
   const originalWhere = Wrapper.prototype.findWhere;
   if (typeof originalWhere !== 'function') return;

@@ -262,6 +262,18 @@ class Targets(CapturedQueries):
                 target.index = "expr"
                 i += 1
                 continue
+            if op in ("children", "childAt") and self._searched_in_document(target):
+                # What the capture saw them select, when a query selects exactly that.
+                index, skip = (None, 0) if op == "childAt" else self._index_after(ops, i + 1)
+                captured = self.captured_target(node, f":{op}", ctx, context, index, False)
+                if captured is not None:
+                    captured.captured = self.captured_elements(node, ctx)
+                    consumed = index is not None and (
+                        captured.index is not None or not captured.multi
+                    )
+                    i += 1 + (skip if consumed else 0)
+                    target = captured
+                    continue
             if (
                 op in ("children", "childAt")
                 and target.kind == "root"
@@ -344,6 +356,15 @@ class Targets(CapturedQueries):
         captured.checkbox = self._captured_checkbox(node, ctx)  # as a find's (resolve)
         captured.captured = self.captured_elements(node, ctx)
         return captured
+
+    @staticmethod
+    def _searched_in_document(target: Target) -> bool:
+        """Whether what is selected from ``target`` is searched in the whole document (not in
+        one render's container beside others)."""
+        if target.within is not None or target.scope != "document":
+            return False
+        binding = target.binding
+        return not (target.kind == "root" and binding is not None and binding.beside_others)
 
     def _scope_to_render(self, root: Target, found: Target) -> None:
         """What is found in a render that shares the document with others is searched in
