@@ -116,6 +116,9 @@ class Target:
     selector: str = ""
     """For a query from the capture: the CSS selector (code) it stands for, which selected
     the same elements there (a find chained on it searches under that selector)."""
+    structural: bool = False
+    """Selected by ``children()``/``childAt()`` as the capture saw them: what they selected
+    may be components, whose own children only the capture can tell from DOM children."""
 
 
 @dataclass
@@ -284,8 +287,10 @@ class ConverterState:
             # A helper fails where its untranslated code was, so only the tests that call it
             # fail (a throw at its end could sit after a return).
             body += f"\n{indent}{THROW}"
-        # Drop edits inside the statement: it is commented out as it was.
+        # Drop edits inside the statement: it is commented out as it was (and the notes about
+        # what its translation would have written, which belong to no statement now).
         self.edits = [e for e in self.edits if not (start <= e.start and e.end <= stmt.end_byte)]
+        self.pending_notes = []
         edit = Edit(start, stmt.end_byte, body, [(len(indent), "untranslated", message)])
         self.edits.append(edit)
         self.claimed.append((start, stmt.end_byte))

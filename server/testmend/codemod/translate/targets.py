@@ -267,16 +267,28 @@ class Targets(TargetCode):
                 captured = self.captured_target(node, f":{op}", ctx, context, index, False)
                 if captured is not None:
                     captured.captured = self.captured_elements(node, ctx)
+                    captured.structural = True
                     consumed = index is not None and (
                         captured.index is not None or not captured.multi
                     )
                     i += 1 + (skip if consumed else 0)
                     target = captured
                     continue
-            if (
-                op in ("children", "childAt")
-                and target.kind == "root"
-                and target.render.element == "output"
+                css = (
+                    self._captured_css(node, ctx)
+                    if target.kind == "root" or target.structural
+                    else None
+                )
+                if css is not None:
+                    # No query selects them; the CSS the capture verified does (where the
+                    # DOM alone cannot tell a component's children from its elements).
+                    target = Target("css", css=js_string(css), structural=True)
+                    self.fallback_note(target, ctx)
+                    self.dom_queries_used += 1
+                    i += 1
+                    continue
+            if op in ("children", "childAt") and (
+                (target.kind == "root" and target.render.element == "output") or target.structural
             ):
                 raise Untranslatable(
                     f"{op}() of what a component rendered: whether that is another "
