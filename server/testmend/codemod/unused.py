@@ -7,6 +7,7 @@ createContextWithFakeRouter()`` once the ``shallow`` it configured is a ``render
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from ..js_syntax import Node, text_of, walk
 from .syntax import Edit, apply_edits
@@ -98,6 +99,19 @@ def drop_unused_destructured(content: str, root: Node) -> str:
     return applied(content, edits)
 
 
+def single_declarations(root: Node) -> Iterator[tuple[Node, Node, Node]]:
+    """``const x = value;`` (or ``let``) statements in ``root`` declaring one identifier:
+    (the statement, its name, its value)."""
+    for statement in walk(root):
+        if statement.type != "lexical_declaration" or len(statement.named_children) != 1:
+            continue
+        declarator = statement.named_children[0]
+        name = declarator.child_by_field_name("name")
+        value = declarator.child_by_field_name("value")
+        if name is not None and name.type == "identifier" and value is not None:
+            yield statement, name, value
+
+
 _LOOKUPS = re.compile(
     r"(document|\w+\.container|container)\.querySelector(All)?|screen\.query(All)?By\w+"
 )
@@ -110,14 +124,7 @@ def drop_unused_lookups(content: str, root: Node) -> str:
     ``getBy…`` fails when nothing matches, so it stays)."""
     data = content.encode("utf-8")
     edits: list[Edit] = []
-    for statement in walk(root):
-        if statement.type != "lexical_declaration" or len(statement.named_children) != 1:
-            continue
-        declarator = statement.named_children[0]
-        name = declarator.child_by_field_name("name")
-        value = declarator.child_by_field_name("value")
-        if name is None or name.type != "identifier" or value is None:
-            continue
+    for statement, name, value in single_declarations(root):
         callee = value.child_by_field_name("function") if value.type == "call_expression" else None
         if callee is None or not _LOOKUPS.fullmatch(text_of(callee)):
             continue
@@ -214,20 +221,13 @@ def drop_orphaned_declarations(content: str, root: Node, original: Node) -> str:
     changed = True
     while changed:
         changed = False
-        for statement in walk(root):
-            if statement.type != "lexical_declaration" or len(statement.named_children) != 1:
-                continue
+        for statement, name, value in single_declarations(root):
             if statement.parent is None or statement.parent.type not in (
                 "statement_block",
                 "program",
             ):
                 continue
             if any(inside(statement, g) for g in gone):
-                continue
-            declarator = statement.named_children[0]
-            name = declarator.child_by_field_name("name")
-            value = declarator.child_by_field_name("value")
-            if name is None or name.type != "identifier" or value is None:
                 continue
             if text_of(name) not in before or _EFFECTS.search(text_of(value)):
                 continue
