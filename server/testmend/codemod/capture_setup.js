@@ -746,21 +746,18 @@ function patch(Wrapper, isShallow) {
   for (const name of ['children', 'childAt']) {
     const originalStructural = Wrapper.prototype[name];
     if (typeof originalStructural !== 'function') continue;
-    const named = {
-      [name]: function () {
-        // Its caller: the frame after this function's own (V8 may name frames after the
-        // property called, so searching the stack for the name is not reliable here).
-        const caller = String(new Error().stack || '').split('\n')[2] || '';
-        const result = originalStructural.apply(this, arguments);
-        try {
-          if (frameInTest(caller)) record(this, ':' + name, result, isShallow, true);
-        } catch (e) {
-          note(e && e.message);
-        }
-        return result;
-      },
+    Wrapper.prototype[name] = function () {
+      // Its caller: the frame after this function's own (V8 may name frames after the
+      // property called, so searching the stack for a name is not reliable here).
+      const caller = String(new Error().stack || '').split('\n')[2] || '';
+      const result = originalStructural.apply(this, arguments);
+      try {
+        if (frameInTest(caller)) record(this, ':' + name, result, isShallow, true);
+      } catch (e) {
+        note(e && e.message);
+      }
+      return result;
     };
-    Wrapper.prototype[name] = named[name];
   }
   // findWhere(predicate): what the predicate selected, recorded at its call site like a find.
   const originalWhere = Wrapper.prototype.findWhere;

@@ -213,7 +213,8 @@ def drop_orphaned_declarations(content: str, root: Node, original: Node) -> str:
     """``const options = createContextWithFakeRouter({ location })`` that only the Enzyme code
     read (the original reads it; nothing in the result does): the declaration goes, and so, in
     turn, do the values only it read (``location``). One that installs a spy or a mock stays,
-    and so does a name the original did not read either (the project's own)."""
+    so does one that code left untranslated (commented out) still reads, and so does a name
+    the original did not read either (the project's own)."""
     before = _read_names(original)
     data = content.encode("utf-8")
     edits: list[Edit] = []
