@@ -1403,3 +1403,50 @@ def test_update_inside_a_chain_reads_as_the_live_dom() -> None:
     assert chained.untranslated_count == 0 and chained.enzyme_free
     plain = convert(re.sub(r"\n *wrapper\.update\(\);", "", source.replace(".update().", ".")))
     assert chained.content == plain.content
+
+
+def test_a_prop_the_capture_shows_as_no_attribute_is_read_from_the_recorded_props() -> None:
+    """jest-enzyme's ``toHaveProp`` on a child component: an attribute only where every element
+    the capture saw the find select has it (``title`` on the button); a component's own prop
+    (``label``, which React would write as an attribute of some elements but the button does
+    not have) is read from the recorded props of the component found by its constructor, and
+    left untranslated where the find names no component (a class selector)."""
+    source = """
+    import { mount } from 'enzyme';
+    import { Icon } from './Icon';
+    import { Panel } from './Panel';
+    import { Toggle } from './Toggle';
+
+    it('passes its labels on', () => {
+      const wrapper = mount(<Panel />);
+      expect(wrapper.find(Toggle)).toHaveProp('title', 'Collapse');
+      expect(wrapper.find(Toggle)).toHaveProp('label', 'Collapse');
+      expect(wrapper.find(Icon)).toHaveProp('icon', 'angle-right');
+      expect(wrapper.find('.toggle')).toHaveProp('label', 'Collapse');
+    });
+    """
+    button = CapturedElement(
+        tag="button", attributes={"title": "Collapse", "type": "button"}, text="Collapse"
+    )
+    role = CapturedQuery(method="Role", args=["button", {"name": "Collapse"}])
+    test = "passes its labels on"
+    dom = DomCapture(
+        file="x",
+        records=[
+            _record(line, 22, selector, test, role, elements=[button])
+            for line, selector in [(8, "Toggle"), (9, "Toggle"), (11, ".toggle")]
+        ],
+    )
+    result = convert(source, dom=dom)
+    content = result.content
+    assert (
+        "expect(screen.getByRole('button', { name: 'Collapse' })).toHaveAttribute("
+        "'title', 'Collapse');" in content
+    )
+    assert "expect(recordedProps(Toggle)[0].label).toEqual('Collapse');" in content
+    assert "expect(recordedProps(Icon)[0].icon).toEqual('angle-right');" in content
+    assert "toHaveAttribute('label'" not in content
+    assert [n.message for n in result.notes if n.kind == "untranslated"] == [
+        "reads the prop label, which is no attribute of the <button> the capture saw it select "
+        "(a component's prop, not the element's)"
+    ]

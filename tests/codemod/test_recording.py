@@ -75,6 +75,30 @@ SOURCES = {
           );
         }
         """,
+    "Toggle.js": """
+        import React from 'react';
+
+        export default function Toggle({ className, label, title, toggleLeft }) {
+          return (
+            <button type="button" className={className} title={title}>
+              {toggleLeft ? `« ${label}` : `${label} »`}
+            </button>
+          );
+        }
+        """,
+    "Bar.js": """
+        import React from 'react';
+        import Toggle from './Toggle';
+
+        export default function Bar({ collapsed = false, left = false }) {
+          const label = collapsed ? 'Expand' : 'Collapse';
+          return (
+            <aside>
+              <Toggle className="toggle" label={label} title={label} toggleLeft={left} />
+            </aside>
+          );
+        }
+        """,
     "index.js": """
         export { Item } from './Item';
         export { List } from './List';
@@ -161,3 +185,35 @@ def test_props_that_cannot_be_recorded_stay_untranslated() -> None:
     ]
     assert len(messages) == 3
     assert "mockRecordingProps" not in result.content
+
+
+BAR_SUITE = fixture_text("codemod/recording/bar_suite.tsx")
+
+
+async def test_props_of_a_child_found_by_its_class_are_its_recorded_props(
+    app_copy: Path, widgets: Path
+) -> None:
+    """addons-code-manager's ``find(`.${styles.ToggleButton}`).prop('toggleLeft')`` (and
+    jest-enzyme's ``toHaveProp``): a shallow find by class selects a child component's element,
+    and the props read on it are that component's. An attribute the capture saw on the DOM it
+    renders (``title``) is asserted there; a prop it does not show (``toggleLeft``, and
+    ``label``, which React would write as an attribute of other elements) comes from the
+    recording, never an attribute the button does not have."""
+    file = "src/components/Widgets/Bar.test.js"
+    content = await migrate(app_copy, file, BAR_SUITE)
+    assert "toHaveAttribute('title', 'Collapse');" in content
+    assert "expect(recordedProps(Toggle)[0].toggleLeft).toBe(true);" in content
+    assert "expect(recordedProps(Toggle)[0].label).toBe('Collapse');" in content
+    assert "toHaveAttribute('label'" not in content and "toggleleft" not in content
+    for correct, broken, tests in [
+        ("title={label}", 'title="Toggle"', ["titles its toggle"]),
+        ("toggleLeft={left}", "toggleLeft={false}", ["passes toggleLeft to its toggle"]),
+        # (the button the first test queries is named by its label too)
+        (
+            "label={label}",
+            'label="Toggle"',
+            ["titles its toggle", "passes toggleLeft to its toggle"],
+        ),
+    ]:
+        failing = await broken_tests(app_copy, file, widgets / "Bar.js", correct, broken)
+        assert failing == [f"<Bar> {test}" for test in tests], correct

@@ -670,6 +670,26 @@ function hostVariant(result, elements) {
   };
 }
 
+// The display name of a node's component (null for an element): a prop read on that node is
+// the component's, which the DOM it renders may not show.
+function componentOf(element) {
+  const type = element && element.type;
+  if (!type || typeof type === 'string') return null;
+  const inner = type.render || type.type || type; // forwardRef, memo
+  return type.displayName || (inner && (inner.displayName || inner.name)) || null;
+}
+
+// What component each node of a find is, and when it is one component's node, how many of that
+// component the render holds (its props come from the recording only if it is the one).
+function recordComponents(entry, result, root) {
+  const elements = result.getElements().slice(0, 20);
+  entry.components = elements.map(componentOf);
+  if (elements.length === 1 && entry.components[0] && root) {
+    const type = elements[0].type;
+    entry.component_total = root.findWhere((n) => n.type() === type).length;
+  }
+}
+
 function record(self, selector, result, isShallow, structural = false) {
   if (state.records.length >= MAX_RECORDS) return;
   const site = callSite();
@@ -702,6 +722,11 @@ function record(self, selector, result, isShallow, structural = false) {
     if (!entry.queries.length) entry.inner_queries = innerListQueries(elements);
     if (elements.length === 1 && elements[0].tagName === 'FORM') entry.submit_queries = submitterQueries(elements[0]);
     if (!isShallow) entry.host = hostVariant(result, elements);
+    try {
+      recordComponents(entry, result, root);
+    } catch (e) {
+      // a wrapper of no nodes
+    }
     if (root && test) {
       try {
         const html = isShallow ? markup(root, root) : root.html();

@@ -153,6 +153,13 @@ class FindRecord(_Model):
     """A form: queries for its one enabled submit button (what a user clicks to submit it)."""
     host: HostSelection | None = None
     """What ``hostNodes()`` keeps of the find, when that differs from what it selected."""
+    components: list[str | None] = []
+    """For each node the find selected (first 20): the display name of its component, None for
+    an element. A prop read on a component's node is that component's, which its DOM may not
+    show (``<ToggleButton className="toggle" toggleLeft>`` found by ``.toggle``)."""
+    component_total: int = 0
+    """When it selected one component's node: how many nodes of that component the render
+    holds in all."""
 
     def host_nodes(self) -> FindRecord:
         """This record as ``find(…).hostNodes()`` saw it."""

@@ -6,6 +6,7 @@ import re
 from typing import Literal
 
 from ..syntax import Node, args_of, js_string, pair_key, regex_escape, string_value, text, unwrap
+from .dom_attributes import is_dom_attribute
 from .interactions import Interactions
 from .state import Ctx, Dropped, Target, Untranslatable
 from .tables import (
@@ -94,10 +95,78 @@ class Assertions(Interactions):
             except Untranslatable:
                 counted = None  # not recordable either: why no query fits is the reason to say
             if counted is None:
+                counted = self._recorded_prop(base, ops, matcher, negated, margs, ctx)
+            if counted is None:
                 raise missing from None
             return counted
+        try:
+            code = self.assert_on(target, rest, matcher, negated, margs, ctx)
+        except Untranslatable:
+            # A prop of a component the DOM does not show (no such attribute): its props.
+            recorded_prop = self._recorded_prop(base, ops, matcher, negated, margs, ctx)
+            if recorded_prop is None:
+                raise
+            return recorded_prop
         self.fallback_note(target, ctx)
-        return self.assert_on(target, rest, matcher, negated, margs, ctx)
+        return code
+
+    def _recorded_prop(
+        self,
+        base: Node,
+        ops: list[tuple[str, list[Node], Node]],
+        matcher: str,
+        negated: bool,
+        margs: list[Node],
+        ctx: Ctx,
+    ) -> str | None:
+        """A prop of a child component that the DOM does not show (no such attribute), from
+        the recording, as ``find(C).prop('k')`` reads it: jest-enzyme's
+        ``expect(wrapper.find(C)).toHaveProp('k'[, v])``, or ``.prop('k')`` read on a find by
+        CSS that selected the one node of a child component (``find('.toggle')``). None for
+        other shapes, or when the component cannot be recorded."""
+        neg = ".not" if negated else ""
+        if matcher == "toHaveProp":
+            key = string_value(margs[0]) if margs else None
+            selection_ops = ops
+        elif ops and ops[-1][0] == "prop" and len(ops[-1][1]) == 1:
+            key = string_value(ops[-1][1][0])
+            selection_ops = ops[:-1]
+        else:
+            return None
+        if key is None or len(margs) > 2 or base.type != "identifier":
+            return None
+        binding = self.binding_named(text(base), base)
+        if binding is None or binding.props_of:
+            return None
+        if binding.selection is not None:
+            # `const icon = root.find(Icon)`
+            selection_ops = [*binding.selection, *selection_ops]
+        elif binding.kind not in ("decl", "var"):
+            return None
+        props = self._recorded_selection_props(selection_ops, ctx)
+        if props is None:
+            return None
+        read = f"{props}{self._prop_read('prop', key, [])}"
+        if matcher != "toHaveProp":
+            args_code = ", ".join(self.value(a, ctx) for a in margs)
+            return f"expect({read}){neg}.{matcher}({args_code});"
+        if len(margs) == 1:
+            return f"expect({read}){neg}.toBeDefined();"
+        return f"expect({read}){neg}.toEqual({self.value(margs[1], ctx)});"
+
+    def _recorded_selection_props(
+        self, ops: list[tuple[str, list[Node], Node]], ctx: Ctx
+    ) -> str | None:
+        """The code of the recorded props of what ``ops`` select: a component by its
+        constructor (``find(C)``, ``.at(i)``), or the one node of a child component a find by
+        CSS selected in the capture; None otherwise."""
+        if ops and self.selection_length(ops) == len(ops):
+            try:
+                selection = self.recorded_selection(ops)
+            except Untranslatable:
+                return None
+            return selection[0] if selection is not None else None
+        return self.found_component(ops, ctx)
 
     def _counted_instances(
         self,
@@ -545,9 +614,12 @@ class Assertions(Interactions):
         if matcher in ("toBeUndefined",) or (
             matcher in ("toBe", "toEqual") and literal in ("undefined", "null")
         ):
+            if not is_dom_attribute(attr):
+                raise Untranslatable(f"reads the prop {key}, which is not an HTML attribute")
             return (
                 f"expect({element}){'' if negated else '.not'}.toHaveAttribute({js_string(attr)});"
             )
+        shown_as_attribute(target, key, attr)
         if matcher == "toBeDefined":
             return f"expect({element}){neg}.toHaveAttribute({js_string(attr)});"
         if value is not None:
@@ -577,6 +649,23 @@ class Assertions(Interactions):
                 f"expect({element}.getAttribute({js_string(attr)})){neg}.{matcher}({margs_code});"
             )
         raise Untranslatable(f"reads the prop {key} with {matcher}")
+
+
+def shown_as_attribute(target: Target, key: str, attr: str) -> None:
+    """Raise Untranslatable unless the prop ``key`` is the attribute ``attr`` of what ``target``
+    selects: every element the capture saw it select has that attribute, or (no capture) it is
+    one React writes for a host element's prop. A component's prop (``label``, ``icon``) that
+    its element does not write as such is no attribute, whatever the name."""
+    if target.captured:
+        if all(attr.lower() in {name.lower() for name in e.attributes} for e in target.captured):
+            return
+        tags = sorted({e.tag for e in target.captured})
+        raise Untranslatable(
+            f"reads the prop {key}, which is no attribute of the <{'>, <'.join(tags)}> the "
+            "capture saw it select (a component's prop, not the element's)"
+        )
+    if not is_dom_attribute(attr):
+        raise Untranslatable(f"reads the prop {key}, which is not an HTML attribute")
 
 
 def class_template(template: str) -> str:

@@ -23,7 +23,7 @@ from ...project.module_syntax import mock_calls
 from ..models import CodemodOptions, DomCapture
 from ..syntax import Edit, Node, args_of, js_string, string_value, text, unwrap, walk
 from .render_calls import needs_a_router
-from .state import Target, Untranslatable
+from .state import Ctx, Target, Untranslatable
 from .targets import Targets
 
 RECORDING_NOTE = (
@@ -293,6 +293,34 @@ class Recordings(Targets):
             or not name
         ):
             return None
+        return self._child_props(name)
+
+    def found_component(self, ops: list[tuple[str, list[Node], Node]], ctx: Ctx) -> str | None:
+        """The recorded props of what a find by CSS selected (``find('.toggle')``, then
+        ``first()`` or ``at(0)`` at most), where every capture of it saw one node of a child
+        component, the only one of that component in the render (the shallow render's
+        ``<ToggleButton className="toggle">``); None otherwise."""
+        if not ops or ops[0][0] != "find" or len(ops[0][1]) != 1 or self.selection_length(ops):
+            return None
+        first = len(ops) == 2 and (
+            ops[1][0] == "first" or (ops[1][0] == "at" and [text(a) for a in ops[1][1]] == ["0"])
+        )
+        if len(ops) > 2 or (len(ops) == 2 and not first):
+            return None
+        records = self._matched_at(ops[0][2], ctx)
+        names = {
+            r.components[0]
+            if r.count == 1 and len(r.components) == 1 and r.component_total == 1
+            # (several nodes, or one of several of its kind: not the recording's first)
+            else None
+            for r in records
+        }
+        name = names.pop() if len(names) == 1 else None
+        return self._child_props(name) if name else None
+
+    def _child_props(self, name: str) -> str | None:
+        """``recordedProps(name)[0]`` for a child component the component under test imports
+        (imported into the test too, when it is not), or None."""
         child = self.options.component_children.get(name)
         if child is None or child[0] in self._mocked_modules():
             return None

@@ -85,8 +85,9 @@ class Binding:
     """For a derived binding of a child component (``const axis = wrapper.find(Axis)``) that
     the test only reads props of: the component's name (its props are recorded)."""
     selection: list[tuple[str, list[Node], Node]] | None = None
-    """For a derived binding of a child component that the test also uses as elements: the
-    selection (``find(Axis)``, ``.at(1)``) its props are read through, from the recording."""
+    """For a derived binding of a find the test also uses as elements: the selection
+    (``find(Axis)``, ``.at(1)``; ``find('.toggle')`` where it selected a child component's
+    node) its props are read through, from the recording."""
 
 
 @dataclass

@@ -504,7 +504,7 @@ class Statements(Assertions):
                 selector=target.selector if not target.index and not target.within else "",
             )
         derived = Binding(name, "derived", declarator, target=kept)
-        if self.selection_length(ops) == len(ops) and (
+        if (self.selection_length(ops) == len(ops) or ops[0][0] == "find") and (
             base_binding is None or base_binding.kind != "derived"
         ):
             derived.selection = ops  # its props, where the test reads them: the recording's
