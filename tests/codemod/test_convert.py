@@ -1450,3 +1450,28 @@ def test_a_prop_the_capture_shows_as_no_attribute_is_read_from_the_recorded_prop
         "reads the prop label, which is no attribute of the <button> the capture saw it select "
         "(a component's prop, not the element's)"
     ]
+
+
+def test_the_children_prop_compared_with_an_element_is_not_compared_as_text() -> None:
+    """addons-code-manager's ``toHaveProp('children', topContent)`` where ``topContent`` is
+    ``<div />``: Enzyme compares elements; the element's text (empty) is not what it compared,
+    so the line stays for a person. A variable holding text is still compared as text."""
+    source = """
+    import { shallow } from 'enzyme';
+    import { Shell } from './Shell';
+
+    it('renders its parts', () => {
+      const topContent = <div />;
+      const title = 'Files';
+      const root = shallow(<Shell topContent={topContent} title={title} />);
+      expect(root.find('.top')).toHaveProp('children', topContent);
+      expect(root.find('.title').prop('children')).toEqual(title);
+    });
+    """
+    result = convert(source)
+    assert [n.message for n in result.notes if n.kind == "untranslated"] == [
+        "compares the children prop with a React element; assert on what it renders"
+    ]
+    assert "expect(document.querySelector('.title')!.textContent).toEqual(title);" in (
+        result.content
+    )

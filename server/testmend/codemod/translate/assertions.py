@@ -5,7 +5,17 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from ..syntax import Node, args_of, js_string, pair_key, regex_escape, string_value, text, unwrap
+from ..syntax import (
+    Node,
+    args_of,
+    js_string,
+    object_declared,
+    pair_key,
+    regex_escape,
+    string_value,
+    text,
+    unwrap,
+)
 from .dom_attributes import is_dom_attribute
 from .interactions import Interactions
 from .state import Ctx, Dropped, Target, Untranslatable
@@ -562,6 +572,16 @@ class Assertions(Interactions):
         if key == "children":
             literal = string_value(margs[0]) if len(margs) == 1 else None
             label = margs[0] if len(margs) == 1 else None
+            declared = (
+                object_declared(text(label), label)
+                if label is not None and label.type == "identifier"
+                else None
+            )
+            if declared is not None and declared.type.startswith("jsx_"):
+                # `const topContent = <div />`: an element, which the text is not.
+                raise Untranslatable(
+                    "compares the children prop with a React element; assert on what it renders"
+                )
             if (
                 matcher in ("toBe", "toEqual", "toStrictEqual")
                 and label is not None
