@@ -926,3 +926,38 @@ async def test_children_and_child_at_are_queried_as_the_capture_saw_them(app_cop
     assert "expect(document.querySelectorAll('div.frame')).toHaveLength(1);" in content
     assert "expect(document.querySelectorAll('span.tool')).toHaveLength(2);" in content
     assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error
+
+
+SPACED_SUITE = """
+import React from 'react';
+import { mount } from 'enzyme';
+
+function Description({ lines }: { lines: string[] }) {
+  return <p className="description">{lines.join(' ')}</p>;
+}
+
+describe('Description', () => {
+  it('keeps the whitespace of what it shows', () => {
+    const lines = ['  lots    of    space'];
+    const wrapper = mount(<Description lines={lines} />);
+    expect(wrapper.find('.description').text()).toContain(lines[0]);
+    expect(wrapper.find('.description').text()).toBe('  lots    of    space');
+    expect(wrapper.find('.description').text()).toContain('lots');
+  });
+});
+"""
+
+
+async def test_text_with_runs_of_whitespace_is_compared_as_enzyme_read_it(app_copy: Path) -> None:
+    """addons-code-manager's ``toIncludeText(description[0])`` where the description is
+    ``'  lots    of    space'``: Enzyme's ``text()`` is the raw text; jest-dom's
+    ``toHaveTextContent`` collapses the element's whitespace but not the expected string's, so
+    it failed. A value with runs of whitespace, or one only the run knows, is compared with
+    ``textContent``; a literal spelled with single spaces keeps ``toHaveTextContent``."""
+    file = "src/components/Description.test.tsx"
+    _capture, result, run = await converted_and_run(app_copy, file, SPACED_SUITE)
+    content = result.content
+    assert ".textContent).toContain(lines[0]);" in content
+    assert ".textContent).toBe('  lots    of    space');" in content
+    assert ").toHaveTextContent('lots');" in content
+    assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error

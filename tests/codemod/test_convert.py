@@ -718,7 +718,7 @@ def test_snapshot_of_html_and_debug_and_child_snapshot() -> None:
     assert content.count("expect(asFragment()).toMatchSnapshot();") == 2
     assert "expect(document.querySelector('.a')).toMatchSnapshot();" in content
     assert "expect(document.querySelectorAll('.a').length).toBeGreaterThan(0);" in content
-    assert "expect(document.querySelector('.a').textContent).toEqual(" in content
+    assert "expect(document.querySelector('.a')!.textContent).toEqual(" in content
     assert "expect(document.querySelector('.a')).not.toBeInTheDocument();" in content
     assert "expect(screen.getAllByRole('listitem')[0]).toBeInTheDocument();" in content
     assert "expect(document.querySelector('.b')).toBeInTheDocument();" in content

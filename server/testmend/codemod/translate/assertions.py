@@ -9,30 +9,20 @@ from ..syntax import (
     Node,
     args_of,
     js_string,
-    object_declared,
-    pair_key,
     regex_escape,
     string_value,
     text,
-    unwrap,
 )
-from .dom_attributes import is_dom_attribute
-from .interactions import Interactions
+from .prop_assertions import PropAssertions
 from .state import Ctx, Dropped, Target, Untranslatable
 from .tables import (
-    BOOLEAN_ATTRIBUTES,
-    DISABLEABLE_TAGS,
-    DOM_STATE_PROPS,
-    PROP_ATTRIBUTES,
     SELECT_OPS,
     SNAPSHOT_NOTE,
-    SVG_CAMEL,
-    SVG_HYPHENATED,
     UNTRANSLATABLE,
 )
 
 
-class Assertions(Interactions):
+class Assertions(PropAssertions):
     """Assertions on wrappers."""
 
     # -- assertions --------------------------------------------------------------------------
@@ -120,64 +110,6 @@ class Assertions(Interactions):
         self.fallback_note(target, ctx)
         return code
 
-    def _recorded_prop(
-        self,
-        base: Node,
-        ops: list[tuple[str, list[Node], Node]],
-        matcher: str,
-        negated: bool,
-        margs: list[Node],
-        ctx: Ctx,
-    ) -> str | None:
-        """A prop of a child component that the DOM does not show (no such attribute), from
-        the recording, as ``find(C).prop('k')`` reads it: jest-enzyme's
-        ``expect(wrapper.find(C)).toHaveProp('k'[, v])``, or ``.prop('k')`` read on a find by
-        CSS that selected the one node of a child component (``find('.toggle')``). None for
-        other shapes, or when the component cannot be recorded."""
-        neg = ".not" if negated else ""
-        if matcher == "toHaveProp":
-            key = string_value(margs[0]) if margs else None
-            selection_ops = ops
-        elif ops and ops[-1][0] == "prop" and len(ops[-1][1]) == 1:
-            key = string_value(ops[-1][1][0])
-            selection_ops = ops[:-1]
-        else:
-            return None
-        if key is None or len(margs) > 2 or base.type != "identifier":
-            return None
-        binding = self.binding_named(text(base), base)
-        if binding is None or binding.props_of:
-            return None
-        if binding.selection is not None:
-            # `const icon = root.find(Icon)`
-            selection_ops = [*binding.selection, *selection_ops]
-        elif binding.kind not in ("decl", "var"):
-            return None
-        props = self._recorded_selection_props(selection_ops, ctx)
-        if props is None:
-            return None
-        read = f"{props}{self._prop_read('prop', key, [])}"
-        if matcher != "toHaveProp":
-            args_code = ", ".join(self.value(a, ctx) for a in margs)
-            return f"expect({read}){neg}.{matcher}({args_code});"
-        if len(margs) == 1:
-            return f"expect({read}){neg}.toBeDefined();"
-        return f"expect({read}){neg}.toEqual({self.value(margs[1], ctx)});"
-
-    def _recorded_selection_props(
-        self, ops: list[tuple[str, list[Node], Node]], ctx: Ctx
-    ) -> str | None:
-        """The code of the recorded props of what ``ops`` select: a component by its
-        constructor (``find(C)``, ``.at(i)``), or the one node of a child component a find by
-        CSS selected in the capture; None otherwise."""
-        if ops and self.selection_length(ops) == len(ops):
-            try:
-                selection = self.recorded_selection(ops)
-            except Untranslatable:
-                return None
-            return selection[0] if selection is not None else None
-        return self.found_component(ops, ctx)
-
     def _counted_instances(
         self,
         base: Node,
@@ -219,18 +151,6 @@ class Assertions(Interactions):
         ):
             raise Dropped("removed a count of the root wrapper: a full render's root is one node")
         raise Untranslatable("counts the rendered root")
-
-    def _bool_of(self, matcher: str, negated: bool, margs: list[Node]) -> bool | None:
-        if matcher in ("toBe", "toEqual", "toStrictEqual") and margs:
-            raw = text(margs[0])
-            if raw in ("true", "false"):
-                return (raw == "true") != negated
-            return None
-        if matcher == "toBeTruthy":
-            return not negated
-        if matcher == "toBeFalsy":
-            return negated
-        return None
 
     def assert_on(
         self,
@@ -303,9 +223,7 @@ class Assertions(Interactions):
                 f"expect({self.list_code(target, 'queryAll')}.length){neg}.{matcher}({margs_code});"
             )
         if op == "text" and not after:
-            element = self.element_code(target, "get")
-            if target.kind == "root":
-                element = self.member_of(target, "container")
+            element, raw = self._text_element(target)
             self.need_jest_dom()
             literal = string_value(margs[0]) if margs else None
             if (
@@ -314,15 +232,16 @@ class Assertions(Interactions):
                 and target.kind == "query"
                 and target.method == "Text"
                 and not target.multi
-                and target.args == js_string(" ".join(literal.split()))
+                and target.args == js_string(literal)  # (a Text query collapses whitespace)
             ):
                 return f"expect({element}){neg}.toBeInTheDocument();"
             if matcher in ("toBe", "toEqual", "toStrictEqual") and literal is not None:
-                pattern = "^" + regex_escape(literal) + "$" if literal else "^$"
-                return f"expect({element}){neg}.toHaveTextContent(/{pattern}/);"
-            if matcher in ("toContain", "toMatch") and margs:
+                return text_content_check(element, raw, neg, "exact", literal, margs_code)
+            if matcher == "toContain" and margs:
+                return text_content_check(element, raw, neg, "includes", literal, margs_code)
+            if matcher == "toMatch" and margs:
                 return f"expect({element}){neg}.toHaveTextContent({margs_code});"
-            return f"expect({element}.textContent){neg}.{matcher}({margs_code});"
+            return f"expect({raw}.textContent){neg}.{matcher}({margs_code});"
         if op == "hasClass" and not after and args:
             value = self._bool_of(matcher, negated, margs)
             if value is None:
@@ -394,13 +313,6 @@ class Assertions(Interactions):
             raise Untranslatable(UNTRANSLATABLE[op])
         raise Untranslatable(f"asserts on {op.lstrip('.')}() of the Enzyme wrapper")
 
-    def _dom_only(self, target: Target, what: str) -> None:
-        if target.component:
-            raise Untranslatable(
-                f"{what} on the component {target.component} (props of components are not "
-                "visible in the DOM); assert on what it renders"
-            )
-
     def _exists(self, target: Target, value: bool) -> str:
         self.need_jest_dom()
         if target.kind == "root":
@@ -414,6 +326,14 @@ class Assertions(Interactions):
             return f"expect({self.element_code(target, 'get')}).toBeInTheDocument();"
         return f"expect({self.element_code(target, 'query')}).not.toBeInTheDocument();"
 
+    def _text_element(self, target: Target) -> tuple[str, str]:
+        """The element whose text ``target``'s ``text()`` reads (a root's: its container, a
+        fragment's too), as an assertion's subject and for reading ``textContent``."""
+        if target.kind == "root":
+            container = self.member_of(target, "container")
+            return container, container
+        return self.element_code(target, "get"), self.element_code(target, "get", non_null=True)
+
     def _jest_enzyme(
         self, target: Target, matcher: str, negated: bool, margs: list[Node], margs_code: str
     ) -> str | None:
@@ -422,13 +342,10 @@ class Assertions(Interactions):
             return self._exists(target, not negated)
         if matcher in ("toHaveText", "toIncludeText") and margs:
             self.need_jest_dom()
-            element = self.element_code(target, "get")
-            if target.kind == "root":  # its text, as text() reads it: a fragment's too
-                element = self.member_of(target, "container")
+            element, raw = self._text_element(target)
             literal = string_value(margs[0])
-            if matcher == "toHaveText" and literal is not None:
-                return f"expect({element}){neg}.toHaveTextContent(/^{regex_escape(literal)}$/);"
-            return f"expect({element}){neg}.toHaveTextContent({margs_code});"
+            kind: Literal["exact", "includes"] = "exact" if matcher == "toHaveText" else "includes"
+            return text_content_check(element, raw, neg, kind, literal, margs_code)
         if matcher == "toHaveClassName" and margs:
             self.need_jest_dom()
             cls = string_value(margs[0])
@@ -456,236 +373,29 @@ class Assertions(Interactions):
             )
         return None
 
-    def _prop_assertion(
-        self,
-        target: Target,
-        op: str,
-        args: list[Node],
-        after: list[tuple[str, list[Node], Node]],
-        matcher: str,
-        negated: bool,
-        margs: list[Node],
-        ctx: Ctx,
-    ) -> str:
-        if (
-            target.kind == "root"
-            and not target.render.shallow
-            and target.render.element != "output"  # what the component rendered: its own
-        ):
-            raise Dropped(
-                "removed an assertion on the props the test itself passed to the rendered "
-                "element (Enzyme bookkeeping, nothing the component does)"
-            )
-        margs_code = ", ".join(self.value(a, ctx) for a in margs)
-        key = string_value(args[0]) if op == "prop" and len(args) == 1 else None
-        if key != "className":
-            # Another component's element at a shallow root: the props it was given.
-            props = self.recorded_root(target)
-            if props is not None:
-                read = f"{props}{self._prop_read(op, key, args)}"
-                tail = "".join(self._raw_op(o, a) for o, a, _n in after)
-                neg = ".not" if negated else ""
-                return f"expect({read}{tail}){neg}.{matcher}({margs_code});"
-        # A shallow root's props are those of the element the component rendered: its
-        # attributes, read on the root DOM node (props that are no attribute stay untranslated).
-        self._dom_only(target, f"{op}()")
-        style = self.style_read([(op, args), *((o, a) for o, a, _n in after)])
-        if style is not None and matcher in ("toBe", "toEqual", "toStrictEqual", "toMatch"):
-            if negated:
-                # The DOM normalises values ('#fff' reads 'rgb(255, 255, 255)'): a negated
-                # comparison could pass whatever the style is.
-                raise Untranslatable("compares a style value with .not; use toHaveStyle")
-            self._dom_style(target)
-            element = self.element_code(target, "get", non_null=True)
-            tail = "".join(self._raw_op(o, a) for o, a, _n in after[style[1] - 1 :])
-            return f"expect({element}.style{style[0]}{tail}).{matcher}({margs_code});"
-        if op == "prop" and args and not after:
-            key = string_value(args[0])
-            if key is None:
-                raise Untranslatable("prop() with a computed name")
-            return self._attribute_assertion(target, key, matcher, negated, margs, margs_code)
-        if op == "props" and len(after) == 1 and after[0][0].startswith("."):
-            return self._attribute_assertion(
-                target, after[0][0][1:], matcher, negated, margs, margs_code
-            )
-        if op == "props" and len(after) == 1 and after[0][0] == "[]" and after[0][1]:
-            key = string_value(after[0][1][0])
-            if key is not None:
-                return self._attribute_assertion(target, key, matcher, negated, margs, margs_code)
-        if op == "props" and not after and matcher in ("toEqual", "toMatchObject") and margs:
-            expected = unwrap(margs[0])
-            if (
-                expected is not None
-                and expected.type == "call_expression"
-                and text(expected.child_by_field_name("function")) == "expect.objectContaining"
-            ):
-                inner = args_of(expected)
-                expected = unwrap(inner[0]) if inner else None
-            elif matcher == "toEqual":
-                raise Untranslatable("compares all props of an element")
-            if expected is None or expected.type != "object" or negated:
-                raise Untranslatable("compares props with a non-literal object")
-            lines = []
-            for pair in expected.named_children:
-                if pair.type != "pair":
-                    raise Untranslatable("compares props with a spread or method")
-                key = pair_key(pair)
-                value = pair.child_by_field_name("value")
-                assert value is not None
-                lines.append(
-                    self._attribute_assertion(target, key, "toBe", False, [value], text(value))
-                )
-            return "\x00".join(lines)
-        raise Untranslatable(f"reads {op}() in a way testmend cannot map to the DOM")
 
-    @staticmethod
-    def _disabled_assertion(target: Target, element: str, value: bool) -> str:
-        """``disabled`` on a form control is its disabled state; on anything else (a link
-        styled as a button) it shows, when it does, as ``aria-disabled`` or a class, which
-        the capture must have seen."""
-        tags = {e.tag for e in target.captured}
-        if not tags or tags <= DISABLEABLE_TAGS:
-            return f"expect({element}).{'toBeDisabled' if value else 'toBeEnabled'}();"
-        if not value:
-            return f"expect({element}).not.toHaveAttribute('aria-disabled', 'true');"
-        if all(e.attributes.get("aria-disabled") == "true" for e in target.captured):
-            return f"expect({element}).toHaveAttribute('aria-disabled', 'true');"
-        if all("disabled" in e.classes for e in target.captured):
-            return f"expect({element}).toHaveClass('disabled');"
-        raise Untranslatable(
-            f"reads the disabled prop of a <{sorted(tags)[0]}>, and the capture shows no "
-            "aria-disabled or class for it"
-        )
-
-    def _attribute_assertion(
-        self,
-        target: Target,
-        key: str,
-        matcher: str,
-        negated: bool,
-        margs: list[Node],
-        margs_code: str,
-    ) -> str:
-        if key.startswith("on") and key[2:3].isupper():
-            raise Untranslatable(f"reads the event handler prop {key}; fire the event instead")
-        neg = ".not" if negated else ""
-        if key == "children":
-            literal = string_value(margs[0]) if len(margs) == 1 else None
-            label = margs[0] if len(margs) == 1 else None
-            declared = (
-                object_declared(text(label), label)
-                if label is not None and label.type == "identifier"
-                else None
-            )
-            if declared is not None and declared.type.startswith("jsx_"):
-                # `const topContent = <div />`: an element, which the text is not.
-                raise Untranslatable(
-                    "compares the children prop with a React element; assert on what it renders"
-                )
-            if (
-                matcher in ("toBe", "toEqual", "toStrictEqual")
-                and label is not None
-                and (literal is not None or label.type == "identifier")
-            ):
-                # Text children: what the element shows, compared exactly. (Element children
-                # never equal a string, in Enzyme or here.)
-                element = self.element_code(target, "get", non_null=True)
-                return f"expect({element}.textContent){neg}.{matcher}({margs_code});"
-            raise Untranslatable("reads the children prop; assert on the rendered text")
-        if key == "style":
-            raise Untranslatable("reads the style prop; use toHaveStyle")
-        self.need_jest_dom()
-        element = self.element_code(target, "get")
-        value = self._bool_of(matcher, negated, margs)
-        literal = text(margs[0]) if margs else None
-        if key == "disabled" and value is not None:
-            return self._disabled_assertion(target, element, value)
-        if key == "checked" and value is not None:
-            return f"expect({element}){'' if value else '.not'}.toBeChecked();"
-        if (
-            key in DOM_STATE_PROPS
-            and value is None
-            and matcher in ("toBe", "toEqual")
-            and len(margs) == 1
-            and text(margs[0]) not in ("undefined", "null")
-        ):
-            # Compared with a value only the run knows: React sets these as the element's
-            # properties (a controlled checkbox has no `checked` attribute), so the property
-            # is what the prop became.
-            read = f"({element} as {DOM_STATE_PROPS[key]})" if self.ts else element
-            return f"expect({read}.{key}){neg}.{matcher}({margs_code});"
-        if key == "value" and matcher in ("toBe", "toEqual") and margs:
-            return f"expect({element}){neg}.toHaveValue({margs_code});"
-        if key == "className" and matcher in ("toBe", "toEqual") and margs:
-            if self._shallow_root(target) and target.render.component_root:
-                # The class given to the component at the root, which may add its own.
-                return f"expect({element}){neg}.toHaveClass({margs_code});"
-            return f"expect({element}){neg}.toHaveAttribute('class', {margs_code});"
-        attr = PROP_ATTRIBUTES.get(key, key)
-        hyphenated = re.sub(r"[A-Z]", lambda m: "-" + m.group(0).lower(), key)
-        if hyphenated in SVG_HYPHENATED:
-            attr = hyphenated
-        elif key in SVG_CAMEL:
-            attr = key
-        elif attr != key or "-" in key or key.lower() == key or key in ("id", "href"):
-            attr = attr if "-" in attr else attr.lower()
-        else:
-            raise Untranslatable(f"reads the prop {key}, which is not an HTML attribute")
-        if matcher in ("toBeUndefined",) or (
-            matcher in ("toBe", "toEqual") and literal in ("undefined", "null")
-        ):
-            if not is_dom_attribute(attr):
-                raise Untranslatable(f"reads the prop {key}, which is not an HTML attribute")
-            return (
-                f"expect({element}){'' if negated else '.not'}.toHaveAttribute({js_string(attr)});"
-            )
-        shown_as_attribute(target, key, attr)
-        if matcher == "toBeDefined":
-            return f"expect({element}){neg}.toHaveAttribute({js_string(attr)});"
-        if value is not None:
-            if attr in BOOLEAN_ATTRIBUTES:
-                return (
-                    f"expect({element}){'' if value else '.not'}.toHaveAttribute("
-                    f"{js_string(attr)});"
-                )
-            return (
-                f"expect({element}).toHaveAttribute({js_string(attr)}, "
-                f"{js_string('true' if value else 'false')});"
-            )
-        if matcher in ("toBe", "toEqual", "toStrictEqual") and margs:
-            node = unwrap(margs[0])
-            if node is not None and node.type == "number":
-                return (
-                    f"expect({element}){neg}.toHaveAttribute({js_string(attr)}, "
-                    f"{js_string(text(node))});"
-                )
-            if node is not None and string_value(node) is not None:
-                return f"expect({element}){neg}.toHaveAttribute({js_string(attr)}, {margs_code});"
-            return (
-                f"expect({element}){neg}.toHaveAttribute({js_string(attr)}, String({margs_code}));"
-            )
-        if matcher in ("toContain", "toMatch") and margs:
-            return (
-                f"expect({element}.getAttribute({js_string(attr)})){neg}.{matcher}({margs_code});"
-            )
-        raise Untranslatable(f"reads the prop {key} with {matcher}")
-
-
-def shown_as_attribute(target: Target, key: str, attr: str) -> None:
-    """Raise Untranslatable unless the prop ``key`` is the attribute ``attr`` of what ``target``
-    selects: every element the capture saw it select has that attribute, or (no capture) it is
-    one React writes for a host element's prop. A component's prop (``label``, ``icon``) that
-    its element does not write as such is no attribute, whatever the name."""
-    if target.captured:
-        if all(attr.lower() in {name.lower() for name in e.attributes} for e in target.captured):
-            return
-        tags = sorted({e.tag for e in target.captured})
-        raise Untranslatable(
-            f"reads the prop {key}, which is no attribute of the <{'>, <'.join(tags)}> the "
-            "capture saw it select (a component's prop, not the element's)"
-        )
-    if not is_dom_attribute(attr):
-        raise Untranslatable(f"reads the prop {key}, which is not an HTML attribute")
+def text_content_check(
+    element: str,
+    raw: str,
+    neg: str,
+    kind: Literal["exact", "includes"],
+    literal: str | None,
+    code: str,
+) -> str:
+    """An assertion that ``element``'s text is (``exact``) or contains (``includes``) the
+    string ``code`` (``literal``: its value, when the source spells it), as Enzyme's
+    ``text()`` compares: the raw text. jest-dom's ``toHaveTextContent`` collapses the
+    element's whitespace but not the expected string's, so a value whose whitespace is not
+    single spaces (``'  lots    of    space'``), or one only the run knows, is compared with
+    ``textContent`` itself (read on ``raw``, the element asserted to be there)."""
+    if literal is not None and " ".join(literal.split()) == literal:
+        if kind == "exact":
+            pattern = "^" + regex_escape(literal) + "$" if literal else "^$"
+            return f"expect({element}){neg}.toHaveTextContent(/{pattern}/);"
+        return f"expect({element}){neg}.toHaveTextContent({code});"
+    if kind == "exact":
+        return f"expect({raw}.textContent){neg}.toBe({code});"
+    return f"expect({raw}.textContent){neg}.toContain({code});"
 
 
 def class_template(template: str) -> str:
