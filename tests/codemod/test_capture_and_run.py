@@ -961,3 +961,46 @@ async def test_text_with_runs_of_whitespace_is_compared_as_enzyme_read_it(app_co
     assert ".textContent).toBe('  lots    of    space');" in content
     assert ").toHaveTextContent('lots');" in content
     assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error
+
+
+SUMMARY_SUITE = """
+import React from 'react';
+import { shallow } from 'enzyme';
+
+function Summary({ comments }: { comments: string[] }) {
+  return (
+    <form className="summary">
+      <textarea aria-label="Summary" readOnly value={`\\n${comments.join('\\n\\n')}\\n`} />
+    </form>
+  );
+}
+
+describe('Summary', () => {
+  const renderComments = (comments: string[]) => {
+    const root = shallow(<Summary comments={comments} />);
+    return String(root.find('textarea').prop('value')).trim();
+  };
+
+  it('renders no comments', () => {
+    expect(renderComments([])).toEqual('');
+  });
+
+  it('renders comments apart', () => {
+    expect(renderComments(['first', 'second'])).toEqual('first\\n\\nsecond');
+  });
+});
+"""
+
+
+async def test_a_form_controls_value_read_in_a_helper_is_its_dom_value(app_copy: Path) -> None:
+    """addons-code-manager's ``String(root.find('textarea').prop('value')).trim()`` returned by
+    a helper of the file: a read inside a larger expression, translated in place, the value
+    prop of a form control as the DOM property React sets."""
+    file = "src/components/Summary.test.tsx"
+    _capture, result, run = await converted_and_run(app_copy, file, SUMMARY_SUITE)
+    assert result.untranslated_count == 0, result.content
+    assert (
+        "return String((screen.getByRole('textbox', { name: 'Summary' }) as "
+        "HTMLTextAreaElement).value).trim();" in result.content
+    ), result.content
+    assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error

@@ -16,7 +16,7 @@ from ..syntax import (
 )
 from .events import Events
 from .state import Ctx, Target, Untranslatable
-from .tables import SELECT_OPS, UNTRANSLATABLE
+from .tables import FORM_CONTROLS, SELECT_OPS, UNTRANSLATABLE
 
 
 class Interactions(Events):
@@ -81,9 +81,40 @@ class Interactions(Events):
             return f"{self.map_code(target, args[0])}{tail}"
         if op == "hasClass" and args:
             return f"{self.element_code(target, 'get')}.classList.contains({text(args[0])}){tail}"
+        if op == "prop" and len(args) == 1 and string_value(args[0]) is not None:
+            return self._prop_value(target, ops[: len(ops) - len(rest)], rest, ctx) + tail
         if op in UNTRANSLATABLE:
             raise Untranslatable(UNTRANSLATABLE[op])
         raise Untranslatable(f"reads {op.lstrip('.')} of the Enzyme wrapper")
+
+    def _prop_value(
+        self,
+        target: Target,
+        selection: list[tuple[str, list[Node], Node]],
+        rest: list[tuple[str, list[Node], Node]],
+        ctx: Ctx,
+    ) -> str:
+        """``find(…).prop('k')`` used as a value: a child component's prop from its recorded
+        props (a find by CSS that selected its node), a form control's ``value`` as the DOM
+        property React sets, the ``className`` as the element's; Untranslatable otherwise."""
+        key = string_value(rest[0][1][0])
+        recorded = self.found_component(selection, ctx)
+        if recorded is not None:
+            return f"{recorded}{self._prop_read('prop', key, [])}"
+        if target.component or (self._shallow_root(target) and target.kind == "root"):
+            raise Untranslatable(f"reads the prop {key} of a component")
+        element = self.element_code(target, "get", non_null=True)
+        if key == "value":
+            tags = {e.tag for e in target.captured}
+            if tags - set(FORM_CONTROLS):
+                raise Untranslatable("reads the value prop of an element that is no form control")
+            if self.ts:
+                kind = FORM_CONTROLS[tags.pop()] if len(tags) == 1 else "HTMLInputElement"
+                element = f"({element} as {kind})"
+            return f"{element}.value"
+        if key == "className":
+            return f"{element}.className"
+        raise Untranslatable(f"reads the prop {key} as a value")
 
     def style_read(self, ops: list[tuple[str, list[Node]]]) -> tuple[str, int] | None:
         """``prop('style').maxHeight``, ``prop('style')[k]``, ``props().style.maxHeight`` at
@@ -140,6 +171,11 @@ class Interactions(Events):
             fn = node.child_by_field_name("function")
             if fn is not None and not self.refs_wrapper(fn):
                 parts = args_of(node)
+            elif fn is not None and fn.type == "member_expression":
+                # `String(w.prop('value')).trim()`: a method of a value built from a read
+                obj = fn.child_by_field_name("object")
+                if obj is not None and self.chain(obj) is None:
+                    parts = [obj, *args_of(node)]
         if not parts:
             raise Untranslatable("uses the Enzyme wrapper inside a larger expression")
         out = self.src[node.start_byte : node.end_byte]

@@ -326,6 +326,12 @@ def is_svg_only_tag(tag: str) -> bool:
     return tag in SVG_ONLY_TAGS or (tag.startswith("fe") and len(tag) > 2)
 
 
+FORM_CONTROLS = {
+    "input": "HTMLInputElement",
+    "textarea": "HTMLTextAreaElement",
+    "select": "HTMLSelectElement",
+}
+"""The elements whose ``value`` React sets as a property, and their DOM types."""
 BOOLEAN_ATTRIBUTES = {"required", "readonly", "multiple", "hidden", "open", "selected"}
 DOM_STATE_PROPS = {
     "checked": "HTMLInputElement",
