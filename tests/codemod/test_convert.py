@@ -458,19 +458,24 @@ def test_dom_capture_text_queries_become_presence_checks() -> None:
 
     it('says hello', () => {
       const wrapper = mount(<Status />);
+      expect(wrapper.find('.message').text()).toBe('Hello there');
       expect(wrapper.find('.message').text()).toBe('Hello  there');
     });
     """
+    hello = CapturedQuery(method="Text", args=["Hello there"])
     dom = DomCapture(
         file="x",
         records=[
-            _record(
-                5, 22, ".message", "says hello", CapturedQuery(method="Text", args=["Hello there"])
-            )
+            _record(5, 22, ".message", "says hello", hello),
+            _record(6, 22, ".message", "says hello", hello),
         ],
     )
     result = convert(source, dom=dom)
     assert "expect(screen.getByText('Hello there')).toBeInTheDocument();" in result.content
+    # The Text query collapses whitespace; Enzyme's text() did not: the raw text is compared.
+    assert "expect(screen.getByText('Hello there').textContent).toBe('Hello  there');" in (
+        result.content
+    )
 
 
 def test_dom_capture_component_css() -> None:

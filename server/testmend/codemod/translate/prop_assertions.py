@@ -283,7 +283,12 @@ class PropAssertions(Interactions):
             return (
                 f"expect({element}){'' if negated else '.not'}.toHaveAttribute({js_string(attr)});"
             )
-        shown_as_attribute(target, key, attr)
+        if (value is False and attr in BOOLEAN_ATTRIBUTES) or (negated and value is None):
+            # Asserted absent (or not equal): the capture shows no attribute either way.
+            if not is_dom_attribute(attr):
+                raise Untranslatable(f"reads the prop {key}, which is not an HTML attribute")
+        else:
+            shown_as_attribute(target, key, attr)
         if matcher == "toBeDefined":
             return f"expect({element}){neg}.toHaveAttribute({js_string(attr)});"
         if value is not None:
