@@ -1004,3 +1004,49 @@ async def test_a_form_controls_value_read_in_a_helper_is_its_dom_value(app_copy:
         "HTMLTextAreaElement).value).trim();" in result.content
     ), result.content
     assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error
+
+
+SHAPES_SUITE = """
+import React from 'react';
+import { shallow } from 'enzyme';
+
+function Shapes({ widths }: { widths: number[] }) {
+  return (
+    <div className="shapes">
+      {widths.map((width, i) => (
+        <div key={i} className="shape" style={{ width: `${width}%` }} />
+      ))}
+    </div>
+  );
+}
+
+describe('Shapes', () => {
+  it('sizes each shape', () => {
+    const widths = [25, 75];
+    const root = shallow(<Shapes widths={widths} />);
+    const shapes = root.find('.shape');
+    expect(shapes.at(0).prop('style')).toEqual({ width: `${widths[0]}%` });
+    expect(shapes.at(1).prop('style')).toEqual({ width: '75%' });
+  });
+});
+"""
+
+
+async def test_a_style_object_of_strings_is_the_elements_style(app_copy: Path) -> None:
+    """addons-code-manager's ``toHaveProp('style', { width: `${p}%` })`` on an element: each
+    value as the element's style has it (``toHaveStyle``), where it was left untranslated."""
+    file = "src/components/Shapes.test.tsx"
+    _capture, result, run = await converted_and_run(app_copy, file, SHAPES_SUITE)
+    assert result.untranslated_count == 0, result.content
+    assert ".toHaveStyle({ width: `${widths[0]}%` });" in result.content
+    assert ".toHaveStyle({ width: '75%' });" in result.content
+    assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error
+    # A shape sized otherwise fails it, as it failed the original.
+    (app_copy / file).write_text(result.content.replace("`${width}%`", "`${width + 1}%`"))
+    try:
+        broken = await runners_for(app_copy).run_tests(file)
+    finally:
+        (app_copy / file).unlink()
+    assert broken.suite_error is None and [t.full_name for t in broken.failing()] == [
+        "Shapes sizes each shape"
+    ]

@@ -237,6 +237,26 @@ class PropAssertions(Interactions):
                 return f"expect({element}.textContent){neg}.{matcher}({margs_code});"
             raise Untranslatable("reads the children prop; assert on the rendered text")
         if key == "style":
+            styles = unwrap(margs[0]) if len(margs) == 1 else None
+            if (
+                matcher in ("toEqual", "toStrictEqual")
+                and not negated
+                and styles is not None
+                and styles.type == "object"
+                and styles.named_children
+                and all(
+                    pair.type == "pair"
+                    and (style_value := unwrap(pair.child_by_field_name("value"))) is not None
+                    and style_value.type in ("string", "template_string")
+                    for pair in styles.named_children
+                )
+            ):
+                # `{ width: `${p}%` }`: each value as the element's style has it (strings only:
+                # React adds units to numbers, which the comparison would not).
+                self._dom_style(target)
+                self.need_jest_dom()
+                element = self.element_code(target, "get")
+                return f"expect({element}).toHaveStyle({text(styles)});"
             raise Untranslatable("reads the style prop; use toHaveStyle")
         self.need_jest_dom()
         element = self.element_code(target, "get")
