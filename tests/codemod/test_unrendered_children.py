@@ -394,3 +394,59 @@ def test_a_component_the_test_dived_into_is_never_stubbed_but_may_need_a_router(
     assert "jest.mock('./Page'" not in result.content
     assert "jest.mock('./Badge'" in result.content
     assert "cannot be stubbed" not in result.content
+
+
+MOUNTED_SUITE = """
+import React from 'react';
+import { mount } from 'enzyme';
+import { shallowUntilTarget } from '../test-helpers';
+import Page, { PageBase } from './Page';
+
+const renderWithMount = () => mount(<Page />, createContextWithFakeRouter());
+
+it('shows where it is', () => {
+  const root = shallowUntilTarget(<Page />, PageBase, { shallowOptions: routerContext() });
+  expect(root.find('h1').text()).toBe('At /');
+});
+
+it('shows where it is when mounted', () => {
+  const root = renderWithMount();
+  expect(root.find('h1').text()).toBe('At /');
+});
+"""
+
+
+def test_a_mount_whose_options_gave_the_router_renders_inside_the_memory_router() -> None:
+    """addons-code-manager's GlobalLinterMessages: the shallow render needs a router (the
+    capture saw the component dived into throw outside one), and the file also mounts it with
+    a router in legacy context that a helper of the project's makes
+    (``createContextWithFakeRouter()``). Those options are dropped; the mount goes inside the
+    same ``<MemoryRouter>``, with a note, instead of throwing outside a router. Where the file
+    needs no router, options no provider stands for are only dropped, with a note."""
+    page = UnrenderedChild(
+        name="withRouter(PageBase)",
+        error="Invariant failed: You should not use <withRouter(PageBase) /> outside a <Router>",
+        dived=True,
+    )
+    dom = DomCapture(
+        file="src/pages/Page.test.js",
+        renders=[RenderRecord(line=9, column=16, test="shows where it is", unrendered=[page])],
+    )
+    options = CodemodOptions(
+        jest_dom_global=True,
+        router_installed=True,
+        enzyme_helper_paths=["src/test-helpers"],
+        enzyme_helper_renders={"shallowUntilTarget": "shallow"},
+        component_children={"Page": ["./Page", "default"], "PageBase": ["./Page", "default"]},
+    )
+    path = "src/pages/Page.test.js"
+    result = convert_enzyme_test(MOUNTED_SUITE.lstrip(), path=path, options=options, dom=dom)
+    assert result.content.count("<MemoryRouter><Page /></MemoryRouter>") == 2, result.content
+    notes = [n.message for n in result.notes if n.kind == "review"]
+    assert (
+        "dropped the mount() options createContextWithFakeRouter(); a <MemoryRouter> gives the "
+        "router this file's components need, at /" in notes
+    )
+    unrouted = convert_enzyme_test(MOUNTED_SUITE.lstrip(), path=path, options=options)
+    assert "MemoryRouter" not in unrouted.content
+    assert "dropped the mount() options" in [n.message for n in unrouted.notes]

@@ -47,10 +47,20 @@ class RenderCalls(ClassRefs):
             else fn
         )
         around = self._providers(args[1:])
-        if self.is_shallow(call) and self.needs_router():
+        # Options no provider stands for (a router in legacy context, made by a helper of the
+        # project's): where the file's components need a router, the router they gave.
+        dropped = around is None and len(args) > 1 and name not in self.project_renders
+        if (self.is_shallow(call) or dropped) and self.needs_router():
             router = self.need_unshadowed("MemoryRouter", "react-router-dom")
             outer, inner = around or ("", "")
             around = (f"{outer}<{router}>", f"</{router}>{inner}")
+            if dropped:
+                self.note_only(
+                    call,
+                    "review",
+                    f"dropped the {kind}() options {text(args[1])[:80]}; a <{router}> gives "
+                    "the router this file's components need, at /",
+                )
         if around is not None:
             return self._rewrite_call(call, render_name, 1, around=around)
         if name in self.project_renders:
