@@ -712,7 +712,7 @@ def test_misc_untranslatable_shapes() -> None:
     assert "fireEvent.click(view.container.querySelector('.a')!);" in content
     # Translated since: dive() (the full render renders the child), text children.
     assert "render(<A />);" in content and ".dive()" not in content
-    assert "expect(view.container.querySelector('.a')!.textContent).toBe('x');" in content
+    assert "expect(view.container.querySelector('.a')?.textContent).toBe('x');" in content
     assert "view.rerender(<A {...nextProps} />);" in content
     assert result.tests[0].status == "partial"
 
@@ -723,7 +723,7 @@ def test_snapshot_of_html_and_debug_and_child_snapshot() -> None:
     assert content.count("expect(asFragment()).toMatchSnapshot();") == 2
     assert "expect(document.querySelector('.a')).toMatchSnapshot();" in content
     assert "expect(document.querySelectorAll('.a').length).toBeGreaterThan(0);" in content
-    assert "expect(document.querySelector('.a')!.textContent).toEqual(" in content
+    assert "expect(document.querySelector('.a')?.textContent).toEqual(" in content
     assert "expect(document.querySelector('.a')).not.toBeInTheDocument();" in content
     assert "expect(screen.getAllByRole('listitem')[0]).toBeInTheDocument();" in content
     assert "expect(document.querySelector('.b')).toBeInTheDocument();" in content
@@ -1477,6 +1477,6 @@ def test_the_children_prop_compared_with_an_element_is_not_compared_as_text() ->
     assert [n.message for n in result.notes if n.kind == "untranslated"] == [
         "compares the children prop with a React element; assert on what it renders"
     ]
-    assert "expect(document.querySelector('.title')!.textContent).toEqual(title);" in (
+    assert "expect(document.querySelector('.title')?.textContent).toEqual(title);" in (
         result.content
     )

@@ -332,7 +332,7 @@ class Assertions(PropAssertions):
         if target.kind == "root":
             container = self.member_of(target, "container")
             return container, container
-        return self.element_code(target, "get"), self.element_code(target, "get", non_null=True)
+        return self.element_code(target, "get"), self.read_of(target)
 
     def _jest_enzyme(
         self, target: Target, matcher: str, negated: bool, margs: list[Node], margs_code: str

@@ -103,17 +103,20 @@ class Interactions(Events):
             return f"{recorded}{self._prop_read('prop', key, [])}"
         if target.component or (self._shallow_root(target) and target.kind == "root"):
             raise Untranslatable(f"reads the prop {key} of a component")
-        element = self.element_code(target, "get", non_null=True)
         if key == "value":
             tags = {e.tag for e in target.captured}
             if tags - set(FORM_CONTROLS):
                 raise Untranslatable("reads the value prop of an element that is no form control")
+            element = self.read_of(target)
             if self.ts:
                 kind = FORM_CONTROLS[tags.pop()] if len(tags) == 1 else "HTMLInputElement"
-                element = f"({element} as {kind})"
+                if element.endswith("?"):  # a querySelector's, read through `?.`
+                    element = f"({element[:-1]} as {kind} | null)?"
+                else:
+                    element = f"({element} as {kind})"
             return f"{element}.value"
         if key == "className":
-            return f"{element}.className"
+            return f"{self.read_of(target)}.className"
         raise Untranslatable(f"reads the prop {key} as a value")
 
     def style_read(self, ops: list[tuple[str, list[Node]]]) -> tuple[str, int] | None:

@@ -233,8 +233,7 @@ class PropAssertions(Interactions):
             ):
                 # Text children: what the element shows, compared exactly. (Element children
                 # never equal a string, in Enzyme or here.)
-                element = self.element_code(target, "get", non_null=True)
-                return f"expect({element}.textContent){neg}.{matcher}({margs_code});"
+                return f"expect({self.read_of(target)}.textContent){neg}.{matcher}({margs_code});"
             raise Untranslatable("reads the children prop; assert on the rendered text")
         if key == "style":
             styles = unwrap(margs[0]) if len(margs) == 1 else None

@@ -18,6 +18,13 @@ class TargetCode(CapturedQueries):
         self.need("screen")
         return f"screen.{query}"
 
+    def read_of(self, target: Target) -> str:
+        """``target``'s element as the object of a property read (``….textContent``): a
+        ``querySelector`` that may find nothing is read through ``?.`` (no non-null assertion,
+        which lint rules forbid; reading nothing fails the comparison all the same)."""
+        element = self.element_code(target, "get")
+        return element + "?" if re.search(r"\.querySelector\([^()]*\)$", element) else element
+
     def element_code(self, target: Target, variant: Variant, *, non_null: bool = False) -> str:
         bang = "!" if non_null and self.ts else ""
         if target.kind in ("query", "var"):
