@@ -99,6 +99,29 @@ SOURCES = {
           );
         }
         """,
+    "Card.js": """
+        import React from 'react';
+
+        export function Card({ kind, children }) {
+          return <section className={`card card-${kind}`}>{children}</section>;
+        }
+
+        Card.Title = function CardTitle({ children }) {
+          return <h2 className="card-title">{children}</h2>;
+        };
+        """,
+    "Notice.js": """
+        import React from 'react';
+        import { Card } from './Card';
+
+        export default function Notice({ level = 'info', title }) {
+          return (
+            <Card kind={level === 'error' ? 'danger' : 'secondary'}>
+              <Card.Title>{title}</Card.Title>
+            </Card>
+          );
+        }
+        """,
     "index.js": """
         export { Item } from './Item';
         export { List } from './List';
@@ -217,3 +240,32 @@ async def test_props_of_a_child_found_by_its_class_are_its_recorded_props(
     ]:
         failing = await broken_tests(app_copy, file, widgets / "Bar.js", correct, broken)
         assert failing == [f"<Bar> {test}" for test in tests], correct
+
+
+NOTICE_SUITE = """
+import React from 'react';
+import { shallow } from 'enzyme';
+import { Card } from './Card';
+import Notice from './Notice';
+
+describe('<Notice>', () => {
+  it('shows an error as a danger card', () => {
+    const root = shallow(<Notice level="error" title="Broken" />);
+    expect(root.find(Card).prop('kind')).toBe('danger');
+  });
+});
+"""
+
+
+async def test_a_recorded_component_keeps_its_static_members(app_copy: Path, widgets: Path) -> None:
+    """addons-code-manager's LinterMessage renders react-bootstrap's ``Alert`` with
+    ``Alert.Heading`` and ``Alert.Link`` inside: the recording wraps ``Alert``, and the wrapper
+    keeps the static members the component under test reads (they were undefined, and every
+    test threw "Element type is invalid")."""
+    file = "src/components/Widgets/Notice.test.js"
+    content = await migrate(app_copy, file, NOTICE_SUITE)
+    assert "expect(recordedProps(Card)[0].kind).toBe('danger');" in content
+    failing = await broken_tests(
+        app_copy, file, widgets / "Notice.js", "'danger' : 'secondary'", "'warning' : 'secondary'"
+    )
+    assert failing == ["<Notice> shows an error as a danger card"]

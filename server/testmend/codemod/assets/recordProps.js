@@ -5,6 +5,28 @@ import * as React from 'react';
 
 const instances = new WeakMap();
 
+// What React reads on a component type itself; every other static member (`Alert.Link`,
+// `Alert.Heading`) is the module's API, which the wrapper keeps.
+const REACT_STATICS = new Set([
+  '$$typeof',
+  'render',
+  'type',
+  'compare',
+  'displayName',
+  'defaultProps',
+  'propTypes',
+  'contextType',
+  'contextTypes',
+  'childContextTypes',
+  'getDerivedStateFromProps',
+  'getDerivedStateFromError',
+  'prototype',
+  'length',
+  'name',
+  'caller',
+  'arguments',
+]);
+
 /**
  * `actual` (a module) with its components `names` wrapped: each records the props it last
  * rendered with while it is mounted (read them with `recordedProps`), and renders as before, or
@@ -40,6 +62,10 @@ export function mockRecordingProps(actual, names, unrendered = []) {
     });
     Recording.displayName = Component.displayName || Component.name;
     Recording.defaultProps = Component.defaultProps;
+    Object.getOwnPropertyNames(Component).forEach((key) => {
+      const descriptor = Object.getOwnPropertyDescriptor(Component, key);
+      if (!REACT_STATICS.has(key) && descriptor) Object.defineProperty(Recording, key, descriptor);
+    });
     instances.set(Recording, mounted);
     wrapped[name] = Recording;
   });

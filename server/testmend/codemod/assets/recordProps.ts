@@ -8,6 +8,28 @@ type Instance = { props: Props; committed: boolean };
 
 const instances = new WeakMap<object, Instance[]>();
 
+// What React reads on a component type itself; every other static member (`Alert.Link`,
+// `Alert.Heading`) is the module's API, which the wrapper keeps.
+const REACT_STATICS = new Set([
+  '$$typeof',
+  'render',
+  'type',
+  'compare',
+  'displayName',
+  'defaultProps',
+  'propTypes',
+  'contextType',
+  'contextTypes',
+  'childContextTypes',
+  'getDerivedStateFromProps',
+  'getDerivedStateFromError',
+  'prototype',
+  'length',
+  'name',
+  'caller',
+  'arguments',
+]);
+
 /**
  * `actual` (a module) with its components `names` wrapped: each records the props it last
  * rendered with while it is mounted (read them with `recordedProps`), and renders as before, or
@@ -47,6 +69,10 @@ export function mockRecordingProps<M extends object>(
     });
     Recording.displayName = Component.displayName || Component.name;
     (Recording as { defaultProps?: unknown }).defaultProps = Component.defaultProps;
+    Object.getOwnPropertyNames(Component).forEach((key) => {
+      const descriptor = Object.getOwnPropertyDescriptor(Component, key);
+      if (!REACT_STATICS.has(key) && descriptor) Object.defineProperty(Recording, key, descriptor);
+    });
     instances.set(Recording, mounted);
     wrapped[name] = Recording;
   });
