@@ -221,7 +221,8 @@ async def test_props_of_a_child_found_by_its_class_are_its_recorded_props(
     and the props read on it are that component's. An attribute the capture saw on the DOM it
     renders (``title``) is asserted there; a prop it does not show (``toggleLeft``, and
     ``label``, which React would write as an attribute of other elements) comes from the
-    recording, never an attribute the button does not have."""
+    recording, never an attribute the button does not have. The test's own mentions of the
+    name (a member ``classes.Toggle``, a title) are no reason not to import the component."""
     file = "src/components/Widgets/Bar.test.js"
     content = await migrate(app_copy, file, BAR_SUITE)
     assert "toHaveAttribute('title', 'Collapse');" in content
@@ -229,13 +230,13 @@ async def test_props_of_a_child_found_by_its_class_are_its_recorded_props(
     assert "expect(recordedProps(Toggle)[0].label).toBe('Collapse');" in content
     assert "toHaveAttribute('label'" not in content and "toggleleft" not in content
     for correct, broken, tests in [
-        ("title={label}", 'title="Toggle"', ["titles its toggle"]),
+        ("title={label}", 'title="Toggle"', ["titles its Toggle"]),
         ("toggleLeft={left}", "toggleLeft={false}", ["passes toggleLeft to its toggle"]),
         # (the button the first test queries is named by its label too)
         (
             "label={label}",
             'label="Toggle"',
-            ["titles its toggle", "passes toggleLeft to its toggle"],
+            ["titles its Toggle", "passes toggleLeft to its toggle"],
         ),
     ]:
         failing = await broken_tests(app_copy, file, widgets / "Bar.js", correct, broken)

@@ -326,8 +326,11 @@ class Recordings(Targets):
             return None
         module, export = child
         if name not in self._component_imports():
-            if re.search(rf"\b{re.escape(name)}\b", self.src.decode("utf-8", "replace")):
-                return None  # the name means something else in the test
+            if any(
+                n.type in ("identifier", "jsx_identifier") and text(n) == name
+                for n in walk(self.tree.root_node)
+            ):
+                return None  # the name means something else in the test (not `styles.Name`)
             self.imports.setdefault(module, set()).add(
                 f"default:{name}" if export == "default" else name
             )
