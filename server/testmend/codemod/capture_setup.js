@@ -681,17 +681,23 @@ function componentOf(element) {
 
 // What component each node of a find is, and when it is one component's node, how many of that
 // component the render holds (its props come from the recording only if it is the one).
+let counting = false; // recordComponents' own findWhere, which is no find of the test's
 function recordComponents(entry, result, root) {
   const elements = result.getElements().slice(0, 20);
   entry.components = elements.map(componentOf);
   if (elements.length === 1 && entry.components[0] && root) {
     const type = elements[0].type;
-    entry.component_total = root.findWhere((n) => n.type() === type).length;
+    counting = true;
+    try {
+      entry.component_total = root.findWhere((n) => n.type() === type).length;
+    } finally {
+      counting = false;
+    }
   }
 }
 
 function record(self, selector, result, isShallow, structural = false) {
-  if (state.records.length >= MAX_RECORDS) return;
+  if (counting || state.records.length >= MAX_RECORDS) return;
   const site = callSite();
   if (!site) return;
   const test = currentTest();
