@@ -1428,10 +1428,14 @@ def test_a_prop_the_capture_shows_as_no_attribute_is_read_from_the_recorded_prop
       expect(wrapper.find(Toggle)).toHaveProp('label', 'Collapse');
       expect(wrapper.find(Icon)).toHaveProp('icon', 'angle-right');
       expect(wrapper.find('.toggle')).toHaveProp('label', 'Collapse');
+      expect(wrapper.find('.toggle').prop('className')).toContain('toggle');
     });
     """
     button = CapturedElement(
-        tag="button", attributes={"title": "Collapse", "type": "button"}, text="Collapse"
+        tag="button",
+        attributes={"title": "Collapse", "type": "button"},
+        classes=["toggle"],
+        text="Collapse",
     )
     role = CapturedQuery(method="Role", args=["button", {"name": "Collapse"}])
     test = "passes its labels on"
@@ -1439,7 +1443,7 @@ def test_a_prop_the_capture_shows_as_no_attribute_is_read_from_the_recorded_prop
         file="x",
         records=[
             _record(line, 22, selector, test, role, elements=[button])
-            for line, selector in [(8, "Toggle"), (9, "Toggle"), (11, ".toggle")]
+            for line, selector in [(8, "Toggle"), (9, "Toggle"), (11, ".toggle"), (12, ".toggle")]
         ],
     )
     result = convert(source, dom=dom)
@@ -1451,6 +1455,8 @@ def test_a_prop_the_capture_shows_as_no_attribute_is_read_from_the_recorded_prop
     assert "expect(recordedProps(Toggle)[0].label).toEqual('Collapse');" in content
     assert "expect(recordedProps(Icon)[0].icon).toEqual('angle-right');" in content
     assert "toHaveAttribute('label'" not in content
+    # (the capture keeps classes apart from the other attributes: `class` is there)
+    assert ".getAttribute('class')).toContain('toggle');" in content
     assert [n.message for n in result.notes if n.kind == "untranslated"] == [
         "reads the prop label, which is no attribute of the <button> the capture saw it select "
         "(a component's prop, not the element's)"

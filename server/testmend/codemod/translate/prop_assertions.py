@@ -345,7 +345,12 @@ def shown_as_attribute(target: Target, key: str, attr: str) -> None:
     one React writes for a host element's prop. A component's prop (``label``, ``icon``) that
     its element does not write as such is no attribute, whatever the name."""
     if target.captured:
-        if all(attr.lower() in {name.lower() for name in e.attributes} for e in target.captured):
+        # (the capture keeps an element's classes apart from its other attributes)
+        if all(
+            attr.lower() in {name.lower() for name in e.attributes}
+            or (attr.lower() == "class" and e.classes)
+            for e in target.captured
+        ):
             return
         tags = sorted({e.tag for e in target.captured})
         raise Untranslatable(
