@@ -55,6 +55,7 @@ async def test_capture_records_queries_and_html(app_copy: Path) -> None:
     capture = await capture_dom(runners_for(app_copy), file, workspace_root=app_copy)
     assert capture.error is None, capture.error
     assert capture.tests_passed == 7
+    assert capture.user_event_ready is True  # jsdom 20: user-event 14 can run here
     assert leftovers(app_copy) == []
     toggle = [r for r in capture.records if r.selector == "#countdown-toggle" and r.count == 1]
     assert toggle and toggle[0].queries[0].method == "Role"

@@ -19,6 +19,7 @@ from testmend.codemod import (
     convert_enzyme_test,
     is_enzyme_free,
 )
+from testmend.codemod.convert import USER_EVENT_UNREADY
 from testmend.codemod.models import CodemodResult
 from testmend.codemod.translate.state import commonjs
 from testmend.js_syntax import parse
@@ -1486,3 +1487,30 @@ def test_the_children_prop_compared_with_an_element_is_not_compared_as_text() ->
     assert "expect(document.querySelector('.title')?.textContent).toEqual(title);" in (
         result.content
     )
+
+
+def test_user_event_only_where_the_test_environment_can_run_it() -> None:
+    """reactstrap (react-scripts 2: jest 23, jsdom 11) with user-event 14 installed: every
+    awaited user-event call threw ("e.composedPath is not a function", "document.getSelection
+    is not a function"). Where the capture saw the environment lack them, events are fired
+    with fireEvent, with a note saying why."""
+    source = """
+    import { mount } from 'enzyme';
+    import { Toggle } from './Toggle';
+
+    it('toggles', () => {
+      const onToggle = jest.fn();
+      const wrapper = mount(<Toggle onToggle={onToggle} />);
+      wrapper.find('button').simulate('click');
+      expect(onToggle).toHaveBeenCalled();
+    });
+    """
+    options = CodemodOptions(
+        jest_dom_global=True, user_event_installed=True, user_event_major=14
+    ).model_copy(update={"event_style": "userEvent"})
+    ready = convert(source, options=options, dom=DomCapture(file="x", user_event_ready=True))
+    assert "await user.click(screen.getByRole('button'));" in ready.content
+    unready = convert(source, options=options, dom=DomCapture(file="x", user_event_ready=False))
+    assert "fireEvent.click(screen.getByRole('button'));" in unready.content
+    assert "userEvent" not in unready.content
+    assert [n.message for n in unready.notes if n.kind == "review"] == [USER_EVENT_UNREADY]

@@ -45,8 +45,14 @@ def parse_capture(file: str, data: Any) -> DomCapture:
     renders = _valid(RenderRecord, data.get("renders"))
     html = {str(k): str(v) for k, v in (data.get("html") or {}).items()}
     warnings = [str(w) for w in data.get("errors") or []]
+    ready = data.get("user_event_ready")
     return DomCapture(
-        file=file, records=records, html_by_test=html, renders=renders, warnings=warnings
+        file=file,
+        records=records,
+        html_by_test=html,
+        renders=renders,
+        warnings=warnings,
+        user_event_ready=ready if isinstance(ready, bool) else None,
     )
 
 

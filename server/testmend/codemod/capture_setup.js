@@ -22,7 +22,22 @@ const TEST_ID_ATTRIBUTE = process.env.TESTMEND_CAPTURE_TEST_ID || 'data-testid';
 const MAX_RECORDS = 5000;
 const MAX_HTML = 20000;
 
-const state = { records: [], html: {}, renders: [], errors: [] };
+const state = { records: [], html: {}, renders: [], errors: [], user_event_ready: userEventReady() };
+
+// Whether the test environment has what user-event 14 calls (jsdom 16 and later have both;
+// jest 23's jsdom 11 has neither): where it does not, its calls throw in every test.
+function userEventReady() {
+  try {
+    return (
+      typeof document !== 'undefined' &&
+      typeof document.getSelection === 'function' &&
+      typeof Event !== 'undefined' &&
+      typeof Event.prototype.composedPath === 'function'
+    );
+  } catch (e) {
+    return null;
+  }
+}
 const MAX_RENDERS = 2000;
 
 function tryRequire(name, fromPaths) {

@@ -56,6 +56,13 @@ def test_names(source: str, path: str) -> list[str]:
     return [t.name for t in converter.tests]
 
 
+USER_EVENT_UNREADY = (
+    "events are fired with fireEvent: user-event is installed, but the test environment lacks "
+    "what user-event 14 calls (document.getSelection, Event.composedPath; jsdom 16 and later "
+    "have them)"
+)
+
+
 def convert_enzyme_test(
     source: str,
     *,
@@ -64,6 +71,10 @@ def convert_enzyme_test(
     dom: DomCapture | None = None,
 ) -> CodemodResult:
     """Convert one Enzyme test file to React Testing Library (pure: no I/O)."""
+    unready = dom is not None and dom.user_event_ready is False
+    if unready and options.event_style == "userEvent":
+        # Every user-event 14 call would throw in this test environment (jsdom before 16).
+        options = options.model_copy(update={"event_style": "fireEvent"})
     augmented, imported_helpers = with_imported_helpers(source, path, options.selection_helpers)
     converter = _Converter(augmented, path, options, dom)
     converter.virtual_from = len(source.encode("utf-8"))
@@ -88,6 +99,12 @@ def convert_enzyme_test(
     if not converter.enzyme_import_nodes and not converter.helper_imports:
         return unchanged("not an Enzyme test: it does not import enzyme", enzyme_free=True)
     converter.run()
+    if (
+        unready
+        and options.user_event_installed
+        and any("fireEvent" in names for names in converter.imports.values())
+    ):
+        converter.notes.append((0, "review", USER_EVENT_UNREADY))
     content, placed, mapper = apply_edits(converter.src, converter.edits)
     if imported_helpers:  # the imported helpers' source appended for the converter goes
         content = content.encode("utf-8")[: mapper(converter.virtual_from)].decode("utf-8")

@@ -217,6 +217,9 @@ class DomCapture(_Model):
     duration_s: float = 0.0
     reused: bool = False
     """Kept from an earlier run (``runners/kept.py``): nothing it depends on had changed."""
+    user_event_ready: bool | None = None
+    """The test environment has what user-event 14 calls (``document.getSelection``,
+    ``Event.composedPath``: jsdom 16 and later); None when the capture could not tell."""
 
 
 # --- conversion result ------------------------------------------------------------------------
