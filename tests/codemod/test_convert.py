@@ -1514,3 +1514,35 @@ def test_user_event_only_where_the_test_environment_can_run_it() -> None:
     assert "fireEvent.click(screen.getByRole('button'));" in unready.content
     assert "userEvent" not in unready.content
     assert [n.message for n in unready.notes if n.kind == "review"] == [USER_EVENT_UNREADY]
+
+
+def test_child_at_on_a_render_made_where_it_is_read_keeps_the_render() -> None:
+    """reactstrap's ``const wrapper = shallow(<ModalHeader tag="p">Yo!</ModalHeader>).childAt(0)``:
+    the capture's query for what ``childAt(0)`` selected would drop the render the line makes
+    (``screen.getByText('Yo!')`` with nothing rendered); the child is read in that render's
+    container instead."""
+    source = """
+    import React from 'react';
+    import { shallow } from 'enzyme';
+    import ModalHeader from '../ModalHeader';
+
+    it('should render custom tag', () => {
+      const wrapper = shallow(<ModalHeader tag="p">Yo!</ModalHeader>).childAt(0);
+      expect(wrapper.text()).toBe('Yo!');
+    });
+    """
+    record = FindRecord(
+        line=6,
+        column=67,
+        selector=":childAt",
+        test="should render custom tag",
+        count=1,
+        elements=[CapturedElement(tag="p", text="Yo!")],
+        queries=[CapturedQuery(method="Text", args=["Yo!"])],
+    )
+    result = convert(source, path="src/X.test.js", dom=DomCapture(file="x", records=[record]))
+    assert (
+        'const wrapper = render(<ModalHeader tag="p">Yo!</ModalHeader>).container'
+        ".firstElementChild.children[0];" in result.content
+    ), result.content
+    assert "screen.getByText" not in result.content

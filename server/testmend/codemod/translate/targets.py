@@ -371,9 +371,11 @@ class Targets(TargetCode):
     @staticmethod
     def _searched_in_document(target: Target) -> bool:
         """Whether what is selected from ``target`` is searched in the whole document (not in
-        one render's container beside others)."""
+        one render's container beside others, nor in a render made where it is read)."""
         if target.within is not None or target.scope != "document":
             return False
+        if target.kind == "root" and target.inline is not None:
+            return False  # `shallow(<X />).childAt(0)`: a screen query would drop the render
         binding = target.binding
         return not (target.kind == "root" and binding is not None and binding.beside_others)
 
