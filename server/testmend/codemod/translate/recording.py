@@ -326,10 +326,7 @@ class Recordings(Targets):
             return None
         module, export = child
         if name not in self._component_imports():
-            if any(
-                n.type in ("identifier", "jsx_identifier") and text(n) == name
-                for n in walk(self.tree.root_node)
-            ):
+            if name in self._identifiers:
                 return None  # the name means something else in the test (not `styles.Name`)
             self.imports.setdefault(module, set()).add(
                 f"default:{name}" if export == "default" else name
@@ -369,6 +366,14 @@ class Recordings(Targets):
         )
         unstubbed = (error for _name, error, _why in self._unrendered_children[1])
         return any(needs_a_router(error) for error in (*dived, *unstubbed))
+
+    @cached_property
+    def _identifiers(self) -> frozenset[str]:
+        """The names the file uses as identifiers (not members such as ``styles.Name``, nor
+        words in strings), read once."""
+        return frozenset(
+            text(n) for n in walk(self.tree.root_node) if n.type in ("identifier", "jsx_identifier")
+        )
 
     @cached_property
     def _unrendered_children(
