@@ -98,7 +98,7 @@ class Interactions(Events):
         props (a find by CSS that selected its node), a form control's ``value`` as the DOM
         property React sets, the ``className`` as the element's; Untranslatable otherwise."""
         key = string_value(rest[0][1][0])
-        recorded = self.found_component(selection, ctx)
+        recorded = self.recorded_selection_props(selection, ctx)
         if recorded is not None:
             return f"{recorded}{self._prop_read('prop', key, [])}"
         if target.component or (self._shallow_root(target) and target.kind == "root"):

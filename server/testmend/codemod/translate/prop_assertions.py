@@ -75,7 +75,7 @@ class PropAssertions(Interactions):
             selection_ops = [*binding.selection, *selection_ops]
         elif binding.kind not in ("decl", "var"):
             return None
-        props = self._recorded_selection_props(selection_ops, ctx)
+        props = self.recorded_selection_props(selection_ops, ctx)
         if props is None:
             return None
         read = f"{props}{self._prop_read('prop', key, [])}"
@@ -85,20 +85,6 @@ class PropAssertions(Interactions):
         if len(margs) == 1:
             return f"expect({read}){neg}.toBeDefined();"
         return f"expect({read}){neg}.toEqual({self.value(margs[1], ctx)});"
-
-    def _recorded_selection_props(
-        self, ops: list[tuple[str, list[Node], Node]], ctx: Ctx
-    ) -> str | None:
-        """The code of the recorded props of what ``ops`` select: a component by its
-        constructor (``find(C)``, ``.at(i)``), or the one node of a child component a find by
-        CSS selected in the capture; None otherwise."""
-        if ops and self.selection_length(ops) == len(ops):
-            try:
-                selection = self.recorded_selection(ops)
-            except Untranslatable:
-                return None
-            return selection[0] if selection is not None else None
-        return self.found_component(ops, ctx)
 
     def _prop_assertion(
         self,

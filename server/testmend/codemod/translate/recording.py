@@ -295,6 +295,20 @@ class Recordings(Targets):
             return None
         return self._child_props(name)
 
+    def recorded_selection_props(
+        self, ops: list[tuple[str, list[Node], Node]], ctx: Ctx
+    ) -> str | None:
+        """The code of the recorded props of what ``ops`` select: a component by its
+        constructor (``find(C)``, ``.at(i)``), or the one node of a child component a find by
+        CSS selected in the capture; None otherwise."""
+        if ops and self.selection_length(ops) == len(ops):
+            try:
+                selection = self.recorded_selection(ops)
+            except Untranslatable:
+                return None
+            return selection[0] if selection is not None else None
+        return self.found_component(ops, ctx)
+
     def found_component(self, ops: list[tuple[str, list[Node], Node]], ctx: Ctx) -> str | None:
         """The recorded props of what a find by CSS selected (``find('.toggle')``, then
         ``first()`` or ``at(0)`` at most), where every capture of it saw one node of a child
