@@ -260,7 +260,7 @@ describe('testmend in VS Code', () => {
     expect(git('status', '--porcelain')).toContain(ACCORDION);
     // One Undo in the test's own editor restores it.
     await workbench.openFile(ACCORDION);
-    await workbench.editor().click({ position: { x: 300, y: 60 } });
+    await workbench.clickWhenFree(workbench.editor(), { position: { x: 300, y: 60 } });
     await workbench.page.keyboard.press('Control+Z');
     await workbench.palette('File: Save All Files');
     await expect.poll(() => read(ACCORDION), { timeout: 10_000 }).toBe(original);

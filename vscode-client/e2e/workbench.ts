@@ -61,8 +61,45 @@ export class Workbench {
 
   /** Right-click in the active editor, then the context menu's item. */
   async editorContextMenu(item: string): Promise<void> {
-    await this.editor().click({ button: 'right', position: { x: 300, y: 60 } });
+    await this.clickWhenFree(this.editor(), { button: 'right', position: { x: 300, y: 60 } });
     await this.menuItem(item);
+  }
+
+  /** Clicks `target` once nothing lies over it. On a loaded machine a menu, quick input or hover
+   * of an earlier step can still be closing (the page then reports "<html> intercepts pointer
+   * events"); a person would press Escape and click again, and so does this, three times at most,
+   * then fails naming what was over the point. */
+  async clickWhenFree(target: Locator, options: ClickOptions = {}): Promise<void> {
+    const covers: string[] = [];
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      try {
+        await target.click({ ...options, timeout: 10_000 });
+        return;
+      } catch (error) {
+        if (!(error instanceof Error) || error.name !== 'TimeoutError') throw error;
+        covers.push(await this.coverAt(target, options.position));
+        await this.page.keyboard.press('Escape');
+        await this.page.mouse.move(0, 0);
+        await this.page.waitForTimeout(1_000);
+      }
+    }
+    throw new Error(`could not click ${String(target)}: covered by ${covers.join(', then ')}`);
+  }
+
+  /** What the page reports at the point a click on `target` would land. */
+  private async coverAt(target: Locator, position?: { x: number; y: number }): Promise<string> {
+    const box = await target.boundingBox();
+    if (!box) return 'nothing (the target is not shown)';
+    const x = box.x + (position?.x ?? box.width / 2);
+    const y = box.y + (position?.y ?? box.height / 2);
+    return this.page.evaluate(
+      ([px, py]) => {
+        const doc = (globalThis as unknown as { document: { elementFromPoint(x: number, y: number): PageElement | null } }).document;
+        const hit = doc.elementFromPoint(px, py);
+        return hit ? `<${hit.tagName.toLowerCase()} class="${hit.className}">` : 'nothing';
+      },
+      [x, y] as const,
+    );
   }
 
   /** Clicks a context menu's item. VS Code ignores a click that comes right after the menu
@@ -178,6 +215,15 @@ export class Workbench {
   async screenshot(path: string): Promise<void> {
     await this.page.screenshot({ path });
   }
+}
+
+/** The options of a click that are used here. */
+type ClickOptions = { button?: 'left' | 'right'; position?: { x: number; y: number } };
+
+/** What the page's elements have that is read here (the project has no DOM types). */
+interface PageElement {
+  tagName: string;
+  className: string;
 }
 
 /** What the page's line elements have that is read here (the project has no DOM types). */
