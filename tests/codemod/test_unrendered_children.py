@@ -450,3 +450,77 @@ def test_a_mount_whose_options_gave_the_router_renders_inside_the_memory_router(
     unrouted = convert_enzyme_test(MOUNTED_SUITE.lstrip(), path=path, options=options)
     assert "MemoryRouter" not in unrouted.content
     assert "dropped the mount() options" in [n.message for n in unrouted.notes]
+
+
+LOCATED_SUITE = """
+import React from 'react';
+import {
+  createContextWithFakeRouter,
+  createFakeHistory,
+  createFakeLocation,
+  shallowUntilTarget,
+} from '../test-helpers';
+import Page, { PageBase } from './Page';
+
+const render = ({ location = createFakeLocation(), ...props } = {}) =>
+  shallowUntilTarget(<Page {...props} />, PageBase, {
+    shallowOptions: createContextWithFakeRouter({ location }),
+  });
+
+it('highlights the message the location names', () => {
+  const location = createFakeLocation({ search: '?uid=1' });
+  const root = render({ location });
+  expect(root.find('h1').text()).toBe('At /');
+});
+
+it('shows where it is', () => {
+  const history = createFakeHistory();
+  const shallowOptions = createContextWithFakeRouter({ history, location: createFakeLocation() });
+  const root = shallowUntilTarget(<Page />, PageBase, { shallowOptions });
+  expect(root.find('h1').text()).toBe('At /');
+});
+
+it('shows the history\\'s location', () => {
+  const root = shallowUntilTarget(<Page />, PageBase, {
+    shallowOptions: createContextWithFakeRouter({ location: null }),
+  });
+  expect(root.find('h1').text()).toBe('At /');
+});
+"""
+
+
+def test_the_location_the_options_gave_the_router_is_where_the_memory_router_starts() -> None:
+    """addons-code-manager's LinterMessage, SlowPageAlert, CodeView, KeyboardShortcuts…: the
+    router in legacy context (react-router 4) is given a location
+    (``createContextWithFakeRouter({ location })``, in the options or in a value declared
+    before), and the component reads it (a message highlighted by the query string). The
+    ``<MemoryRouter>`` that replaces those options starts at that location; a ``null`` one
+    gives none (the router's own, at /)."""
+    page = UnrenderedChild(
+        name="withRouter(PageBase)",
+        error="Invariant failed: You should not use <withRouter(PageBase) /> outside a <Router>",
+        dived=True,
+    )
+    dom = DomCapture(
+        file="src/pages/Page.test.js",
+        renders=[RenderRecord(line=11, column=2, test="shows where it is", unrendered=[page])],
+    )
+    options = CodemodOptions(
+        jest_dom_global=True,
+        router_installed=True,
+        enzyme_helper_paths=["src/test-helpers"],
+        enzyme_helper_renders={"shallowUntilTarget": "shallow"},
+        component_children={"Page": ["./Page", "default"], "PageBase": ["./Page", "default"]},
+    )
+    path = "src/pages/Page.test.js"
+    result = convert_enzyme_test(LOCATED_SUITE.lstrip(), path=path, options=options, dom=dom)
+    content = result.content
+    assert (
+        "<MemoryRouter initialEntries={[location]}><Page {...props} /></MemoryRouter>" in content
+    ), content
+    assert (
+        "<MemoryRouter initialEntries={[createFakeLocation()]}><Page /></MemoryRouter>" in content
+    ), content
+    assert "<MemoryRouter><Page /></MemoryRouter>" in content, content
+    notes = [n.message for n in result.notes if n.kind == "review"]
+    assert any(note.endswith("at the location they gave (location)") for note in notes), notes

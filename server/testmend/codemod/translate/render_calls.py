@@ -52,14 +52,24 @@ class RenderCalls(ClassRefs):
         dropped = around is None and len(args) > 1 and name not in self.project_renders
         if (self.is_shallow(call) or dropped) and self.needs_router():
             router = self.need_unshadowed("MemoryRouter", "react-router-dom")
+            location = self._router_location(args[1:])
+            entries = f" initialEntries={{[{location}]}}" if location is not None else ""
             outer, inner = around or ("", "")
-            around = (f"{outer}<{router}>", f"</{router}>{inner}")
+            around = (f"{outer}<{router}{entries}>", f"</{router}>{inner}")
+            where = f"at the location they gave ({location})" if location else "at /"
             if dropped:
                 self.note_only(
                     call,
                     "review",
                     f"dropped the {kind}() options {text(args[1])[:80]}; a <{router}> gives "
-                    "the router this file's components need, at /",
+                    f"the router this file's components need, {where}",
+                )
+            elif name in self.project_renders and len(args) > 1:
+                self.note_only(
+                    call,
+                    "review",
+                    f"dropped the other arguments of {name}(); a <{router}> gives the router "
+                    f"this file's components need, {where}",
                 )
         if around is not None:
             return self._rewrite_call(call, render_name, 1, around=around)
@@ -92,6 +102,35 @@ class RenderCalls(ClassRefs):
             for record in (self.dom.renders if self.dom is not None else [])
             for child in record.unrendered
         )
+
+    def _router_location(self, options: list[Node], depth: int = 0) -> str | None:
+        """The code of the location that a render's options give a router in legacy context
+        (react-router 4's ``context: { router: { route: { location } } }``): a ``location`` key
+        anywhere in them, also in the arguments of the project's helper that builds them
+        (``createContextWithFakeRouter({ location })``) or in a value declared before the render
+        (``const shallowOptions = …``). None when they give none."""
+        if depth > 4:
+            return None
+        for option in options:
+            node = unwrap(option)
+            found: str | None = None
+            if node is None:
+                continue
+            if node.type in ("identifier", "shorthand_property_identifier"):
+                declared = object_declared(text(node), node)
+                if declared is not None:
+                    found = self._router_location([declared], depth + 1)
+            elif node.type == "object":
+                items = object_items(node)
+                value = dict(items).get("location")
+                if value is not None and text(value) not in ("null", "undefined"):
+                    return text(value)
+                found = self._router_location([v for _k, v in items], depth + 1)
+            elif node.type == "call_expression":
+                found = self._router_location(args_of(node), depth + 1)
+            if found is not None:
+                return found
+        return None
 
     def _providers(self, options: list[Node]) -> tuple[str, str] | None:
         """The providers a render's options give, as JSX around the element: a redux store in
