@@ -20,6 +20,7 @@ from testmend.workflow.events import (
     StepStarted,
     TestTally,
 )
+from tests.support.apps import copy_example_app
 from tests.support.engine import (
     SIMPLE_ENZYME,
     SIMPLE_RTL,
@@ -30,7 +31,7 @@ from tests.support.engine import (
     scripted_engine,
     tool_messages,
 )
-from tests.support.git import git
+from tests.support.git import commit_all, git
 from tests.support.leftovers import foreign_worktrees, in_use, left_behind
 
 
@@ -386,3 +387,67 @@ async def test_with_keeping_off_the_original_and_the_checks_run_every_time(
             for step in ("research", "lint", "typescript", "review")
         )
     assert not (project / ".testmend" / "cache" / "results").exists()
+
+
+# A fixable rule whose fix changes what runs, as import/no-relative-packages does in a monorepo
+# (a relative import rewritten to the package's name, which jest cannot resolve there).
+PACKAGE_IMPORT_RULE = """
+module.exports.push({
+  files: ['src/**/*.test.tsx'],
+  plugins: {
+    local: {
+      rules: {
+        'package-import': {
+          meta: { type: 'suggestion', fixable: 'code', schema: [] },
+          create(context) {
+            return {
+              ImportDeclaration(node) {
+                if (node.source.value !== './Counter') return;
+                context.report({
+                  node: node.source,
+                  message: 'Import the package, not a relative path.',
+                  fix: (fixer) => fixer.replaceText(node.source, "'@example/counter'"),
+                });
+              },
+            };
+          },
+        },
+      },
+    },
+  },
+  rules: { 'local/package-import': 'error' },
+});
+"""
+
+
+LABEL_ENZYME = """\
+import { mount } from 'enzyme';
+import { Counter } from './Counter';
+
+it('shows the label', () => {
+  const wrapper = mount(<Counter initialCount={1} label="Seats" />);
+  expect(wrapper.find('.counter__label').text()).toBe('Seats');
+});
+"""
+
+
+async def test_an_eslint_fix_that_breaks_the_tests_is_not_kept(tmp_path: Path) -> None:
+    """``eslint --fix`` runs on the candidate after its tests did. A fix that changes what runs
+    is kept only when the tests still pass on the fixed file: here it would import a package
+    that does not exist, so the candidate the tests passed on is the result, with the lint
+    message the fix would have silenced, and the run says a person has to look."""
+    root = copy_example_app(tmp_path / "app")
+    (root / SIMPLE_TEST).write_text(LABEL_ENZYME, encoding="utf-8")
+    config = root / "eslint.config.js"
+    config.write_text(config.read_text(encoding="utf-8") + PACKAGE_IMPORT_RULE, encoding="utf-8")
+    project = commit_all(root, "app")
+    workspaces = tmp_path / "workspaces"
+    workspaces.mkdir()
+    engine = Engine(make_config(project), offline=True, workspaces_dir=workspaces)
+    result, history = await run_with_events(engine, RunRequest(file=SIMPLE_TEST))
+    assert result.content is not None, result.failure_reason
+    assert "from './Counter'" in result.content and "@example/counter" not in result.content
+    assert result.summary.tests_passing == result.summary.tests_total == 1
+    assert "local/package-import" in [m.rule for m in result.lint_messages]
+    assert result.status == "needs_review", result.failure_reason
+    assert not any(isinstance(e, EditApplied) and e.source == "eslint --fix" for e in history)

@@ -183,10 +183,17 @@ async def run_check(check: Check, state: MigrationState, deps: RunDeps) -> Updat
         fixable = isinstance(result, LintResult) and any(m.fixable for m in result.messages)
         if check.autofix and fixable:
             # What --fix leaves is what a lint of the fixed file says: no third run.
-            result = await deps.runners.lint_fix(state.test_file)
-            if result.changed:
-                candidate = path.read_text(encoding="utf-8")
-                deps.emit(EditApplied(run_id=deps.run_id, step=step, source="eslint --fix"))
+            fixed = await deps.runners.lint_fix(state.test_file)
+            if not fixed.changed:
+                result = fixed
+            else:
+                # A fixer can change what runs (import/no-relative-packages rewrites a relative
+                # import to a package name jest cannot resolve): the fixed file is kept only
+                # when the tests still hold on it; else the candidate and its lint stay.
+                after = path.read_text(encoding="utf-8")
+                if await keep_if_behaviour_holds(deps, state, candidate, after) == after:
+                    candidate, result = after, fixed
+                    deps.emit(EditApplied(run_id=deps.run_id, step=step, source="eslint --fix"))
     except RunnerError as exc:
         return fail(deps, state, step, exc.message, candidate=candidate, **baseline)
     verdict = deps.record_check(state.error_tracker, step, check.observed(result), [])
