@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from testmend.codemod import detect_conventions
+from testmend.codemod import convert_enzyme_test, detect_conventions
 from tests.support.apps import EXAMPLE_APP
 
 
@@ -129,3 +129,47 @@ def test_selection_helpers_of_the_tests_helper_module(tmp_path: Path) -> None:
     assert set(helpers) == {"getInput", "getMenuItems", "getTokens", "getHint"}
     assert "wrapper.find('a.dropdown-item')" in helpers["getMenuItems"]
     assert "Find the <a>" not in helpers["getMenuItems"]
+
+
+def test_a_monorepos_packages_keep_the_shared_modules_of_their_tests(tmp_path: Path) -> None:
+    """visx's layout: the jest setup at the root (``config-jest/setup``), every workspace
+    package with tests of its own in ``test/``. A package's migrated tests share modules in
+    that folder, never import them from the root's (``import/no-relative-packages`` rewrites
+    such an import to a package name that jest cannot resolve); a package without a test folder
+    of its own, or the root's tests, use the project's; a ``recordProps`` module of someone
+    else's is left alone."""
+    write(
+        tmp_path,
+        "package.json",
+        json.dumps(
+            {
+                "name": "@viz/root",
+                "workspaces": ["packages/*"],
+                "jest": {"setupFilesAfterEnv": ["<rootDir>/config-jest/setup/enzyme.js"]},
+            }
+        ),
+    )
+    write(tmp_path, "config-jest/setup/enzyme.js", "require('enzyme');\n")
+    write(tmp_path, "packages/shape/package.json", json.dumps({"name": "@viz/shape"}))
+    write(tmp_path, "packages/shape/test/Bar.test.tsx", "import { shallow } from 'enzyme';\n")
+    write(tmp_path, "packages/axis/package.json", json.dumps({"name": "@viz/axis"}))
+    write(tmp_path, "packages/axis/test/recordProps.ts", "export const theirs = 1;\n")
+    write(tmp_path, "packages/text/package.json", json.dumps({"name": "@viz/text"}))
+    write(tmp_path, "packages/text/src/Text.test.tsx", "import { shallow } from 'enzyme';\n")
+    options = detect_conventions(tmp_path)
+    assert options.support_dir == "config-jest/setup"
+    assert options.package_support_dirs == {
+        "packages/shape": "packages/shape/test",
+        "packages/axis": "packages/axis/test/testmend",
+    }
+    source = (
+        "import { shallow } from 'enzyme';\nimport { Group } from '@viz/group';\n"
+        "import { Bar } from '../src';\n\n"
+        "it('passes the top', () => {\n  const wrapper = shallow(<Bar top={2} />);\n"
+        "  expect(wrapper.find(Group).prop('top')).toBe(2);\n});\n"
+    )
+    result = convert_enzyme_test(source, path="packages/shape/test/Bar.test.tsx", options=options)
+    assert "import { recordedProps } from './recordProps';" in result.content, result.content
+    assert list(result.support_files) == ["packages/shape/test/recordProps.ts"]
+    result = convert_enzyme_test(source, path="packages/text/src/Text.test.tsx", options=options)
+    assert "from '../../../config-jest/setup/recordProps';" in result.content, result.content

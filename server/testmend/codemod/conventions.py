@@ -187,6 +187,34 @@ def _support_dir(root: Path, render_helper: RenderHelper | None) -> str:
         folder = local[0].parent if local else None
     if folder is None:
         folder = root / "src" if (root / "src").is_dir() else root
+    return _own_folder(folder, root)
+
+
+_PACKAGE_TEST_FOLDERS = ("test", "tests", "spec", "testing")
+"""A workspace package's own test folder, by the names packages give it (never ``__tests__``,
+whose every module jest runs as a test, nor ``src``, which ships)."""
+
+
+def _package_support_dirs(root: Path, support_dir: str) -> dict[str, str]:
+    """Workspace packages below ``root`` (a folder with a ``package.json``) that do not hold
+    ``support_dir`` → their own test folder, where their tests' shared modules go."""
+    found: dict[str, str] = {}
+    shared = root / support_dir
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if d not in NEVER_WALKED and not d.startswith(".")]
+        folder = Path(dirpath)
+        if folder == root or "package.json" not in filenames or shared.is_relative_to(folder):
+            continue
+        for name in _PACKAGE_TEST_FOLDERS:
+            if (folder / name).is_dir():
+                found[folder.relative_to(root).as_posix()] = _own_folder(folder / name, root)
+                break
+    return found
+
+
+def _own_folder(folder: Path, root: Path) -> str:
+    """``folder`` (project-relative), or a ``testmend/`` folder in it when the ``recordProps``
+    module there is someone else's."""
     for ext in ("ts", "js"):
         taken = folder / f"recordProps.{ext}"
         if taken.is_file() and "Written by testmend" not in _read(taken)[:200]:
@@ -315,6 +343,7 @@ def detect_conventions(project_root: Path, *, events: EventsSetting = "auto") ->
         if found:
             selection[Path(key).relative_to(root).as_posix()] = found
     user_event = _package_version(root, "@testing-library/user-event")
+    support_dir = _support_dir(root, render_helper)
     return CodemodOptions(
         selection_helpers=selection,
         render_helper=render_helper,
@@ -335,6 +364,7 @@ def detect_conventions(project_root: Path, *, events: EventsSetting = "auto") ->
         user_event_major=user_event,
         rtl_major=_package_version(root, "@testing-library/react"),
         event_style=_event_style(events, user_event),
-        support_dir=_support_dir(root, render_helper),
+        support_dir=support_dir,
+        package_support_dirs=_package_support_dirs(root, support_dir),
         inline_type_imports=_inline_type_imports(root),
     )

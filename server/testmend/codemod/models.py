@@ -92,6 +92,11 @@ class CodemodOptions(_Model):
     support_dir: str = "src"
     """Project-relative folder of the modules the migrated tests share (the recording helper):
     beside the project's test utilities (``detect_conventions``)."""
+    package_support_dirs: dict[str, str] = {}
+    """In a monorepo: a workspace package's folder (project-relative) → the folder of its own
+    tests where its migrated tests' shared modules go, for the packages ``support_dir`` is not
+    in (an import from a package into another, the root's included, is what
+    ``import/no-relative-packages`` forbids and jest may not resolve)."""
     selection_helpers: dict[str, dict[str, str]] = {}
     """Modules of the tests' own helpers (project-relative path without extension) → their
     exported selection helpers (``getMenu(wrapper)`` returning ``wrapper.find(…)``): name →

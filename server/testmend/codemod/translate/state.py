@@ -357,7 +357,11 @@ class ConverterState:
         """The specifier of the shared module ``name`` (``codemod/assets``) from this test,
         added to the result's support files."""
         ext = "ts" if self.ts else "js"
-        path = posixpath.normpath(f"{self.options.support_dir}/{name}.{ext}")
+        folder = self.options.support_dir
+        packages = [p for p in self.options.package_support_dirs if self.path.startswith(p + "/")]
+        if packages:  # the test's own workspace package (the innermost), not another's
+            folder = self.options.package_support_dirs[max(packages, key=len)]
+        path = posixpath.normpath(f"{folder}/{name}.{ext}")
         source = read_asset("testmend.codemod", f"assets/{name}.{ext}")
         if self.uses_require and not self.ts:
             source = commonjs(source)
