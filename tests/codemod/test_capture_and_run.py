@@ -1051,3 +1051,46 @@ async def test_a_style_object_of_strings_is_the_elements_style(app_copy: Path) -
     assert broken.suite_error is None and [t.full_name for t in broken.failing()] == [
         "Shapes sizes each shape"
     ]
+
+
+PANEL_SUITE = """
+import React from 'react';
+import { mount } from 'enzyme';
+
+function Panel({ maxHeight, title }: { maxHeight: string; title: string }) {
+  return (
+    <section aria-label={title}>
+      <ul className="panel-list" style={{ maxHeight }}>
+        <li>One</li>
+      </ul>
+    </section>
+  );
+}
+
+function getList(wrapper) {
+  return wrapper.find('.panel-list');
+}
+
+describe('Panel', () => {
+  it('limits the height of its list', () => {
+    const getMaxHeight = (wrapper) => getList(wrapper).prop('style').maxHeight;
+    const root = mount(<Panel maxHeight="200px" title="Results" />);
+    expect(getMaxHeight(root)).toBe('200px');
+  });
+});
+"""
+
+
+async def test_a_value_a_test_reads_through_its_own_helper_is_read_where_it_is_called(
+    app_copy: Path,
+) -> None:
+    """typeahead's ``const getMaxHeight = (wrapper) => getMenu(wrapper).prop('style')
+    .maxHeight`` inside a test, called with the render (``getMaxHeight(menu)``), its body going
+    through another helper's parameter: the call reads as the value itself, where it is called
+    (the helper goes); before, the helper and the assertion on it stayed untranslated."""
+    file = "src/components/Panel.test.tsx"
+    _capture, result, run = await converted_and_run(app_copy, file, PANEL_SUITE)
+    assert result.untranslated_count == 0, result.content
+    assert "getMaxHeight" not in result.content and "getList" not in result.content
+    assert "style.maxHeight).toBe('200px');" in result.content, result.content
+    assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..syntax import Node, args_of, text, unwrap, walk
 from .render_calls import RenderCalls
-from .tables import READ_OPS, SELECT_OPS
+from .tables import READ_OPS, SELECT_OPS, TEST_FUNCS
 
 
 class Chains(RenderCalls):
@@ -125,13 +125,15 @@ class Chains(RenderCalls):
         if selecting == 0:
             return None
         if selecting < len(ops) and (
-            fn.start_byte < self.virtual_from
+            (fn.start_byte < self.virtual_from and not _inside_a_test(statement))
             or any(op not in READ_OPS and not op.startswith(".") for op in ops[selecting:])
         ):
             # Reading after the selection (``return wrapper.find('.hint').prop('value')``):
-            # only for a helper imported from the tests' helper module, which stays Enzyme
-            # for the tests not migrated yet. A helper of the file's own is translated in
-            # place instead (its wrapper parameter goes).
+            # for a helper imported from the tests' helper module, which stays Enzyme for the
+            # tests not migrated yet, and for one a test declares for itself (``const
+            # getMaxHeight = (w) => getMenu(w).prop('style').maxHeight``), read where it is
+            # called. Another helper of the file's own is translated in place instead (its
+            # wrapper parameter goes).
             return None
         if any(
             n.type == "identifier" and text(n) == text(param)
@@ -210,3 +212,19 @@ class Chains(RenderCalls):
             )
             and parent.child_by_field_name("name") == n
         ) or (parent is not None and parent.type in ("required_parameter", "optional_parameter"))
+
+
+def _inside_a_test(node: Node) -> bool:
+    """Whether ``node`` is in the callback of a test (``it``/``test``, ``it.each(…)``)."""
+    parent = node.parent
+    while parent is not None:
+        if parent.type == "call_expression":
+            callee = parent.child_by_field_name("function")
+            while callee is not None and callee.type in ("call_expression", "member_expression"):
+                callee = callee.child_by_field_name(
+                    "function" if callee.type == "call_expression" else "object"
+                )
+            if callee is not None and text(callee) in TEST_FUNCS:
+                return True
+        parent = parent.parent
+    return False

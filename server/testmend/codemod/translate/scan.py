@@ -325,7 +325,16 @@ class Scanner(ImportScanner):
                     found.render = found.render | self.render_kind(call)
         self._keep_shared_scope_renders_whole()
         self._bind_returned_renders()
-        # Untyped parameters of local helpers that receive a wrapper.
+        # Untyped parameters of local helpers that receive a wrapper, also through another
+        # helper's parameter (``getMaxHeight(menu)`` whose body calls ``getMenu(wrapper)``):
+        # passes until none is added.
+        for _ in range(3):
+            if not self._bind_wrapper_params(root):
+                break
+
+    def _bind_wrapper_params(self, root: Node) -> bool:
+        """One pass binding the parameters that receive a wrapper; whether it added any."""
+        added = False
         for node in walk(root):
             if node.type != "call_expression":
                 continue
@@ -348,6 +357,8 @@ class Scanner(ImportScanner):
                     for b in self.bindings.get(text(param), [])
                 ):
                     self.add_binding(Binding(text(param), "param", param.parent))
+                    added = True
+        return added
 
     def _bind_returned_renders(self) -> None:
         """A render a setup function returns stays a whole variable (the caller uses it), and
