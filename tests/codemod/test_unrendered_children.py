@@ -396,6 +396,31 @@ def test_a_component_the_test_dived_into_is_never_stubbed_but_may_need_a_router(
     assert "cannot be stubbed" not in result.content
 
 
+def routed_page(*, line: int, column: int) -> tuple[DomCapture, CodemodOptions]:
+    """addons-code-manager's pages: the capture saw the component the test dived into
+    (``withRouter(PageBase)``) throw outside a router, at the render at ``line``; the project's
+    ``shallowUntilTarget`` renders it."""
+    page = UnrenderedChild(
+        name="withRouter(PageBase)",
+        error="Invariant failed: You should not use <withRouter(PageBase) /> outside a <Router>",
+        dived=True,
+    )
+    dom = DomCapture(
+        file="src/pages/Page.test.js",
+        renders=[
+            RenderRecord(line=line, column=column, test="shows where it is", unrendered=[page])
+        ],
+    )
+    options = CodemodOptions(
+        jest_dom_global=True,
+        router_installed=True,
+        enzyme_helper_paths=["src/test-helpers"],
+        enzyme_helper_renders={"shallowUntilTarget": "shallow"},
+        component_children={"Page": ["./Page", "default"], "PageBase": ["./Page", "default"]},
+    )
+    return dom, options
+
+
 MOUNTED_SUITE = """
 import React from 'react';
 import { mount } from 'enzyme';
@@ -423,22 +448,7 @@ def test_a_mount_whose_options_gave_the_router_renders_inside_the_memory_router(
     (``createContextWithFakeRouter()``). Those options are dropped; the mount goes inside the
     same ``<MemoryRouter>``, with a note, instead of throwing outside a router. Where the file
     needs no router, options no provider stands for are only dropped, with a note."""
-    page = UnrenderedChild(
-        name="withRouter(PageBase)",
-        error="Invariant failed: You should not use <withRouter(PageBase) /> outside a <Router>",
-        dived=True,
-    )
-    dom = DomCapture(
-        file="src/pages/Page.test.js",
-        renders=[RenderRecord(line=9, column=16, test="shows where it is", unrendered=[page])],
-    )
-    options = CodemodOptions(
-        jest_dom_global=True,
-        router_installed=True,
-        enzyme_helper_paths=["src/test-helpers"],
-        enzyme_helper_renders={"shallowUntilTarget": "shallow"},
-        component_children={"Page": ["./Page", "default"], "PageBase": ["./Page", "default"]},
-    )
+    dom, options = routed_page(line=9, column=16)
     path = "src/pages/Page.test.js"
     result = convert_enzyme_test(MOUNTED_SUITE.lstrip(), path=path, options=options, dom=dom)
     assert result.content.count("<MemoryRouter><Page /></MemoryRouter>") == 2, result.content
@@ -496,22 +506,7 @@ def test_the_location_the_options_gave_the_router_is_where_the_memory_router_sta
     before), and the component reads it (a message highlighted by the query string). The
     ``<MemoryRouter>`` that replaces those options starts at that location; a ``null`` one
     gives none (the router's own, at /)."""
-    page = UnrenderedChild(
-        name="withRouter(PageBase)",
-        error="Invariant failed: You should not use <withRouter(PageBase) /> outside a <Router>",
-        dived=True,
-    )
-    dom = DomCapture(
-        file="src/pages/Page.test.js",
-        renders=[RenderRecord(line=11, column=2, test="shows where it is", unrendered=[page])],
-    )
-    options = CodemodOptions(
-        jest_dom_global=True,
-        router_installed=True,
-        enzyme_helper_paths=["src/test-helpers"],
-        enzyme_helper_renders={"shallowUntilTarget": "shallow"},
-        component_children={"Page": ["./Page", "default"], "PageBase": ["./Page", "default"]},
-    )
+    dom, options = routed_page(line=11, column=2)
     path = "src/pages/Page.test.js"
     result = convert_enzyme_test(LOCATED_SUITE.lstrip(), path=path, options=options, dom=dom)
     content = result.content

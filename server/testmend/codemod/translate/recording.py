@@ -23,7 +23,7 @@ from ...project.module_syntax import mock_calls
 from ..models import CodemodOptions, DomCapture
 from ..syntax import Edit, Node, args_of, js_string, string_value, text, unwrap, walk
 from .render_calls import needs_a_router
-from .state import Ctx, Target, Untranslatable
+from .state import Binding, Ctx, Target, Untranslatable
 from .targets import Targets
 
 RECORDING_NOTE = (
@@ -206,7 +206,9 @@ class Recordings(Targets):
         if self.selection_length(ops) != 1 or base.type != "identifier":
             return None
         binding = self.binding_named(text(base), base)
-        if binding is None or binding.kind not in ("decl", "var") or binding.props_of:
+        if binding is not None and binding.kind == "derived" and binding.target is None:
+            pass  # `const viewer = root.find(C)`: its ops start with the selection
+        elif binding is None or binding.kind not in ("decl", "var") or binding.props_of:
             return None
         name = text(ops[0][1][0])
         self._keep(*self.recordable(name), name, reads=False)
@@ -272,6 +274,64 @@ class Recordings(Targets):
                 return False
             uses += 1
         return uses > 0
+
+    def recorded_only(
+        self,
+        name: str,
+        stmt: Node,
+        base: Binding | None,
+        ops: list[tuple[str, list[Node], Node]],
+    ) -> bool:
+        """``const name = wrapper.find(C)[.first()|.at(i)]`` (``stmt``) on a render, whose every
+        later use the recording answers: a count (``expect(name).toHaveLength(n)``,
+        ``name.length``, ``name.exists()``, ``toExist()``) or a read of its props
+        (``name.prop('k')``, ``props()``, ``invoke('k')``, ``toHaveProp``)."""
+        if base is not None and base.kind == "derived":
+            return False
+        if not ops or self.selection_length(ops) != len(ops):
+            return False
+        uses = 0
+        scope = stmt.parent
+        for n in walk(scope) if scope is not None else []:
+            if n.type != "identifier" or text(n) != name or n.start_byte < stmt.end_byte:
+                continue
+            parent = n.parent
+            member = (
+                text(parent.child_by_field_name("property"))
+                if parent is not None
+                and parent.type == "member_expression"
+                and parent.child_by_field_name("object") == n
+                else None
+            )
+            if member not in ("prop", "props", "invoke", "length", "exists") and (
+                self._matcher_on(n) not in ("toHaveProp", "toHaveLength", "toExist")
+            ):
+                return False
+            uses += 1
+        return uses > 0
+
+    @staticmethod
+    def _matcher_on(subject: Node) -> str | None:
+        """The matcher of ``expect(subject)[.not].matcher(…)``, when ``subject`` is all of
+        ``expect``'s argument."""
+        args = subject.parent
+        call = args.parent if args is not None and args.type == "arguments" else None
+        if (
+            call is None
+            or len(args_of(call)) != 1
+            or text(call.child_by_field_name("function")) != "expect"
+        ):
+            return None
+        member = call.parent
+        if (
+            member is not None
+            and member.type == "member_expression"
+            and text(member.child_by_field_name("property")) == "not"
+        ):
+            member = member.parent
+        if member is None or member.type != "member_expression":
+            return None
+        return text(member.child_by_field_name("property"))
 
     @staticmethod
     def _prop_read(op: str, key: str | None, args: list[Node]) -> str:

@@ -480,7 +480,19 @@ class Statements(Assertions):
             self.replace_statement(stmt, f"{kind} {name} = {selection[0]};", ctx)
             return True
         multi, absent = self._derived_usage(name, stmt)
-        target, rest = self.resolve(base, ops, ctx, "element")
+        try:
+            target, rest = self.resolve(base, ops, ctx, "element")
+        except Untranslatable:
+            if not self.recorded_only(name, stmt, base_binding, ops):
+                raise
+            # `const viewer = root.find(VersionFileViewer)`, no capture of what it renders, then
+            # only counted and its props read: each use reads the recording (no element).
+            kept_selection = Binding(name, "derived", declarator, selection=ops)
+            self.bindings.setdefault(name, []).append(kept_selection)
+            self.remove_statement(
+                stmt, f"the selection of {text(ops[0][1][0])} is read from its recorded props"
+            )
+            return True
         if rest:
             new_value = self.value(value, ctx)
             kind = text(stmt.children[0])

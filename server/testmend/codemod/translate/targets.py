@@ -102,6 +102,12 @@ class Targets(TargetCode):
         binding: Binding | None = None
         if base.type == "identifier":
             binding = self.binding_named(text(base), base)
+        if binding is not None and binding.kind == "derived" and binding.target is None:
+            # A component selection only the recording answers (``recorded_only``).
+            raise Untranslatable(
+                f"uses {binding.name}, a selection of a component no DOM capture shows, "
+                "other than by counting it or reading its props"
+            )
         if binding is not None and binding.kind == "derived" and binding.target is not None:
             target = Target(
                 "var",
