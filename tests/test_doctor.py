@@ -287,3 +287,58 @@ def test_the_model_is_tried_for_real(tmp_path: Path) -> None:
     unreachable = next(c for c in gone.checks if c.name == "model")
     assert unreachable.status == "missing" and "cannot reach" in unreachable.detail
     assert served == ["Bearer wrong", "Bearer right"]
+
+
+@pytest.mark.parametrize(
+    ("installed", "settings", "status", "detail"),
+    [
+        # Jest 25's jsdom 15 lacks what user-event 14 calls: the codemod fires events instead.
+        (
+            {"@testing-library/user-event": "14.5.2", "jest-environment-jsdom": "25.5.0"},
+            {},
+            "warning",
+            "user-event 14.5.2 calls document.getSelection and Event.composedPath, which "
+            "jest's jsdom 15.2.1 lacks: migrated tests fire events with fireEvent",
+        ),
+        (
+            {"@testing-library/user-event": "14.5.2", "jest-environment-jsdom": "29.7.0"},
+            {},
+            "ok",
+            "14.5.2: userEvent (jest's jsdom 20.0.3)",
+        ),
+        (
+            {"@testing-library/user-event": "13.5.0"},
+            {},
+            "info",
+            "13.5.0 (before 14): migrated tests fire events with fireEvent",
+        ),
+        (
+            {"@testing-library/user-event": "14.5.2", "jest-environment-jsdom": "25.5.0"},
+            {"codemod": {"events": "fireEvent"}},
+            "info",
+            "fireEvent (codemod.events)",
+        ),
+    ],
+)
+def test_how_migrated_tests_fire_events(
+    tmp_path: Path,
+    example_app: Path,
+    installed: dict[str, str],
+    settings: dict[str, dict[str, str]],
+    status: str,
+    detail: str,
+) -> None:
+    """user-event 14 where the project has it, unless jest's jsdom is older than 16 (every call
+    would throw): then doctor says the tests get fireEvent, and what would give userEvent."""
+    _project(tmp_path, example_app, "17.0.2", {"react": "17.0.2", **installed})
+    environment = tmp_path / "node_modules" / "jest-environment-jsdom"
+    if environment.is_dir():
+        jsdom = "15.2.1" if installed["jest-environment-jsdom"].startswith("25") else "20.0.3"
+        (environment / "node_modules" / "jsdom").mkdir(parents=True)
+        (environment / "node_modules" / "jsdom" / "package.json").write_text(
+            json.dumps({"version": jsdom})
+        )
+    report = run_doctor(tmp_path, environ={}, editor_settings=settings or None)
+    check = next(c for c in report.checks if c.name == "user-event")
+    assert (check.status, check.detail) == (status, detail)
+    assert not check.blocking

@@ -23,6 +23,7 @@ from .project.packages import (
     installed_version,
     needs_node_modules,
     node_modules_dirs,
+    package_dir,
     read_package_json,
 )
 from .project.testing_library import declared_version, testing_library_status
@@ -197,6 +198,44 @@ def _testing_library_check(root: Path) -> Check:
     )
 
 
+def _major(version: str | None) -> int | None:
+    digits = (version or "").split(".")[0]
+    return int(digits) if digits.isdigit() else None
+
+
+def _user_event_check(root: Path, config: Config) -> Check:
+    """How migrated tests fire events: user-event 14 (``codemod.events`` ``auto``) needs what
+    jsdom 16 added (``document.getSelection``, ``Event.composedPath``); under an older jsdom
+    every call would throw, so the codemod writes ``fireEvent``, and this says why."""
+    setting = config.codemod.events
+    version = installed_version(root, "@testing-library/user-event")
+    if setting == "fireEvent":
+        return Check(name="user-event", status="info", detail="fireEvent (codemod.events)")
+    if version is None or (_major(version) or 0) < 14:
+        found = f"{version} (before 14)" if version else "not installed"
+        return Check(
+            name="user-event",
+            status="info",
+            detail=f"{found}: migrated tests fire events with fireEvent",
+            fix="`@testing-library/user-event@14` as a dev dependency for userEvent",
+        )
+    environment = package_dir(root, "jest-environment-jsdom")
+    jsdom = installed_version(environment, "jsdom") if environment is not None else None
+    if jsdom is not None and (_major(jsdom) or 0) < 16:
+        return Check(
+            name="user-event",
+            status="warning",
+            detail=(
+                f"user-event {version} calls document.getSelection and Event.composedPath, "
+                f"which jest's jsdom {jsdom} lacks: migrated tests fire events with fireEvent"
+            ),
+            fix="jest 26 or newer (jsdom 16+) for userEvent; `codemod.events: fireEvent` to "
+            "say that fireEvent is meant",
+        )
+    where = f" (jest's jsdom {jsdom})" if jsdom else ""
+    return Check(name="user-event", status="ok", detail=f"{version}: userEvent{where}")
+
+
 def _writable_checks(root: Path) -> list[Check]:
     """``.testmend/`` (runs, reports) and the workspaces directory must take files."""
     checks = []
@@ -361,6 +400,7 @@ def run_doctor(
         checks.extend(asyncio.run(_tool_checks(config, commands, root, install)))
 
     checks.append(_testing_library_check(root))
+    checks.append(_user_event_check(root, config))
     enzyme_files = enzyme_test_files(root)
     checks.append(
         Check(
