@@ -145,6 +145,29 @@ SOURCES = {
           );
         }
         """,
+    "Mark.js": """
+        import React from 'react';
+
+        export default function Mark({ width, children }) {
+          return (
+            <svg width={width}>
+              <g className="mark">{children}</g>
+            </svg>
+          );
+        }
+        """,
+    "Pin.js": """
+        import React from 'react';
+        import Mark from './Mark';
+
+        export function Pin({ size = 4 }) {
+          return (
+            <Mark width={size * 2}>
+              <circle r={size} />
+            </Mark>
+          );
+        }
+        """,
     "index.js": """
         export { Item } from './Item';
         export { List } from './List';
@@ -339,3 +362,37 @@ async def test_a_component_selection_the_test_names_is_counted_and_read_from_the
         app_copy, file, widgets / "Shelf.js", "'danger' : 'secondary'", "'warning' : 'secondary'"
     )
     assert failing == ["<Shelf> shows one danger tally when there are errors"]
+
+
+PIN_SUITE = """
+import React from 'react';
+import { shallow } from 'enzyme';
+import Mark from './Mark';
+import { Pin } from './Pin';
+
+const Wrapper = (props = {}) => shallow(<Pin {...props} />);
+
+describe('<Pin>', () => {
+  it('sizes its mark', () => {
+    const mark = Wrapper({ size: 5 }).find(Mark);
+    const circle = mark.dive().find('circle');
+    expect(mark.prop('width')).toBe(10);
+    expect(circle.prop('r')).toBe(5);
+  });
+});
+"""
+
+
+async def test_a_render_made_where_a_selection_was_declared_stays_when_the_name_goes(
+    app_copy: Path, widgets: Path
+) -> None:
+    """visx's markers: ``const marker = Wrapper({ size }).find(Marker)`` renders in the
+    declaration; the test then reads the marker's props (the recording) and finds inside it
+    (the DOM), so nothing reads the name any more. The declaration goes, the render it made
+    stays (it went too, and every assertion read a render that never happened)."""
+    file = "src/components/Widgets/Pin.test.js"
+    content = await migrate(app_copy, file, PIN_SUITE)
+    assert "    Wrapper({ size: 5 });\n" in content, content
+    assert "expect(recordedProps(Mark)[0].width).toBe(10);" in content
+    failing = await broken_tests(app_copy, file, widgets / "Pin.js", "r={size}", "r={size + 1}")
+    assert failing == ["<Pin> sizes its mark"]

@@ -2,7 +2,9 @@
 values destructured from a call that nothing reads (``const { wrapper, history } = await
 setup()`` once ``wrapper`` has no reads left; the call itself stays), lookups of an
 element nothing reads that assert nothing, and values only Enzyme read (``const options =
-createContextWithFakeRouter()`` once the ``shallow`` it configured is a ``render``)."""
+createContextWithFakeRouter()`` once the ``shallow`` it configured is a ``render``; a render
+such a value made stays: ``const marker = Wrapper({ size }).find(Marker)`` whose uses all
+became queries and recorded props leaves ``Wrapper({ size });``)."""
 
 from __future__ import annotations
 
@@ -219,6 +221,7 @@ def drop_orphaned_declarations(content: str, root: Node, original: Node) -> str:
     data = content.encode("utf-8")
     edits: list[Edit] = []
     gone: list[Node] = []
+    kept: set[int] = set()
     changed = True
     while changed:
         changed = False
@@ -239,10 +242,68 @@ def drop_orphaned_declarations(content: str, root: Node, original: Node) -> str:
             ]
             if reads or _in_comments(scope_of(statement), text_of(name)):
                 continue  # read, or by code left untranslated (commented out) for a person
-            gone.append(statement)
-            edits.append(remove_line(data, statement))
-            changed = True
+            render = _render_in(value, root)
+            if render is None:
+                gone.append(statement)
+                edits.append(remove_line(data, statement))
+                changed = True
+            elif statement.id not in kept:
+                # `const marker = Wrapper({ size }).container.querySelector('defs')`: the lookup
+                # goes, the render the test's later assertions read stays (and what it reads).
+                kept.add(statement.id)
+                edits.append(Edit(statement.start_byte, statement.end_byte, f"{text_of(render)};"))
+                note = statement.prev_named_sibling
+                if (
+                    note is not None
+                    and note.type == "comment"
+                    and text_of(note).startswith("// testmend: CSS selector")
+                    and note.end_point[0] == statement.start_point[0] - 1
+                ):
+                    edits.append(remove_line(data, note))  # it said what the lookup selects
     return applied(content, edits)
+
+
+_RENDERING = re.compile(r"render", re.I)
+
+
+def _render_in(value: Node, root: Node) -> Node | None:
+    """The call in ``value`` that renders (a callee named like a render, or a function of the
+    file's whose body calls one: ``const Wrapper = (p) => render(…)``), when there is one."""
+    if value.type in ("arrow_function", "function_expression", "function"):
+        return None  # declaring a function renders nothing
+    for call in walk(value):
+        if call.type != "call_expression":
+            continue
+        callee = call.child_by_field_name("function")
+        if callee is None:
+            continue
+        if _RENDERING.search(text_of(callee).split(".")[-1]):
+            return call
+        if callee.type == "identifier" and _function_renders(text_of(callee), root):
+            return call
+    return None
+
+
+def _function_renders(name: str, root: Node) -> bool:
+    for node in walk(root):
+        if node.type == "function_declaration":
+            found = text_of(node.child_by_field_name("name")) == name
+        elif node.type == "variable_declarator":
+            found = text_of(node.child_by_field_name("name")) == name and (
+                (node.child_by_field_name("value") or node).type
+                in ("arrow_function", "function_expression", "function")
+            )
+        else:
+            continue
+        if found:
+            body = node.child_by_field_name("body") or node.child_by_field_name("value")
+            return body is not None and any(
+                n.type == "call_expression"
+                and (callee := n.child_by_field_name("function")) is not None
+                and _RENDERING.search(text_of(callee).split(".")[-1])
+                for n in walk(body)
+            )
+    return False
 
 
 def _in_comments(node: Node, name: str) -> bool:
