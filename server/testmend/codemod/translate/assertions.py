@@ -122,7 +122,7 @@ class Assertions(PropAssertions):
         """A count or an existence check of a component nothing queries
         (``find(FontAwesomeIcon)``): its mounted instances, recorded; None for other shapes."""
         binding = self.binding_named(text(base), base) if base.type == "identifier" else None
-        if binding is not None and binding.kind == "derived" and binding.target is None:
+        if binding is not None and binding.recorded_only:
             ops = [*(binding.selection or []), *ops]  # `viewer` for `root.find(Viewer)`
         after = [op for op, _a, _n in ops[1:]]
         count: str | bool | None = None

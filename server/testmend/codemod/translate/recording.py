@@ -206,7 +206,7 @@ class Recordings(Targets):
         if self.selection_length(ops) != 1 or base.type != "identifier":
             return None
         binding = self.binding_named(text(base), base)
-        if binding is not None and binding.kind == "derived" and binding.target is None:
+        if binding is not None and binding.recorded_only:
             pass  # `const viewer = root.find(C)`: its ops start with the selection
         elif binding is None or binding.kind not in ("decl", "var") or binding.props_of:
             return None

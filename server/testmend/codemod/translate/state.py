@@ -89,6 +89,17 @@ class Binding:
     (``find(Axis)``, ``.at(1)``; ``find('.toggle')`` where it selected a child component's
     node) its props are read through, from the recording."""
 
+    @property
+    def recorded_only(self) -> bool:
+        """A component selection no capture shows, whose name went: every use reads the
+        recording (``const viewer = root.find(VersionFileViewer)``, then counted and read)."""
+        return (
+            self.kind == "derived"
+            and self.target is None
+            and self.props_of is None
+            and self.selection is not None
+        )
+
 
 @dataclass
 class Target:

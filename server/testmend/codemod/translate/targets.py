@@ -102,7 +102,7 @@ class Targets(TargetCode):
         binding: Binding | None = None
         if base.type == "identifier":
             binding = self.binding_named(text(base), base)
-        if binding is not None and binding.kind == "derived" and binding.target is None:
+        if binding is not None and binding.recorded_only:
             # A component selection only the recording answers (``recorded_only``).
             raise Untranslatable(
                 f"uses {binding.name}, a selection of a component no DOM capture shows, "
