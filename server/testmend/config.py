@@ -233,7 +233,7 @@ class FidelityConfig(_Section):
     """Mutants per intent check: each costs two test files in one jest run."""
     timeout_seconds: float = Field(180.0, gt=0, le=3600)
     """Seconds before the intent check's jest run is stopped (the check is then reported as
-    not done)."""
+    not done, and the result needs review)."""
     threshold: float = Field(0.9, ge=0, le=1)
     """Mutants the result catches / mutants the original catches, at least this to succeed."""
 

@@ -451,3 +451,23 @@ async def test_an_eslint_fix_that_breaks_the_tests_is_not_kept(tmp_path: Path) -
     assert "local/package-import" in [m.rule for m in result.lint_messages]
     assert result.status == "needs_review", result.failure_reason
     assert not any(isinstance(e, EditApplied) and e.source == "eslint --fix" for e in history)
+
+
+@pytest.mark.intent
+async def test_an_intent_check_that_could_not_finish_is_no_acceptance(tmp_path: Path) -> None:
+    """The intent check's jest run stopped by its time limit (as on a loaded machine) leaves the
+    result unchecked: the run says so and a person has to look; it is not accepted as if there
+    had been nothing to check."""
+    root = copy_example_app(tmp_path / "app")
+    (root / SIMPLE_TEST).write_text(LABEL_ENZYME, encoding="utf-8")
+    project = commit_all(root, "app")
+    workspaces = tmp_path / "workspaces"
+    workspaces.mkdir()
+    config = make_config(project, fidelity={"timeoutSeconds": 0.01})
+    engine = Engine(config, offline=True, workspaces_dir=workspaces)
+    result, history = await run_with_events(engine, RunRequest(file=SIMPLE_TEST))
+    assert result.summary.tests_passing == result.summary.tests_total == 1
+    assert result.status == "needs_review", [
+        (e.step, e.detail[:150]) for e in history if isinstance(e, StepFinished)
+    ]
+    assert "intent not checked: the mutants could not be run" in (result.failure_reason or "")

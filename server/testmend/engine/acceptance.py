@@ -5,8 +5,9 @@
   Enzyme.
 - ``partial``: a person chose to keep the best partial result (at an escalation).
 - ``succeeded``: tests pass, lint and types are clean, the test inventory holds, the intent
-  check is met (fidelity ≥ ``fidelity.threshold``, or no mutant the original catches), a fix
-  lost no passing test, and a reviewer agent (when there is a model) approved.
+  check is met (fidelity ≥ ``fidelity.threshold``, or no mutant the original catches; a check
+  whose jest run failed or was stopped is not met), a fix lost no passing test, and a reviewer
+  agent (when there is a model) approved.
 - ``needs_review``: anything else that works: kept, never applied or written without an
   explicit accept (the editor offers it with its findings; the CLI's ``--accept-review``).
 
@@ -74,6 +75,9 @@ def decide(state: MigrationState, settings: FidelityConfig) -> Decision:
         review += [f.message for f in fidelity.inventory_findings]
         review += [f.message for f in fidelity.behaviour_findings]
         intent = fidelity.intent
+        if intent is not None and intent.incomplete:
+            # Accepted means the intent check was met; one stopped on the way is not.
+            review.append(f"intent not checked: {intent.skipped_reason}")
         score = intent.fidelity if intent is not None else None
         if score is not None and score < settings.threshold:
             review.append(

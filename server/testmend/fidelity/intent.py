@@ -287,6 +287,7 @@ async def check_intent(
             return report.model_copy(
                 update={
                     "skipped_reason": f"the mutants could not be run: {exc.message}",
+                    "incomplete": True,
                     "duration_s": time.monotonic() - started,
                 }
             )

@@ -122,6 +122,9 @@ class IntentReport(_Model):
     outcomes: list[MutantOutcome] = []
     skipped_reason: str | None = None
     """Why the check did not run (or did not finish): no component found, timed out, …"""
+    incomplete: bool = False
+    """The check began and could not finish (its jest run failed or was stopped): unlike a
+    check with nothing to mutate, or one turned off, it leaves the result unchecked."""
     duration_s: float = 0.0
     candidate_hash: str = ""
     """Of the candidate it checked, so a later step knows whether to check again."""
