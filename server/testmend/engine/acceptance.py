@@ -77,7 +77,8 @@ def decide(state: MigrationState, settings: FidelityConfig) -> Decision:
         intent = fidelity.intent
         if intent is not None and intent.incomplete:
             # Accepted means the intent check was met; one stopped on the way is not.
-            review.append(f"intent not checked: {intent.skipped_reason}")
+            why = (intent.skipped_reason or "").split(" (`")[0]  # the command is in the report
+            review.append(f"intent not checked: {why}")
         score = intent.fidelity if intent is not None else None
         if score is not None and score < settings.threshold:
             review.append(
