@@ -26,7 +26,7 @@ from .project.packages import (
     package_dir,
     read_package_json,
 )
-from .project.testing_library import declared_version, testing_library_status
+from .project.testing_library import declared_version, major, testing_library_status
 from .runners.detect import ResolvedCommands, resolve_commands
 from .runners.errors import RunnerError
 from .runners.process import run_command
@@ -198,11 +198,6 @@ def _testing_library_check(root: Path) -> Check:
     )
 
 
-def _major(version: str | None) -> int | None:
-    digits = (version or "").split(".")[0]
-    return int(digits) if digits.isdigit() else None
-
-
 def _user_event_check(root: Path, config: Config) -> Check:
     """How migrated tests fire events: user-event 14 (``codemod.events`` ``auto``) needs what
     jsdom 16 added (``document.getSelection``, ``Event.composedPath``); under an older jsdom
@@ -211,7 +206,7 @@ def _user_event_check(root: Path, config: Config) -> Check:
     version = installed_version(root, "@testing-library/user-event")
     if setting == "fireEvent":
         return Check(name="user-event", status="info", detail="fireEvent (codemod.events)")
-    if version is None or (_major(version) or 0) < 14:
+    if version is None or (major(version) or 0) < 14:
         found = f"{version} (before 14)" if version else "not installed"
         return Check(
             name="user-event",
@@ -221,7 +216,7 @@ def _user_event_check(root: Path, config: Config) -> Check:
         )
     environment = package_dir(root, "jest-environment-jsdom")
     jsdom = installed_version(environment, "jsdom") if environment is not None else None
-    if jsdom is not None and (_major(jsdom) or 0) < 16:
+    if jsdom is not None and (major(jsdom) or 0) < 16:
         return Check(
             name="user-event",
             status="warning",

@@ -135,15 +135,23 @@ def drop_unused_lookups(content: str, root: Node) -> str:
         ):
             continue
         edits.append(remove_line(data, statement))
-        note = statement.prev_named_sibling
-        if (
-            note is not None
-            and note.type == "comment"
-            and text_of(note).startswith("// testmend:")
-            and note.end_point[0] == statement.start_point[0] - 1
-        ):
+        note = _note_above(statement, "// testmend:")
+        if note is not None:
             edits.append(remove_line(data, note))
     return applied(content, edits)
+
+
+def _note_above(statement: Node, prefix: str) -> Node | None:
+    """The comment starting with ``prefix`` on the line right above ``statement``."""
+    note = statement.prev_named_sibling
+    if (
+        note is not None
+        and note.type == "comment"
+        and text_of(note).startswith(prefix)
+        and note.end_point[0] == statement.start_point[0] - 1
+    ):
+        return note
+    return None
 
 
 NAME_NODES = ("identifier", "type_identifier", "jsx_identifier", "shorthand_property_identifier")
@@ -252,13 +260,8 @@ def drop_orphaned_declarations(content: str, root: Node, original: Node) -> str:
                 # goes, the render the test's later assertions read stays (and what it reads).
                 kept.add(statement.id)
                 edits.append(Edit(statement.start_byte, statement.end_byte, f"{text_of(render)};"))
-                note = statement.prev_named_sibling
-                if (
-                    note is not None
-                    and note.type == "comment"
-                    and text_of(note).startswith("// testmend: CSS selector")
-                    and note.end_point[0] == statement.start_point[0] - 1
-                ):
+                note = _note_above(statement, "// testmend: CSS selector")
+                if note is not None:
                     edits.append(remove_line(data, note))  # it said what the lookup selects
     return applied(content, edits)
 
