@@ -206,9 +206,9 @@ class Recordings(Targets):
         if self.selection_length(ops) != 1 or base.type != "identifier":
             return None
         binding = self.binding_named(text(base), base)
-        if binding is not None and binding.recorded_only:
-            pass  # `const viewer = root.find(C)`: its ops start with the selection
-        elif binding is None or binding.kind not in ("decl", "var") or binding.props_of:
+        # A render, or `const viewer = root.find(C)` whose ops the caller put first.
+        render = binding is not None and binding.kind in ("decl", "var") and not binding.props_of
+        if not render and not (binding is not None and binding.recorded_only):
             return None
         name = text(ops[0][1][0])
         self._keep(*self.recordable(name), name, reads=False)
