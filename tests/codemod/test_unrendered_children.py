@@ -519,3 +519,71 @@ def test_the_location_the_options_gave_the_router_is_where_the_memory_router_sta
     assert "<MemoryRouter><Page /></MemoryRouter>" in content, content
     notes = [n.message for n in result.notes if n.kind == "review"]
     assert any(note.endswith("at the location they gave (location)") for note in notes), notes
+
+
+SHELF_SOURCES = {
+    "configureStore.js": """
+        import { createStore } from 'redux';
+
+        const books = (state = { count: 0 }, action) =>
+          action.type === 'add' ? { count: state.count + 1 } : state;
+
+        export default function configureStore() {
+          return createStore(books);
+        }
+        """,
+    "Shelf.js": """
+        import React from 'react';
+        import { connect } from 'react-redux';
+
+        function CountBase({ count }) {
+          return <output>{count} books</output>;
+        }
+        const Count = connect((state) => ({ count: state.count }))(CountBase);
+
+        export default function Shelf({ title }) {
+          return (
+            <section>
+              <h2>{title}</h2>
+              <Count />
+            </section>
+          );
+        }
+        """,
+}
+
+SHELF_SUITE = """
+import React from 'react';
+import { shallow } from 'enzyme';
+import configureStore from './configureStore';
+import Shelf from './Shelf';
+
+describe('Shelf', () => {
+  it('starts with no books', () => {
+    const store = configureStore();
+    expect(store.getState().count).toBe(0);
+  });
+
+  it('shows its title', () => {
+    const root = shallow(<Shelf title="Novels" />);
+    expect(root.find('h2').text()).toBe('Novels');
+  });
+});
+"""
+
+
+async def test_children_that_need_a_store_render_inside_a_provider_of_the_tests_store(
+    app_copy: Path,
+) -> None:
+    """A connected child in the component's own module (no stub can replace it) throws outside
+    a redux ``<Provider>``, which the shallow test never needed. The file makes its stores with
+    ``configureStore()``: the render goes inside a ``<Provider>`` of such a store, and the
+    result passes under real jest and still fails when the title is not shown."""
+    folder = write_components(app_copy / "src/components/Shelf", SHELF_SOURCES)
+    file = str((folder / "Shelf.test.js").relative_to(app_copy))
+    content = await migrate(app_copy, file, SHELF_SUITE)
+    assert "import { Provider } from 'react-redux';" in content
+    assert '<Provider store={configureStore()}><Shelf title="Novels" /></Provider>' in content
+    assert "cannot be stubbed" not in content
+    failing = await broken_tests(app_copy, file, folder / "Shelf.js", "<h2>{title}</h2>", "<h2 />")
+    assert failing == ["Shelf shows its title"]

@@ -22,7 +22,7 @@ from functools import cached_property
 from ...project.module_syntax import mock_calls
 from ..models import CodemodOptions, DomCapture
 from ..syntax import Edit, Node, args_of, js_string, string_value, text, unwrap, walk
-from .render_calls import needs_a_router
+from .render_calls import needs_a_router, needs_a_store
 from .state import Binding, Ctx, Target, Untranslatable
 from .targets import Targets
 
@@ -413,7 +413,8 @@ class Recordings(Targets):
     def _stub_unrendered(self) -> list[tuple[str, str, str]]:
         """Stub the children the capture saw not render in this file's shallow renders
         (``unrendered``); → (name, error, why) of those that cannot be stubbed, but for those
-        a ``<MemoryRouter>`` now gives what they lacked (``needs_router``).
+        a ``<MemoryRouter>`` or a redux ``<Provider>`` now gives what they lacked
+        (``needs_router``, ``needs_store``).
 
         Stubbed even when the project's render helper renders them inside providers, or when
         a router around the render would let them render: the original never rendered them
@@ -423,23 +424,34 @@ class Recordings(Targets):
         for module, export, name, error in stubbable:
             self.unrendered.setdefault(module, {})[export] = error
             self._stubbed_names[export] = name
-        routed = self.needs_router()
-        return [u for u in unstubbed if not (routed and needs_a_router(u[1]))]
+        routed, stored = self.needs_router(), self.needs_store()
+        return [
+            u
+            for u in unstubbed
+            if not (routed and needs_a_router(u[1])) and not (stored and needs_a_store(u[1]))
+        ]
 
     def needs_router(self) -> bool:
         """Only a child no stub can replace needs the ``<MemoryRouter>`` (a stubbed one never
         renders), or one the test dived into (``withRouter(PageBase)`` got its router from the
         shallow render's legacy context)."""
-        if not super().needs_router():
-            return False
-        dived = (
+        return super().needs_router() and any(map(needs_a_router, self._unstubbed_errors()))
+
+    def needs_store(self) -> bool:
+        """As for the router: only a child no stub replaces, or one the test dived into
+        (``connect()``'s component got its store from the shallow render's legacy context)."""
+        return super().needs_store() and any(map(needs_a_store, self._unstubbed_errors()))
+
+    def _unstubbed_errors(self) -> list[str]:
+        """The errors of the children that render for real: those the test dived into and
+        those no stub can replace."""
+        dived = [
             child.error
             for record in (self.dom.renders if self.dom is not None else [])
             for child in record.unrendered
             if child.dived
-        )
-        unstubbed = (error for _name, error, _why in self._unrendered_children[1])
-        return any(needs_a_router(error) for error in (*dived, *unstubbed))
+        ]
+        return dived + [error for _name, error, _why in self._unrendered_children[1]]
 
     @cached_property
     def _identifiers(self) -> frozenset[str]:

@@ -5,8 +5,9 @@ an SVG-only root."""
 from __future__ import annotations
 
 import re
+from functools import cached_property
 
-from ..syntax import Node, args_of, object_declared, object_items, splice, text, unwrap
+from ..syntax import Node, args_of, object_declared, object_items, splice, text, unwrap, walk
 from .class_refs import ClassRefs
 from .state import Ctx, relative_specifier
 
@@ -14,8 +15,16 @@ from .state import Ctx, relative_specifier
 OUTSIDE_A_ROUTER = re.compile(r"outside (?:of )?a <Router>|in the context of a <Router>")
 
 
+# react-redux's error for a connected component or a hook outside a <Provider> (v5–v8).
+NO_STORE = re.compile(r'Could not find "store" in|could not find react-redux context value')
+
+
 def needs_a_router(error: str) -> bool:
     return OUTSIDE_A_ROUTER.search(error) is not None
+
+
+def needs_a_store(error: str) -> bool:
+    return NO_STORE.search(error) is not None
 
 
 class RenderCalls(ClassRefs):
@@ -50,6 +59,16 @@ class RenderCalls(ClassRefs):
         # Options no provider stands for (a router in legacy context, made by a helper of the
         # project's): where the file's components need a router, the router they gave.
         dropped = around is None and len(args) > 1 and name not in self.project_renders
+        if around is None and self.is_shallow(call) and self.needs_store():
+            provider = self.need_unshadowed("Provider", "react-redux")
+            store = self.store_factory
+            around = (f"<{provider} store={{{store}}}>", f"</{provider}>")
+            self.note_only(
+                call,
+                "review",
+                f"rendered inside a <{provider} store={{{store}}}>, a store made as this file "
+                "makes its own: the children the shallow test never rendered need one",
+            )
         if (self.is_shallow(call) or dropped) and self.needs_router():
             router = self.need_unshadowed("MemoryRouter", "react-router-dom")
             location = self._router_location(args[1:])
@@ -102,6 +121,64 @@ class RenderCalls(ClassRefs):
             for record in (self.dom.renders if self.dom is not None else [])
             for child in record.unrendered
         )
+
+    def needs_store(self) -> bool:
+        """The file's shallow renders had children that failed outside a redux ``<Provider>``,
+        react-redux is installed and the file makes a store of its own (``store_factory``)."""
+        return (
+            self.options.redux_installed
+            and self.store_factory is not None
+            and any(
+                needs_a_store(child.error)
+                for record in (self.dom.renders if self.dom is not None else [])
+                for child in record.unrendered
+            )
+        )
+
+    @cached_property
+    def store_factory(self) -> str | None:
+        """The call that makes the test's redux store, when the file makes every store it
+        names ``store`` with one call of a function it imports or declares at its top, without
+        arguments (``const store = configureStore()``, a default ``store = configureStore()``,
+        ``{ store: createStore() }``); None otherwise."""
+        root = self.tree.root_node
+        top = {
+            local for stmt, _module in self.own_imports() for _i, local in self._import_names(stmt)
+        }
+        for stmt in root.named_children:
+            named = stmt.child_by_field_name("name")
+            if stmt.type == "function_declaration" and named is not None:
+                top.add(text(named))
+            elif stmt.type == "lexical_declaration":
+                top.update(
+                    text(d.child_by_field_name("name"))
+                    for d in stmt.named_children
+                    if d.type == "variable_declarator"
+                )
+        made: set[str] = set()
+        for node in walk(root):
+            if node.start_byte >= self.virtual_from:
+                continue
+            fields = {
+                "variable_declarator": ("name", "value"),
+                "assignment_pattern": ("left", "right"),
+                "object_assignment_pattern": ("left", "right"),
+                "assignment_expression": ("left", "right"),
+                "pair": ("key", "value"),
+            }.get(node.type)
+            if fields is None:
+                continue
+            key, value = (node.child_by_field_name(f) for f in fields)
+            if key is None or text(key) != "store" or value is None:
+                continue
+            call = unwrap(value)
+            fn = call.child_by_field_name("function") if call is not None else None
+            if call is None or call.type != "call_expression" or fn is None:
+                return None
+            if args_of(call) or fn.type != "identifier" or text(fn) not in top:
+                return None
+            made.add(text(call))
+        return made.pop() if len(made) == 1 else None
 
     def _router_location(self, options: list[Node], depth: int = 0) -> str | None:
         """The code of the location that a render's options give a router in legacy context
