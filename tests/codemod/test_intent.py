@@ -260,3 +260,44 @@ async def test_the_originals_runs_are_kept_until_what_they_depend_on_changes(
         assert third.skipped_reason and "the original test does not pass" in third.skipped_reason
     finally:
         await runners.aclose()  # the warm jest
+
+
+async def test_a_mutant_that_makes_a_loop_endless_is_caught_and_the_check_goes_on(
+    example_copy: Path,
+) -> None:
+    """A mutant that makes a loop never end (`getPageItems`' loop never stopping): jest cannot
+    stop a synchronous loop, so its run would go on until the check timed out, leaving the
+    result unchecked. The loop guard throws in that test instead: both
+    sides catch the mutant, and the other mutant of the same run is still judged."""
+    from testmend.fidelity.intent import IntentInputs, check_intent, text_mutant
+
+    runners = ProjectRunners(load_config(example_copy, environ={}), cwd=example_copy)
+    test_file, component, find, replace = MUTATIONS["pagination-next-skips-a-page"]
+    original = (example_copy / test_file).read_text()
+    capture = await capture_dom(runners, test_file, workspace_root=example_copy)
+    converted = convert_enzyme_test(
+        original, path=test_file, options=detect_conventions(example_copy), dom=capture
+    )
+    write_support_files(example_copy, converted.support_files)
+    source = (example_copy / component).read_text()
+    mutants = [
+        # Never ends, and never fills the heap either: the items are dropped at each turn.
+        text_mutant(1, component, source, "current <= end", "items.splice(1) !== null"),
+        text_mutant(2, component, source, find, replace),
+    ]
+    inputs = IntentInputs(
+        test_file=test_file,
+        original=original,
+        candidate=converted.content,
+        targets=[component],
+        mutants=mutants,
+        original_snapshot=None,
+        candidate_snapshot=None,
+        timeout=90,
+    )
+    report = await check_intent(runners, example_copy, inputs)
+    assert not report.incomplete, report.skipped_reason
+    endless, skipping = report.outcomes
+    assert endless.killed_by_original and endless.killed_by_candidate
+    assert skipping.killed_by_original and skipping.killed_by_candidate
+    assert report.fidelity == 1.0

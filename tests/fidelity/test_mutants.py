@@ -92,7 +92,8 @@ def test_the_schemata_file_parses_and_switches_on_the_test_file_name() -> None:
     schemata = schemata_source(COMPONENT, PATH, mutants)
     assert not parse(schemata, PATH).root_node.has_error
     assert schemata.startswith("// @ts-nocheck\n'use client';")
-    assert schemata.count("__testmendMutant(") == len(mutants) + 1  # the switches + the helper
+    # The switches, the helper and the loop guard's own check.
+    assert schemata.count("__testmendMutant(") == len(mutants) + 2
     assert "testmend-m(\\d+)-" in schemata
 
 
@@ -169,3 +170,41 @@ def test_the_helper_goes_after_the_leading_pragmas() -> None:
         "// @ts-nocheck\n// @flow\n/* eslint-disable react/prop-types */\n"
         "function __testmendMutant("
     )
+
+
+LOOPING = """\
+export function Highlighter({ children, search }) {
+  const parts = [];
+  let remaining = children;
+  while (remaining) {
+    const start = remaining.indexOf(search);
+    if (start < 0) break;
+    parts.push(<mark key={parts.length}>{search}</mark>);
+    remaining = remaining.slice(start + search.length);
+  }
+  for (let i = 0; i < 2; i += 1) parts.push(<span key={i}>Padding text</span>);
+  const seen = new Set();
+  return <p onClick={() => { for (const part of parts) seen.add(part.key); }}>{parts}</p>;
+}
+"""
+
+
+def test_every_loop_of_the_schemata_file_is_guarded_on_both_sides_of_a_switch() -> None:
+    """A mutant can make a loop never end, which jest cannot stop: every loop body starts with
+    the guard (a body that was one statement becomes a block), also a loop inside a mutated
+    span (the handler a `remove-handler` mutant takes away), on its original side."""
+    mutants = generate_mutants(LOOPING, "src/Highlighter.jsx", 100)
+    handler = [m for m in mutants if m.operator == "remove-handler"]
+    assert handler and "for (const part of parts)" in handler[0].original
+    schemata = schemata_source(LOOPING, "src/Highlighter.jsx", mutants)
+    assert not parse(schemata, "src/Highlighter.jsx").root_node.has_error
+    assert (
+        "while ((__testmendMutant(1) ? (!(remaining)) : (remaining))) { __testmendLoop();"
+        in schemata
+    )
+    assert "{ __testmendLoop(); parts.push(<span" in schemata
+    assert (
+        "(__testmendMutant(9) ? (undefined) : (() => { "
+        "for (const part of parts) { __testmendLoop(); seen.add(part.key); } }))"
+    ) in schemata
+    assert schemata.count("__testmendLoop();") == 3

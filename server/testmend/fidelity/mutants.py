@@ -26,6 +26,13 @@ All chosen mutants of a file are written into one *schemata* file: each site bec
 mutant from the name of the test file jest is running (``….testmend-m<ID>-….test.tsx``), so
 one jest process runs the original and the candidate against every mutant, each test file in its
 own module registry.
+
+A mutant can make a loop of the file never end (a negated ``if`` lets an empty search string
+into a ``while`` that then never moves on): jest cannot stop a synchronous loop, the worker runs
+until its heap is full and dies, and jest then waits for it until the whole check times out.
+So every loop body of the schemata file starts with ``__testmendLoop()``, which, under a mutant
+only, throws once the file's loops have turned :data:`LOOP_LIMIT` times in one test: that test
+fails, the mutant is caught by whichever side runs into it, and the run goes on.
 """
 
 from __future__ import annotations
@@ -40,6 +47,10 @@ from ..layout import TEMP_MARK
 from .models import Mutant, MutantKind
 
 HELPER = "__testmendMutant"
+LOOP_GUARD = "__testmendLoop"
+LOOP_LIMIT = 1_000_000
+"""Loop turns in one test, under a mutant, taken as a loop that never ends."""
+_LOOPS = ("while_statement", "do_statement", "for_statement", "for_in_statement")
 COPY_MARK = f"{TEMP_MARK}m"
 """Test file copies are named ``<stem>.testmend-m<ID>-<o|c><rest>``."""
 
@@ -48,7 +59,8 @@ def _helper_source() -> str:
     """``__testmendMutant`` (``mutant_helper.js``), put at the top of the schemata source: its
     regular expression finds the mutant's id after :data:`COPY_MARK` in the test's path."""
     pattern = COPY_MARK.replace(".", "\\.")  # a dot, dashes and letters: only the dot is special
-    return read_asset("testmend.fidelity", "mutant_helper.js").replace("COPY_MARK_PATTERN", pattern)
+    source = read_asset("testmend.fidelity", "mutant_helper.js")
+    return source.replace("COPY_MARK_PATTERN", pattern).replace("LOOP_LIMIT", str(LOOP_LIMIT))
 
 
 _COMPARISON = {
@@ -443,12 +455,50 @@ def _insertion_point(data: bytes, path: str) -> int:
     return offset
 
 
+def _loop_guards(data: bytes, path: str) -> list[tuple[int, str]]:
+    """Where ``__testmendLoop();`` goes: at the start of every loop body (a body that is not a
+    block becomes one), as (offset, text) insertions."""
+    inserts: list[tuple[int, str]] = []
+    for node in walk(parse(data, path).root_node):
+        body = node.child_by_field_name("body") if node.type in _LOOPS else None
+        if body is None:
+            continue
+        if body.type == "statement_block":
+            inserts.append((body.start_byte + 1, f" {LOOP_GUARD}();"))
+        else:
+            inserts.append((body.start_byte, f"{{ {LOOP_GUARD}(); "))
+            inserts.append((body.end_byte, " }"))
+    return inserts
+
+
+def _inserted(data: bytes, start: int, inserts: list[tuple[int, str]]) -> bytes:
+    """``data`` (which starts at ``start`` in the file) with ``inserts`` made."""
+    for offset, code in sorted(inserts, reverse=True):
+        at = offset - start
+        data = data[:at] + code.encode("utf-8") + data[at:]
+    return data
+
+
 def schemata_source(source: str, path: str, mutants: list[Mutant]) -> str:
-    """``source`` with every mutant behind its switch (``mutants`` must not overlap)."""
+    """``source`` with every mutant behind its switch (``mutants`` must not overlap) and every
+    loop guarded (a loop inside a mutated span is guarded on both sides of its switch)."""
     data = source.encode("utf-8")
-    for mutant in sorted(mutants, key=lambda m: m.start, reverse=True):
-        original = data[mutant.start : mutant.end].decode("utf-8")
-        data = data[: mutant.start] + _schema(mutant, original).encode("utf-8") + data[mutant.end :]
+    guards = _loop_guards(data, path)
+    edits: list[tuple[int, int, int, bytes]] = []  # start, order at that start, end, code
+    inside: set[int] = set()
+    for mutant in mutants:
+        spanned = {i for i, (at, _code) in enumerate(guards) if mutant.start < at < mutant.end}
+        inside |= spanned
+        within = [guards[i] for i in spanned]
+        original = _inserted(data[mutant.start : mutant.end], mutant.start, within)
+        schema = _schema(mutant, original.decode("utf-8")).encode("utf-8")
+        edits.append((mutant.start, 1, mutant.end, schema))
+    # At one offset the mutant's switch is made first, so a guard there goes before it.
+    edits += [
+        (at, 0, at, code.encode("utf-8")) for i, (at, code) in enumerate(guards) if i not in inside
+    ]
+    for start, _order, end, code in sorted(edits, reverse=True):
+        data = data[:start] + code + data[end:]
     at = _insertion_point(data, path)
     head = data[:at] + (b"\n" if at else b"")
     return "// @ts-nocheck\n" + head.decode("utf-8") + _helper_source() + data[at:].decode("utf-8")
