@@ -31,16 +31,24 @@ _EXPORT_LIST = re.compile(r"export\s*\{([^}]*)\}(?!\s*from)")
 _MAX_FILES = 5000
 
 
-def _iter_sources(root: Path) -> list[Path]:
-    found: list[Path] = []
+def _walk_project(root: Path) -> tuple[list[Path], list[Path]]:
+    """One walk of the project: its source files (the first :data:`_MAX_FILES`) and the folders
+    below it that hold a ``package.json`` (workspace packages)."""
+    sources: list[Path] = []
+    packages: list[Path] = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = [d for d in dirnames if d not in NEVER_WALKED and not d.startswith(".")]
+        folder = Path(dirpath)
+        if folder != root and "package.json" in filenames:
+            packages.append(folder)
         for name in filenames:
-            if name.endswith(_SOURCE_EXT) and not name.endswith(".d.ts"):
-                found.append(Path(dirpath) / name)
-                if len(found) >= _MAX_FILES:
-                    return found
-    return found
+            if (
+                len(sources) < _MAX_FILES
+                and name.endswith(_SOURCE_EXT)
+                and not name.endswith(".d.ts")
+            ):
+                sources.append(folder / name)
+    return sources, packages
 
 
 def _read(path: Path) -> str:
@@ -195,15 +203,13 @@ _PACKAGE_TEST_FOLDERS = ("test", "tests", "spec", "testing")
 whose every module jest runs as a test, nor ``src``, which ships)."""
 
 
-def _package_support_dirs(root: Path, support_dir: str) -> dict[str, str]:
-    """Workspace packages below ``root`` (a folder with a ``package.json``) that do not hold
-    ``support_dir`` → their own test folder, where their tests' shared modules go."""
+def _package_support_dirs(root: Path, packages: list[Path], support_dir: str) -> dict[str, str]:
+    """The workspace ``packages`` below ``root`` that do not hold ``support_dir`` → their own
+    test folder, where their tests' shared modules go."""
     found: dict[str, str] = {}
     shared = root / support_dir
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = [d for d in dirnames if d not in NEVER_WALKED and not d.startswith(".")]
-        folder = Path(dirpath)
-        if folder == root or "package.json" not in filenames or shared.is_relative_to(folder):
+    for folder in packages:
+        if shared.is_relative_to(folder):
             continue
         for name in _PACKAGE_TEST_FOLDERS:
             if (folder / name).is_dir():
@@ -253,7 +259,7 @@ def detect_conventions(project_root: Path, *, events: EventsSetting = "auto") ->
     installed)."""
     root = Path(project_root).resolve()
     aliases = _aliases(root)
-    sources = _iter_sources(root)
+    sources, packages = _walk_project(root)
     texts = {path: _read(path) for path in sources}
 
     # Which specifier each test file uses for each module it imports.
@@ -365,6 +371,6 @@ def detect_conventions(project_root: Path, *, events: EventsSetting = "auto") ->
         rtl_major=_package_version(root, "@testing-library/react"),
         event_style=_event_style(events, user_event),
         support_dir=support_dir,
-        package_support_dirs=_package_support_dirs(root, support_dir),
+        package_support_dirs=_package_support_dirs(root, packages, support_dir),
         inline_type_imports=_inline_type_imports(root),
     )
