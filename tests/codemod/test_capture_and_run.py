@@ -1094,3 +1094,103 @@ async def test_a_value_a_test_reads_through_its_own_helper_is_read_where_it_is_c
     assert "getMaxHeight" not in result.content and "getList" not in result.content
     assert "style.maxHeight).toBe('200px');" in result.content, result.content
     assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error
+
+
+ROOTS_SUITE = """
+import React, { useState } from 'react';
+import { mount, shallow } from 'enzyme';
+
+function Toggle({ label, onToggle }: { label: string; onToggle: () => void }) {
+  const [left, setLeft] = useState(false);
+  return (
+    <button
+      type="button"
+      title={label}
+      className={left ? 'toggle toggle--left' : 'toggle'}
+      onClick={() => {
+        setLeft(!left);
+        onToggle();
+      }}
+    >
+      {label}
+    </button>
+  );
+}
+
+function Badge({ fresh }: { fresh: boolean }) {
+  return <span role="status" className={fresh ? 'badge badge--new' : 'badge'}>new</span>;
+}
+
+function Frame({ wide }: { wide: boolean }) {
+  return <div className={wide ? 'frame frame--wide' : 'frame'}><Badge fresh /></div>;
+}
+
+describe('roots', () => {
+  it('turns when clicked', () => {
+    const onToggle = jest.fn();
+    const wrapper = mount(<Toggle label="Collapse" onToggle={onToggle} />);
+    wrapper.simulate('click');
+    expect(onToggle).toHaveBeenCalledTimes(1);
+    expect(wrapper.getDOMNode()).toHaveClass('toggle--left');
+  });
+
+  it('shows its label as a title', () => {
+    const wrapper = mount(<Toggle label="Expand" onToggle={jest.fn()} />);
+    expect(wrapper.getDOMNode()).not.toHaveClass('toggle--left');
+    expect(wrapper.getDOMNode()).toHaveAttribute('title', 'Expand');
+  });
+
+  it('marks a fresh badge', () => {
+    const root = shallow(<Badge fresh />);
+    expect(root.hasClass('badge--new')).toBe(true);
+  });
+
+  const renderToggle = (label: string) => mount(<Toggle label={label} onToggle={jest.fn()} />);
+
+  it('turns from a helper', () => {
+    const wrapper = renderToggle('One');
+    wrapper.simulate('click');
+    expect(wrapper.getDOMNode()).toHaveClass('toggle--left');
+  });
+
+  it('turns back from a helper', () => {
+    const wrapper = renderToggle('Two');
+    wrapper.simulate('click');
+    wrapper.simulate('click');
+    expect(wrapper.getDOMNode()).not.toHaveClass('toggle--left');
+  });
+
+  it('widens a frame', () => {
+    const root = mount(<Frame wide />);
+    expect(root.getDOMNode()).toHaveClass('frame--wide');
+  });
+});
+"""
+
+
+async def test_a_render_root_is_reached_by_the_query_that_selected_it_alone(
+    app_copy: Path,
+) -> None:
+    """A test that clicks or checks the root of its render (`wrapper.simulate('click')`,
+    `root.hasClass(…)`), as in the suites of component libraries and apps: the capture records
+    the queries that select the root alone, when it rendered and at the end of each test, and
+    the root is reached by the first one every run of its render agrees on (the role and name
+    of a button, the role of a status) instead of `container.firstElementChild`, which Testing
+    Library's lint rejects. A root no query selects (a plain `div`) stays reached
+    through the container."""
+    file = "src/components/Roots.test.tsx"
+    _capture, result, run = await converted_and_run(app_copy, file, ROOTS_SUITE)
+    assert result.enzyme_free and result.untranslated_count == 0, result.content
+    content = result.content
+    collapse = "screen.getByRole('button', { name: 'Collapse' })"
+    assert f"await user.click({collapse});" in content
+    assert f"expect({collapse}).toHaveClass('toggle--left');" in content
+    expand = "screen.getByRole('button', { name: 'Expand' })"
+    assert f"expect({expand}).not.toHaveClass('toggle--left');" in content
+    assert f"expect({expand}).toHaveAttribute('title', 'Expand');" in content
+    assert "expect(screen.getByRole('status')).toHaveClass('badge--new');" in content
+    # A helper renders 'One' in one test and 'Two' in the next: only the role is common.
+    assert "renderToggle('Two');\n    await user.click(screen.getByRole('button'));" in content
+    assert "expect(container.firstElementChild).toHaveClass('frame--wide');" in content
+    assert content.count("firstElementChild") == 1, content
+    assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error

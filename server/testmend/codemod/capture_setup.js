@@ -961,6 +961,31 @@ function recordRender(wrapper, kind) {
     tag = null;
   }
   state.renders.push({ line: site.line, column: site.column, test, tag, host, component });
+  if (kind === 'shallow') shallowRoots.push({ wrapper, index: state.renders.length - 1 });
+  return state.renders.length - 1;
+}
+
+// The queries that select a render's root element alone (what the converter would otherwise
+// reach as `container.firstElementChild`): for a full render, those that select it both when it
+// rendered and at the end of its test, in the document; for a shallow render, at the end of
+// its test, in its HTML (no DOM of its own).
+const shallowRoots = [];
+function rootQueries(element) {
+  return element && element.nodeType === 1 ? queriesFor([element]) : [];
+}
+function sameQuery(a, b) {
+  return a.method === b.method && JSON.stringify(a.args) === JSON.stringify(b.args);
+}
+function keepRootQueries(index, element, before) {
+  if (index === undefined || !state.renders[index]) return;
+  let found = [];
+  try {
+    found = rootQueries(element);
+  } catch (e) {
+    found = [];
+  }
+  if (before) found = found.filter((q) => before.some((b) => sameQuery(q, b)));
+  state.renders[index].root_queries = found;
 }
 
 function rootTag(wrapper) {
@@ -1017,8 +1042,14 @@ if (enzyme && typeof document !== 'undefined' && typeof enzyme.mount === 'functi
       const container = document.createElement('div');
       document.body.appendChild(container);
       const wrapper = originalMount.call(this, node, Object.assign({}, options || {}, { attachTo: container }));
-      attached.push({ wrapper, container });
-      recordRender(wrapper, 'mount');
+      const index = recordRender(wrapper, 'mount');
+      let before = null;
+      try {
+        before = index === undefined ? null : rootQueries(container.firstElementChild);
+      } catch (e) {
+        before = null;
+      }
+      attached.push({ wrapper, container, index, before });
       return wrapper;
     };
   } catch (e) {
@@ -1027,7 +1058,8 @@ if (enzyme && typeof document !== 'undefined' && typeof enzyme.mount === 'functi
 }
 
 afterEach(() => {
-  for (const { wrapper, container } of attached.splice(0)) {
+  for (const { wrapper, container, index, before } of attached.splice(0)) {
+    if (before) keepRootQueries(index, container.firstElementChild, before);
     try {
       wrapper.detach();
     } catch (e) {
@@ -1044,6 +1076,13 @@ afterEach(() => {
 afterEach(() => {
   for (const { wrapper, index } of pendingRenders.splice(0)) {
     state.renders[index].tag = rootTag(wrapper);
+  }
+  for (const { wrapper, index } of shallowRoots.splice(0)) {
+    try {
+      keepRootQueries(index, parsed(String(markup(wrapper, wrapper) || '')).firstElementChild, null);
+    } catch (e) {
+      // what it renders cannot be read (a hook needing a real DOM)
+    }
   }
   for (const { wrapper, index, chain, rendered } of shallowRenders.splice(0)) {
     const dived = new Set(rendered);

@@ -202,6 +202,10 @@ class RenderRecord(_Model):
     name (``Group``)."""
     unrendered: list[UnrenderedChild] = []
     """For a ``shallow`` render whose whole tree does not render: the children to blame."""
+    root_queries: list[CapturedQuery] = []
+    """Queries that selected the root element (the container's first element) alone: for a
+    full render, both when it rendered and at the end of the test; for a shallow render, in
+    its HTML at the end of the test."""
 
 
 class DomCapture(_Model):

@@ -9,6 +9,7 @@ from ..models import RenderRecord
 from ..syntax import (
     Node,
     args_of,
+    js_value,
     object_items,
     pattern_items,
     text,
@@ -172,7 +173,23 @@ class Scanner(ImportScanner):
             component_root=self.renders_component_root(call),
             root=self.root_component(call),
             element=self.passed_element(call),
+            root_queries=self._root_queries(call),
         )
+
+    def _root_queries(self, call: Node) -> tuple[tuple[str, str], ...]:
+        """The queries every run of the render ``call`` saw select its root element alone
+        (none when the capture did not see it render)."""
+        runs = [
+            [
+                (q.method, ", ".join(js_value(a) for a in q.args))
+                for q in r.root_queries
+                if not q.all
+            ]
+            for r in self._render_records(call)
+        ]
+        if not runs:
+            return ()
+        return tuple(q for q in runs[0] if all(q in run for run in runs[1:]))
 
     def passed_element(self, call: Node) -> Literal["component", "host"] | None:
         """Whether the render at ``call`` was given a component's element or a host element

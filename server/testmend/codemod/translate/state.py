@@ -48,8 +48,20 @@ class RenderKind:
     Enzyme does): the root wrapper's children are then what the component rendered, or the
     element's own children. ``output``: the root's child, what the component rendered (a
     component or an element: the DOM does not say). None: not known from the syntax."""
+    root_queries: tuple[tuple[str, str], ...] | None = None
+    """The queries (method, arguments' code), in Testing Library's order, that the capture saw
+    select the root element alone in every run of every render: the root is then reached by
+    the first, not as ``container.firstElementChild``. None: no render says yet (a binding's
+    renders are joined with ``|``, which keeps the queries they share)."""
 
     def __or__(self, other: RenderKind) -> RenderKind:
+        shared = (
+            self.root_queries
+            if other.root_queries is None
+            else other.root_queries
+            if self.root_queries is None
+            else tuple(q for q in self.root_queries if q in other.root_queries)
+        )
         return RenderKind(
             self.shallow or other.shallow,
             self.svg or other.svg,
@@ -60,6 +72,7 @@ class RenderKind:
             self.element
             if other.element in (None, self.element)
             else (other.element if self.element is None else "mixed"),
+            shared,
         )
 
 

@@ -31,7 +31,14 @@ class TargetCode(CapturedQueries):
             bang = ""
         if target.kind == "root":
             # The root wrapper's DOM node: what the component rendered, inside RTL's container
-            # (inside the <svg> around it, for an SVG element).
+            # (inside the <svg> around it, for an SVG element), by the query the capture saw
+            # select it alone, when there is one and no other render shares the document.
+            queries = target.render.root_queries
+            alone = target.binding is None or not target.binding.beside_others
+            if queries and alone and target.within is None and not target.render.svg:
+                method, args = queries[0]
+                self.dom_queries_used += 1
+                return self._screen(f"{variant}By{method}({args})", target)
             if target.render.svg:
                 return self.member_of(target, "container") + ".querySelector('svg > *')" + bang
             return self.member_of(target, "container") + ".firstElementChild" + bang
