@@ -481,7 +481,8 @@ def _inserted(data: bytes, start: int, inserts: list[tuple[int, str]]) -> bytes:
 
 def schemata_source(source: str, path: str, mutants: list[Mutant]) -> str:
     """``source`` with every mutant behind its switch (``mutants`` must not overlap) and every
-    loop guarded (a loop inside a mutated span is guarded on both sides of its switch)."""
+    loop guarded (a loop inside a mutated span, such as a handler a mutant takes away, where
+    the switch keeps the original)."""
     data = source.encode("utf-8")
     guards = _loop_guards(data, path)
     edits: list[tuple[int, int, int, bytes]] = []  # start, order at that start, end, code

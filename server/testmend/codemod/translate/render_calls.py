@@ -19,6 +19,16 @@ OUTSIDE_A_ROUTER = re.compile(r"outside (?:of )?a <Router>|in the context of a <
 NO_STORE = re.compile(r'Could not find "store" in|could not find react-redux context value')
 
 
+# Where a file gives a name a value: the node type → its (name, value) fields.
+_ASSIGNMENTS = {
+    "variable_declarator": ("name", "value"),
+    "assignment_pattern": ("left", "right"),
+    "object_assignment_pattern": ("left", "right"),
+    "assignment_expression": ("left", "right"),
+    "pair": ("key", "value"),
+}
+
+
 def needs_a_router(error: str) -> bool:
     return OUTSIDE_A_ROUTER.search(error) is not None
 
@@ -159,13 +169,7 @@ class RenderCalls(ClassRefs):
         for node in walk(root):
             if node.start_byte >= self.virtual_from:
                 continue
-            fields = {
-                "variable_declarator": ("name", "value"),
-                "assignment_pattern": ("left", "right"),
-                "object_assignment_pattern": ("left", "right"),
-                "assignment_expression": ("left", "right"),
-                "pair": ("key", "value"),
-            }.get(node.type)
+            fields = _ASSIGNMENTS.get(node.type)
             if fields is None:
                 continue
             key, value = (node.child_by_field_name(f) for f in fields)
