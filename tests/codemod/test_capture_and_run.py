@@ -1121,6 +1121,10 @@ function Badge({ fresh }: { fresh: boolean }) {
   return <span role="status" className={fresh ? 'badge badge--new' : 'badge'}>new</span>;
 }
 
+function Scroller() {
+  return <div className="scroller"><table className="grid">Yo!</table></div>;
+}
+
 function Frame({ wide }: { wide: boolean }) {
   return <div className={wide ? 'frame frame--wide' : 'frame'}><Badge fresh /></div>;
 }
@@ -1160,6 +1164,11 @@ describe('roots', () => {
     expect(wrapper.getDOMNode()).not.toHaveClass('toggle--left');
   });
 
+  it('scrolls a table', () => {
+    const root = shallow(<Scroller />);
+    expect(root.hasClass('scroller')).toBe(true);
+  });
+
   it('widens a frame', () => {
     const root = mount(<Frame wide />);
     expect(root.getDOMNode()).toHaveClass('frame--wide');
@@ -1192,5 +1201,9 @@ async def test_a_render_root_is_reached_by_the_query_that_selected_it_alone(
     # A helper renders 'One' in one test and 'Two' in the next: only the role is common.
     assert "renderToggle('Two');\n    await user.click(screen.getByRole('button'));" in content
     assert "expect(container.firstElementChild).toHaveClass('frame--wide');" in content
-    assert content.count("firstElementChild") == 1, content
+    # reactstrap's `<Table responsive>Yo!</Table>`: parsed as HTML, the text inside the table
+    # moves before it, so the div would have it and `getByText` select the div; in React's DOM
+    # it stays in the table. HTML the parser changes gives no root query.
+    assert "expect(container.firstElementChild).toHaveClass('scroller');" in content
+    assert content.count("firstElementChild") == 2, content
     assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error
