@@ -396,3 +396,34 @@ async def test_a_render_made_where_a_selection_was_declared_stays_when_the_name_
     assert "expect(recordedProps(Mark)[0].width).toBe(10);" in content
     failing = await broken_tests(app_copy, file, widgets / "Pin.js", "r={size}", "r={size + 1}")
     assert failing == ["<Pin> sizes its mark"]
+
+
+FRAMED_SUITE = """
+import React from 'react';
+import { shallow } from 'enzyme';
+import Frame from './Frame';
+import Panel from './Panel';
+
+describe('<Panel>', () => {
+  it('is a frame', () => {
+    const wrapper = shallow(<Panel top={2} />);
+    expect(wrapper.type()).toBe(Frame);
+  });
+});
+"""
+
+
+async def test_the_component_at_a_shallow_root_is_asserted_as_mounted_once(
+    app_copy: Path, widgets: Path
+) -> None:
+    """reactstrap's `expect(shallow(<UncontrolledCollapse …/>).type()).toBe(Collapse)`: the
+    component the shallow root is. No DOM says which component rendered what; its mounted
+    instances are recorded as for a read of its props, and there is one. The result fails
+    when the panel no longer renders it."""
+    file = "src/components/Widgets/Framed.test.js"
+    content = await migrate(app_copy, file, FRAMED_SUITE)
+    assert "expect(recordedProps(Frame)).toHaveLength(1);" in content
+    failing = await broken_tests(
+        app_copy, file, widgets / "Panel.js", "return (", "return <p>Panel</p>;\n  return ("
+    )
+    assert failing == ["<Panel> is a frame"]

@@ -312,6 +312,20 @@ class Assertions(PropAssertions):
             # A shallow root whose type is null: the component rendered nothing.
             self.need_jest_dom()
             return f"expect({self.member_of(target, 'container')}).toBeEmptyDOMElement();"
+        if (
+            op == "type"
+            and not after
+            and not negated
+            and matcher in ("toBe", "toEqual", "toStrictEqual")
+            and len(margs) == 1
+            and target.render.root is not None
+            and text(margs[0]) == target.render.root
+        ):
+            # The component at a shallow root (`expect(root.type()).toBe(Carousel)`): it is
+            # mounted, once; its instances are recorded as for a read of its props.
+            props = self.recorded_root(target)
+            if props is not None:
+                return f"expect({props.removesuffix('[0]')}).toHaveLength(1);"
         if op in UNTRANSLATABLE:
             raise Untranslatable(UNTRANSLATABLE[op])
         raise Untranslatable(f"asserts on {op.lstrip('.')}() of the Enzyme wrapper")
