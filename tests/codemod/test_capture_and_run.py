@@ -1207,3 +1207,44 @@ async def test_a_render_root_is_reached_by_the_query_that_selected_it_alone(
     assert "expect(container.firstElementChild).toHaveClass('scroller');" in content
     assert content.count("firstElementChild") == 2, content
     assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error
+
+
+DETACHED_SUITE = """
+import React, { useEffect } from 'react';
+import { mount } from 'enzyme';
+
+function Outside({ onOutside }: { onOutside: () => void }) {
+  useEffect(() => {
+    document.addEventListener('click', onOutside);
+    return () => document.removeEventListener('click', onOutside);
+  }, [onOutside]);
+  return <p>Listening</p>;
+}
+
+describe('Outside', () => {
+  it('stops listening once detached', () => {
+    const element = document.createElement('div');
+    document.body.appendChild(element);
+    const onOutside = jest.fn();
+    const wrapper = mount(<Outside onOutside={onOutside} />, { attachTo: element });
+    document.body.click();
+    expect(onOutside).toHaveBeenCalledTimes(1);
+    wrapper.detach();
+    document.body.click();
+    expect(onOutside).toHaveBeenCalledTimes(1);
+    document.body.removeChild(element);
+  });
+});
+"""
+
+
+async def test_a_render_detached_from_the_tests_node_is_unmounted(app_copy: Path) -> None:
+    """reactstrap's `mount(…, { attachTo: element })` … `wrapper.detach()` (59 times in its
+    Dropdown and tooltip tests): detaching unmounts the tree from the node, so what it did on
+    mount (a document listener) is undone; the result unmounts the render there, and the
+    second click is not heard."""
+    file = "src/components/Outside.test.tsx"
+    _capture, result, run = await converted_and_run(app_copy, file, DETACHED_SUITE)
+    assert result.enzyme_free and result.untranslated_count == 0, result.content
+    assert "    unmount();\n    document.body.click();" in result.content, result.content
+    assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error

@@ -223,7 +223,8 @@ class Interactions(Events):
         last, largs, _ = ops[-1]
         if last == "update" and all(o in SELECT_OPS or o == "update" for o, _a, _n in ops):
             return ""
-        if last == "unmount" and len(ops) == 1:
+        if last in ("unmount", "detach") and len(ops) == 1:
+            # detach(): a render attached to a node of the test's (`attachTo`) unmounted from it.
             binding = self.binding_named(text(base), base) if base.type == "identifier" else None
             if ctx.hook in ("afterEach", "afterAll"):
                 return ""
