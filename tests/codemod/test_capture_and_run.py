@@ -1239,7 +1239,7 @@ describe('Outside', () => {
 
 
 async def test_a_render_detached_from_the_tests_node_is_unmounted(app_copy: Path) -> None:
-    """reactstrap's `mount(…, { attachTo: element })` … `wrapper.detach()` (59 times in its
+    """reactstrap's `mount(…, { attachTo: element })` … `wrapper.detach()` (65 times in its
     Dropdown and tooltip tests): detaching unmounts the tree from the node, so what it did on
     mount (a document listener) is undone; the result unmounts the render there, and the
     second click is not heard."""
