@@ -205,7 +205,7 @@ class RenderRecord(_Model):
     root_queries: list[CapturedQuery] = []
     """Queries that selected the root element (the container's first element) alone: for a
     full render, both when it rendered and at the end of the test; for a shallow render, in
-    its HTML at the end of the test."""
+    its HTML at the end of the test, when the HTML parser keeps that HTML as it is."""
 
 
 class DomCapture(_Model):
