@@ -189,7 +189,7 @@ export function Highlighter({ children, search }) {
 """
 
 
-def test_every_loop_of_the_schemata_file_is_guarded_on_both_sides_of_a_switch() -> None:
+def test_every_loop_of_the_schemata_file_is_guarded_also_inside_a_switch() -> None:
     """A mutant can make a loop never end, which jest cannot stop: every loop body starts with
     the guard (a body that was one statement becomes a block), also a loop inside a mutated
     span (the handler a `remove-handler` mutant takes away), on its original side."""
