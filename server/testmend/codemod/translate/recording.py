@@ -445,12 +445,7 @@ class Recordings(Targets):
     def _unstubbed_errors(self) -> list[str]:
         """The errors of the children that render for real: those the test dived into and
         those no stub can replace."""
-        dived = [
-            child.error
-            for record in (self.dom.renders if self.dom is not None else [])
-            for child in record.unrendered
-            if child.dived
-        ]
+        dived = [child.error for child in self.unrendered_children() if child.dived]
         return dived + [error for _name, error, _why in self._unrendered_children[1]]
 
     @cached_property

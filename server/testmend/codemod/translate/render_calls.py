@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from functools import cached_property
 
+from ..models import UnrenderedChild
 from ..syntax import Node, args_of, object_declared, object_items, splice, text, unwrap, walk
 from .class_refs import ClassRefs
 from .state import Ctx, relative_specifier
@@ -127,10 +128,13 @@ class RenderCalls(ClassRefs):
         never rendered), and react-router-dom is installed: a ``<MemoryRouter>`` is what they
         need, at ``/`` as a shallow test's context-free render was."""
         return self.options.router_installed and any(
-            needs_a_router(child.error)
-            for record in (self.dom.renders if self.dom is not None else [])
-            for child in record.unrendered
+            needs_a_router(child.error) for child in self.unrendered_children()
         )
+
+    def unrendered_children(self) -> list[UnrenderedChild]:
+        """The children the capture saw not render in the file's shallow renders."""
+        renders = self.dom.renders if self.dom is not None else []
+        return [child for record in renders for child in record.unrendered]
 
     def needs_store(self) -> bool:
         """The file's shallow renders had children that failed outside a redux ``<Provider>``,
@@ -138,11 +142,7 @@ class RenderCalls(ClassRefs):
         return (
             self.options.redux_installed
             and self.store_factory is not None
-            and any(
-                needs_a_store(child.error)
-                for record in (self.dom.renders if self.dom is not None else [])
-                for child in record.unrendered
-            )
+            and any(needs_a_store(child.error) for child in self.unrendered_children())
         )
 
     @cached_property
