@@ -304,6 +304,11 @@ class Events(Awaiting):
                 "persist",
             ):
                 continue
+            elif pair.type == "shorthand_property_identifier" and text(pair) in (
+                *EVENT_METHODS,
+                "persist",
+            ):
+                continue  # ``{ preventDefault }``: a mock, which ``_event_mocks`` puts on the event
             kept.append(text(pair))
         if not kept:
             return None
