@@ -271,7 +271,9 @@ def _end(
         "successful_patches": loop.patches,
         "last_test_summary": describe_test_result(result),
         "tests_passing": result.passed_count,
-        "tests_total": len(result.tests),
+        # The tests that ran: one the file itself skips (``xit``) fails nothing, and the test
+        # inventory reports one the result newly skips.
+        "tests_total": len(result.tests) - result.skipped_count,
         "fidelity": loop.fidelity,
         "review": state.review.model_copy(update={"send_back": False}),
         **snapshot_update,
