@@ -131,6 +131,79 @@ def test_selection_helpers_of_the_tests_helper_module(tmp_path: Path) -> None:
     assert "Find the <a>" not in helpers["getMenuItems"]
 
 
+def test_event_helpers_of_the_tests_helper_module(tmp_path: Path) -> None:
+    """A helper that fires one event at a selection of its wrapper parameter is read as one
+    statement the test can hold: its local selection and the module's selection helpers
+    inlined, the module's base event (the members a real event has, then the caller's) reduced
+    to the caller's properties, a ``currentTarget`` that is the selection itself dropped. One
+    that needs anything else of the module (a constant), does more than fire, or fires at
+    its parameter itself (whatever a test hands it) is not one (its calls stay, as before)."""
+    write(tmp_path, "package.json", json.dumps({"name": "x"}))
+    write(
+        tmp_path,
+        "src/__tests__/helpers.ts",
+        """
+        import type { ReactWrapper } from 'enzyme';
+
+        const noop = () => {};
+        const MENU = '.rbt-menu';
+
+        export function getInput(wrapper: ReactWrapper) {
+          return wrapper.find('.rbt-input-main');
+        }
+
+        function getBaseEvent(properties = {}) {
+          return { defaultPrevented: false, persist: noop, preventDefault: noop, ...properties };
+        }
+
+        export function focus(wrapper: ReactWrapper, eventProperties?: object) {
+          getInput(wrapper).simulate('focus', getBaseEvent(eventProperties));
+        }
+
+        export const keyDown = (wrapper: ReactWrapper, value: number, props = {}) => {
+          const input = getInput(wrapper);
+          input.prop('onKeyDown')({
+            ...getBaseEvent(props),
+            currentTarget: input,
+            keyCode: value,
+          });
+        };
+
+        export function change(wrapper: ReactWrapper, value: string) {
+          getInput(wrapper).prop('onChange')({ currentTarget: { value } });
+        }
+
+        export function clickMenu(wrapper: ReactWrapper) {
+          wrapper.find(MENU).simulate('click');
+        }
+
+        export function focusTwice(wrapper: ReactWrapper) {
+          focus(wrapper);
+          focus(wrapper);
+        }
+
+        export function submit(form: ReactWrapper, wrapper: ReactWrapper) {
+          form.simulate('submit', { target: wrapper });
+        }
+        """,
+    )
+    write(
+        tmp_path,
+        "src/__tests__/Menu.test.tsx",
+        "import { mount } from 'enzyme';\nimport { focus } from './helpers';\n",
+    )
+    helpers = detect_conventions(tmp_path).action_helpers["src/__tests__/helpers"]
+    assert helpers == {
+        "focus": "function focus(wrapper, eventProperties) { "
+        "wrapper.find('.rbt-input-main').simulate('focus', { ...eventProperties }); }",
+        "keyDown": "function keyDown(wrapper, value, props = {}) { "
+        "wrapper.find('.rbt-input-main').prop('onKeyDown')"
+        "({ ...props, keyCode: value }); }",
+        "change": "function change(wrapper, value) { "
+        "wrapper.find('.rbt-input-main').prop('onChange')({ currentTarget: { value } }); }",
+    }
+
+
 def test_a_monorepos_packages_keep_the_shared_modules_of_their_tests(tmp_path: Path) -> None:
     """visx's layout: the jest setup at the root (``config-jest/setup``), every workspace
     package with tests of its own in ``test/``. A package's migrated tests share modules in

@@ -16,6 +16,7 @@ from ..layout import NEVER_WALKED
 from ..project.enzyme_helpers import RENDERING_NAME
 from ..project.packages import installed_version, read_package_json
 from .models import CodemodOptions, EventStyle, HelperMapping, RenderHelper
+from .translate.action_helpers import action_helpers_in
 from .translate.helper_modules import selection_helpers_in
 
 _SOURCE_EXT = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs")
@@ -341,17 +342,23 @@ def detect_conventions(project_root: Path, *, events: EventsSetting = "auto") ->
                 )
     # Selection helpers in the modules tests import (``__tests__/helpers.js`` included).
     selection: dict[str, dict[str, str]] = {}
+    actions: dict[str, dict[str, str]] = {}
     for path, text in texts.items():
         key = _module_path_key(path)
         if key not in importers or re.search(r"\.(test|spec)\.", path.name):
             continue
         found = selection_helpers_in(text)
+        module = Path(key).relative_to(root).as_posix()
         if found:
-            selection[Path(key).relative_to(root).as_posix()] = found
+            selection[module] = found
+        acting = action_helpers_in(text, path.name, found)
+        if acting:
+            actions[module] = acting
     user_event = _package_version(root, "@testing-library/user-event")
     support_dir = _support_dir(root, render_helper)
     return CodemodOptions(
         selection_helpers=selection,
+        action_helpers=actions,
         render_helper=render_helper,
         helper_mappings=mappings,
         enzyme_helper_modules=sorted(

@@ -21,6 +21,7 @@ from ..js_syntax import first_syntax_error
 from .models import CodemodOptions, CodemodResult, DomCapture, Note, TestInfo
 from .syntax import apply_edits, args_of, parse, string_value, text, walk
 from .tidy import tidy
+from .translate.action_helpers import with_expanded_actions
 from .translate.finishing import Finishing
 from .translate.helper_modules import drop_expanded_imports, with_imported_helpers
 from .translate.imports import is_enzyme_helper_module
@@ -75,9 +76,10 @@ def convert_enzyme_test(
     if unready and options.event_style == "userEvent":
         # Every user-event 14 call would throw in this test environment (jsdom before 16).
         options = options.model_copy(update={"event_style": "fireEvent"})
-    augmented, imported_helpers = with_imported_helpers(source, path, options.selection_helpers)
+    expanded, acted = with_expanded_actions(source, path, options.action_helpers)
+    augmented, imported_helpers = with_imported_helpers(expanded, path, options.selection_helpers)
     converter = _Converter(augmented, path, options, dom)
-    converter.virtual_from = len(source.encode("utf-8"))
+    converter.virtual_from = len(expanded.encode("utf-8"))
     converter.collect_tests()
     names_before = [t.name for t in converter.tests]
 
@@ -108,7 +110,8 @@ def convert_enzyme_test(
     content, placed, mapper = apply_edits(converter.src, converter.edits)
     if imported_helpers:  # the imported helpers' source appended for the converter goes
         content = content.encode("utf-8")[: mapper(converter.virtual_from)].decode("utf-8")
-        content = drop_expanded_imports(content, path, imported_helpers)
+    if imported_helpers or acted:
+        content = drop_expanded_imports(content, path, [*imported_helpers, *acted])
     out = content.encode("utf-8")
     unplaced = [
         (out[: mapper(offset)].count(b"\n") + 1, kind, message)

@@ -101,6 +101,10 @@ class CodemodOptions(_Model):
     """Modules of the tests' own helpers (project-relative path without extension) → their
     exported selection helpers (``getMenu(wrapper)`` returning ``wrapper.find(…)``): name →
     source. A call reads as the selection."""
+    action_helpers: dict[str, dict[str, str]] = {}
+    """The same modules → their exported event helpers (``focus(wrapper, props)`` firing an
+    event at a selection of the wrapper): name → one-statement template. A call statement is
+    expanded into that statement (``translate/action_helpers.py``)."""
 
 
 # --- DOM capture ------------------------------------------------------------------------------

@@ -16,11 +16,15 @@ import re
 
 from ..syntax import Node, parse, splice, string_value, text, walk
 
+# A parameter's TypeScript type and a function's return type (``wrapper: ReactWrapper``).
+_TYPE = r"(?:\s*:\s*[\w$.<>\[\], ]+?)?"
 _FUNCTION = re.compile(
-    r"export\s+function\s+([A-Za-z_$][\w$]*)\s*\(\s*([A-Za-z_$][\w$]*)\s*\)\s*\{([^{}]*)\}"
+    rf"export\s+function\s+([A-Za-z_$][\w$]*)\s*\(\s*([A-Za-z_$][\w$]*){_TYPE}\s*\){_TYPE}\s*"
+    r"\{([^{}]*)\}"
 )
 _ARROW = re.compile(
-    r"export\s+const\s+([A-Za-z_$][\w$]*)\s*=\s*\(?\s*([A-Za-z_$][\w$]*)\s*\)?\s*=>\s*"
+    r"export\s+const\s+([A-Za-z_$][\w$]*)\s*=\s*(?:\(\s*([A-Za-z_$][\w$]*)"
+    rf"{_TYPE}\s*\)|([A-Za-z_$][\w$]*)){_TYPE}\s*=>\s*"
     r"([^;\n{}]+);"
 )
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
@@ -36,14 +40,15 @@ def selection_helpers_in(source: str) -> dict[str, str]:
         if re.fullmatch(rf"return\s+{re.escape(param)}\s*\.\s*find\([^;]*\)[^;]*;?", body, re.S):
             found[name] = f"function {name}({param}) {{ {body} }}"
     for match in _ARROW.finditer(source):
-        name, param, body = match.groups()
+        name, typed, bare, body = match.groups()
+        param = typed or bare
         body = body.strip()
         if re.match(rf"{re.escape(param)}\s*\.\s*find\(", body):
             found[name] = f"function {name}({param}) {{ return {body}; }}"
     return found
 
 
-def _imports(tree_root: Node) -> list[tuple[Node, str, list[tuple[str, str, Node]]]]:
+def module_imports(tree_root: Node) -> list[tuple[Node, str, list[tuple[str, str, Node]]]]:
     """Each import statement: (node, specifier, [(imported, local, specifier node)])."""
     out = []
     for node in tree_root.named_children:
@@ -60,7 +65,7 @@ def _imports(tree_root: Node) -> list[tuple[Node, str, list[tuple[str, str, Node
     return out
 
 
-def _module_key(spec: str, path: str) -> str | None:
+def module_key(spec: str, path: str) -> str | None:
     if not spec.startswith("."):
         return None
     key = posixpath.normpath(posixpath.join(posixpath.dirname(path), spec))
@@ -78,8 +83,8 @@ def with_imported_helpers(
     tree = parse(source.encode("utf-8"), path)
     tail: list[str] = []
     names: list[str] = []
-    for _node, spec, imported in _imports(tree.root_node):
-        key = _module_key(spec, path)
+    for _node, spec, imported in module_imports(tree.root_node):
+        key = module_key(spec, path)
         module = helpers.get(key or "") or helpers.get(re.sub(r"\.[cm]?[jt]sx?$", "", key or ""))
         if not module:
             continue
@@ -111,7 +116,7 @@ def drop_expanded_imports(content: str, path: str, names: list[str]) -> str:
         and not any(a.type == "import_statement" for a in _ancestors(n))
     }
     edits: list[tuple[int, int, str]] = []
-    for node, _spec, imported in _imports(tree.root_node):
+    for node, _spec, imported in module_imports(tree.root_node):
         gone = [n for _name, local, n in imported if local in names and local not in used]
         if not gone:
             continue
