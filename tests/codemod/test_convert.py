@@ -1269,7 +1269,8 @@ def test_the_recording_helper_is_a_module_of_the_result() -> None:
 
 def test_providers_from_render_options_and_a_project_helper() -> None:
     """A redux store in Enzyme's legacy context (given to ``shallow`` or to a project helper's
-    own options, literally or spread from an object built before) renders inside react-redux's
+    own options, literally, spread from an object built before or that object's name) renders
+    inside react-redux's
     ``<Provider>``; ``wrappingComponent`` wraps the
     element with its props; the helper module's fakes stay imported."""
     options = CodemodOptions(
@@ -1291,6 +1292,10 @@ def test_providers_from_render_options_and_a_project_helper() -> None:
     assert "render(<Provider store={fakeStore()}><Toolbar /></Provider>);" in content
     # Spread from an object declared before: read through its name, evaluated once.
     assert "render(<Provider store={context.context.store}><Toolbar /></Provider>);" in content
+    # Options declared before the render and given by their name: the store they hold.
+    declared = content[content.index("it('is given options declared") :]
+    assert "render(<Provider store={store}><Toolbar /></Provider>);" in declared
+    assert "shallowOptions" not in declared
     assert "render(<ThemeProvider {...{ theme: 'dark' }}><Toolbar /></ThemeProvider>);" in content
     assert "ToolbarBase" not in content and "shallowUntilTarget" not in content
     # Without react-redux there is no Provider to give: the options are dropped, with a note.

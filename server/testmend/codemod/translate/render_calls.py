@@ -216,10 +216,15 @@ class RenderCalls(ClassRefs):
     def _providers(self, options: list[Node]) -> tuple[str, str] | None:
         """The providers a render's options give, as JSX around the element: a redux store in
         legacy context (``{ context: { store } }``, also inside a project helper's own options
-        such as ``{ shallowOptions: { context: { store } } }``) becomes ``<Provider store>``
+        such as ``{ shallowOptions: { context: { store } } }``, also declared before the render
+        under the name the options give) becomes ``<Provider store>``
         (react-redux); Enzyme's ``wrappingComponent`` (with its props) wraps it as it is."""
         for option in options:
             found = unwrap(option)
+            if found is not None and found.type in ("identifier", "shorthand_property_identifier"):
+                # Options declared before the render (``const shallowOptions = { …, context:
+                # { …, store } }``, then ``{ shallowOptions }``): read where they are declared.
+                found = object_declared(text(found), found)
             if found is None or found.type != "object":
                 continue
             items = dict(object_items(found))
