@@ -971,6 +971,55 @@ def test_imported_selection_helpers_read_as_their_selection() -> None:
     assert content.rstrip().endswith("});")
 
 
+def test_event_helper_calls_expand_on_their_own_lines_and_never_run_an_argument_twice() -> None:
+    """A call of an imported event helper is its statement with the call's arguments, at the
+    call's place and on as many lines as the call had: the capture's records (the helper's
+    ``find`` at the call, a later ``find`` of the test) still meet their code. An argument the
+    statement writes twice that is a call (``keyDown(wrapper, nextKey())``) would run twice,
+    so that call stays, untranslated."""
+    options = CodemodOptions(
+        jest_dom_global=True,
+        action_helpers={
+            "src/__tests__/helpers": {
+                "keyDown": "function keyDown(wrapper, value, props) { wrapper.find('input')"
+                ".simulate('keyDown', { ...props, keyCode: value, which: value }); }"
+            }
+        },
+    )
+    source = """
+        import { mount } from 'enzyme';
+        import { keyDown } from '../helpers';
+
+        it('keys', () => {
+          const wrapper = mount(<Field />);
+          keyDown(
+            wrapper,
+            13,
+            { shiftKey: true },
+          );
+          keyDown(wrapper, nextKey());
+          expect(wrapper.find('input').prop('value')).toBe('');
+        });
+        """
+    field = CapturedQuery(method="Role", args=["textbox", {"name": "Note"}])
+    labelled = CapturedQuery(method="LabelText", args=["Note"])
+    dom = DomCapture(
+        file="src/__tests__/components/Field.test.js",
+        records=[_record(6, 3, "input", "keys", field), _record(12, 24, "input", "keys", labelled)],
+    )
+    result = convert(
+        source, path="src/__tests__/components/Field.test.js", options=options, dom=dom
+    )
+    content = result.content
+    assert (
+        "fireEvent.keyDown(screen.getByRole('textbox', { name: 'Note' }), "
+        "{ shiftKey: true, keyCode: 13, which: 13 });"
+    ) in content
+    assert "expect(screen.getByLabelText('Note')).toHaveValue('');" in content
+    assert "// keyDown(wrapper, nextKey());" in content
+    assert "../helpers" not in content  # no call of the module's left to run
+
+
 def test_a_function_returning_a_shallow_render_is_read_inline() -> None:
     """visx's style: ``const LineWrapper = (props = {}) => shallow(<Line {...props} />)`` then
     ``LineWrapper().find('line')`` and ``LineWrapper({…}).prop('strokeLinecap')``. The function

@@ -54,6 +54,11 @@ _SIMPLE = frozenset(
     }
 )
 
+# Arguments that may be written twice (``keyCode: value, which: value``) and mean the same.
+_PURE = frozenset(
+    {"identifier", "member_expression", "string", "number", "true", "false", "null", "undefined"}
+)
+
 Params = list[tuple[str, str | None]]
 
 
@@ -369,6 +374,13 @@ def _expansion(template: str, path: str, args: list[Node]) -> str | None:
     body = _body(fn) if fn is not None else None
     if params is None or body is None or len(args) > len(params):
         return None
+    uses: dict[str, int] = {}
+    for n in walk(body[1]):
+        if n.type in ("identifier", "shorthand_property_identifier"):
+            uses[text(n)] = uses.get(text(n), 0) + 1
+    twice = [a for (p, _d), a in zip(params, args, strict=False) if uses.get(p, 0) > 1]
+    if any(a.type not in _PURE for a in twice):
+        return None  # written twice, a call in it would run twice
     given: dict[str, str | None] = {}
     spread: dict[str, list[str]] = {}  # an object literal argument, spread: its members
     for i, (name, default) in enumerate(params):
