@@ -301,3 +301,41 @@ async def test_a_mutant_that_makes_a_loop_endless_is_caught_and_the_check_goes_o
     assert endless.killed_by_original and endless.killed_by_candidate
     assert skipping.killed_by_original and skipping.killed_by_candidate
     assert report.fidelity == 1.0
+
+
+async def test_a_mutant_whose_test_never_ends_is_caught_and_the_others_run_again(
+    example_copy: Path,
+) -> None:
+    """A mutant that makes a test run without end where the loop guard cannot see it (here a
+    loop the mutant itself brings; in visx, a render that allocates until the heap is full):
+    jest reports nothing until the file is done, so the check used to stop at its timeout,
+    unchecked. The run is watched: the copy whose test has run ``stall`` seconds stops the run,
+    counts as catching its mutant, and the other copies go again, so the check completes and
+    the other mutant is still judged."""
+    from testmend.fidelity.intent import IntentInputs, check_intent, text_mutant
+
+    runners = ProjectRunners(load_config(example_copy, environ={}), cwd=example_copy)
+    test_file, component, find, replace = MUTATIONS["pagination-next-skips-a-page"]
+    original = (example_copy / test_file).read_text()
+    source = (example_copy / component).read_text()
+    mutants = [
+        text_mutant(1, component, source, "current <= end", "(() => { for (;;) {} })()"),
+        text_mutant(2, component, source, find, replace),
+    ]
+    inputs = IntentInputs(
+        test_file=test_file,
+        original=original,
+        candidate=original,
+        targets=[component],
+        mutants=mutants,
+        timeout=90,
+        stall=8,
+    )
+    report = await check_intent(runners, example_copy, inputs)
+    assert not report.incomplete, report.skipped_reason
+    endless, skipping = report.outcomes
+    assert endless.killed_by_original and endless.killed_by_candidate
+    assert skipping.killed_by_original and skipping.killed_by_candidate
+    assert report.fidelity == 1.0
+    assert not list(example_copy.rglob("*.testmend-m*"))
+    assert not list(example_copy.glob("*testmend*intent*"))

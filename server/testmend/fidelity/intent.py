@@ -9,7 +9,8 @@ original's copies (every mutant), a second the candidate's (only the mutants the
 catches: one it lets through cannot be lost), or one run takes both when jest is the plain
 command (a second run would start jest again); then everything is put back as it was,
 whatever happened. A mutant is *killed* by a file when a test that passed in the baseline
-fails (or the file cannot run) with the mutant active.
+fails (or the file cannot run, or one of its tests runs without end: ``stalls.py``) with the
+mutant active.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from .mutants import (
     generate_mutants,
     schemata_source,
 )
+from .stalls import run_watched, stall_after
 
 
 def content_hash(text: str) -> str:
@@ -52,6 +54,8 @@ class IntentInputs:
     timeout: float = 120.0
     mutants: Sequence[Mutant] | None = None
     """Given mutants (e.g. hand-made bugs, see :func:`text_mutant`) instead of generated ones."""
+    stall: float | None = None
+    """Seconds one test may run before it counts as endless (None: ``stall_after(timeout)``)."""
 
 
 def _passed(result: TestRunResult) -> set[str]:
@@ -181,9 +185,10 @@ async def _run_copies(
             if snapshot is not None:
                 files.write(snapshot_file(name), snapshot)
             copies[(which, mutant_id)] = name
-    # The only jest of the run at this point.
-    results = await runners.run_test_files(
-        list(copies.values()), timeout=inputs.timeout, all_cores=True
+    # The only jest of the run at this point; a copy whose test runs without end is taken out.
+    stall = inputs.stall if inputs.stall is not None else stall_after(inputs.timeout)
+    results = await run_watched(
+        runners, files.root, list(copies.values()), timeout=inputs.timeout, stall=stall
     )
     ran: dict[str, dict[int, TestRunResult]] = {which: {} for which in sides}
     for (which, mutant_id), name in copies.items():

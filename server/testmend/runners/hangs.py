@@ -56,14 +56,21 @@ def stuck_in(progress: Path) -> list[str]:
 
 def stuck(progress: str) -> list[str]:
     """Tests with a start and no end in the probe's lines, in the order they started."""
-    open_: dict[str, int] = {}
+    return [name or "(a hook outside any test)" for _path, name in open_tests(progress)]
+
+
+def open_tests(progress: str) -> list[tuple[str, str]]:
+    """(test file, test name) of the tests with a start and no end in the probe's lines, in
+    the order they started (the file is empty where jest did not say it)."""
+    open_: dict[tuple[str, str], int] = {}
     for line in progress.splitlines():
-        kind, _, name = line.partition("\t")
+        kind, name, path = ([*line.split("\t"), "", ""])[:3]
+        key = (path, name)
         if kind == "start":
-            open_[name] = open_.get(name, 0) + 1
-        elif kind == "end" and open_.get(name):
-            open_[name] -= 1
-    return [name or "(a hook outside any test)" for name, n in open_.items() if n > 0]
+            open_[key] = open_.get(key, 0) + 1
+        elif kind == "end" and open_.get(key):
+            open_[key] -= 1
+    return [key for key, n in open_.items() if n > 0]
 
 
 async def hanging_tests(runners: ProbedRunners, root: Path, file: str, timeout: float) -> list[str]:

@@ -362,6 +362,7 @@ class ProjectRunners:
         files: Sequence[str],
         *,
         extra_args: Sequence[str] = (),
+        extra_env: Mapping[str, str] | None = None,
         timeout: float | None = None,
         all_cores: bool = False,
     ) -> dict[str, TestRunResult]:
@@ -375,7 +376,7 @@ class ProjectRunners:
         workers)."""
         targets = [self._target(file) for file in files]
         report, output, done = await self._jest(
-            [path for path, _ in targets], extra_args, None, timeout, all_cores=all_cores
+            [path for path, _ in targets], extra_args, extra_env, timeout, all_cores=all_cores
         )
         results: dict[str, TestRunResult] = {}
         for (abs_file, rel), file in zip(targets, files, strict=True):
