@@ -13,14 +13,10 @@ failing one does), and the copies not run yet go again, without it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import time
 from pathlib import Path
 
-from ..layout import TEMP_DIR_PREFIX
 from ..runners import ProjectRunners, RunnerError, SuiteError, TestRunResult
-from ..runners.hangs import POLL_SECONDS, PROGRESS_ENV, open_tests, probe_script
-from ..runners.setup_files import added_setup_file
+from ..runners.hangs import probed, stalled, stopped
 
 
 def stall_after(timeout: float) -> float:
@@ -45,66 +41,40 @@ async def run_watched(
     results: dict[str, TestRunResult] = {}
     left = list(files)
     while left:
-        with runners.temp_dir(f"{TEMP_DIR_PREFIX}intent-") as tmp:
-            progress = Path(tmp) / "progress.tsv"
-            progress.write_text("", encoding="utf-8")
-            with added_setup_file(runners, root, probe_script(), "intent") as extra_args:
-                run = asyncio.create_task(
-                    runners.run_test_files(
-                        left,
-                        extra_args=extra_args,
-                        extra_env={PROGRESS_ENV: str(progress)},
-                        timeout=timeout,
-                        all_cores=True,
-                    )
+        with probed(runners, root, "intent") as (extra_args, env, progress):
+            run = asyncio.create_task(
+                runners.run_test_files(
+                    left, extra_args=extra_args, extra_env=env, timeout=timeout, all_cores=True
                 )
-                try:
-                    hung = await _first_hang(run, progress, stall)
-                finally:
-                    if not run.done():
-                        run.cancel()
-                    with contextlib.suppress(asyncio.CancelledError, RunnerError, OSError):
-                        await run
-        if hung is None:
+            )
+            try:
+                hung = await stalled(run, progress, stall)
+            finally:
+                await stopped(run)
+        if not hung:
             results.update(run.result())
             return results
-        path, test = hung
-        copy = _copy_of(root, path, left)
-        if copy is None:
-            raise RunnerError(
-                "jest",
-                f"a test ran for {stall:g} s without end ({test or 'a hook'}), in a file "
-                "testmend could not tell",
+        for path, test in hung:
+            copy = _copy_of(root, path, files)
+            if copy in results:
+                continue  # a second test of it, or the same one started again
+            if copy is None:
+                raise RunnerError(
+                    "jest",
+                    f"a test ran for {stall:g} s without end ({test or 'a hook'}), in a file "
+                    "testmend could not tell",
+                )
+            results[copy] = TestRunResult(
+                file=copy,
+                exit_code=1,
+                tests=[],
+                suite_error=SuiteError(
+                    message=f"{test or 'a hook'} ran for {stall:g} s without end"
+                ),
+                duration_s=stall,
             )
-        results[copy] = TestRunResult(
-            file=copy,
-            exit_code=1,
-            tests=[],
-            suite_error=SuiteError(message=f"{test or 'a hook'} ran for {stall:g} s without end"),
-            duration_s=stall,
-        )
-        left.remove(copy)
+            left.remove(copy)
     return results
-
-
-async def _first_hang(
-    run: asyncio.Task[dict[str, TestRunResult]], progress: Path, stall: float
-) -> tuple[str, str] | None:
-    """The (file, test) that has been running ``stall`` seconds when that happens before
-    ``run`` ends; None once it ended."""
-    since: dict[tuple[str, str], float] = {}
-    while not run.done():
-        await asyncio.wait({run}, timeout=POLL_SECONDS)
-        try:
-            now_open = open_tests(progress.read_text(encoding="utf-8"))
-        except OSError:
-            continue
-        now = time.monotonic()
-        since = {key: since.get(key, now) for key in now_open}
-        for key, started in since.items():
-            if now - started >= stall:
-                return key
-    return None
 
 
 def _copy_of(root: Path, path: str, files: list[str]) -> str | None:

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -78,31 +78,55 @@ async def hanging_tests(runners: ProbedRunners, root: Path, file: str, timeout: 
     within a fraction of ``timeout``; empty when the probe could not tell."""
     stall = max(2.0, 0.08 * timeout)
     budget = max(stall + 10.0, 0.2 * timeout)
-    with runners.temp_dir(f"{TEMP_DIR_PREFIX}probe-") as tmp:
-        out = Path(tmp) / "progress.tsv"
-        out.write_text("", encoding="utf-8")
-        with added_setup_file(runners, root, probe_script(), "probe") as extra_args:
-            run = asyncio.create_task(
-                runners.run_tests(
-                    file,
-                    extra_args=extra_args,
-                    extra_env={PROGRESS_ENV: str(out)},
-                    timeout=budget,
-                    probe=False,
-                )
+    with probed(runners, root, "probe") as (extra_args, env, progress):
+        run = asyncio.create_task(
+            runners.run_tests(
+                file, extra_args=extra_args, extra_env=env, timeout=budget, probe=False
             )
-            seen: Sequence[str] = ()
-            since = time.monotonic()
-            try:
-                while not run.done():
-                    await asyncio.sleep(POLL_SECONDS)
-                    now = stuck(out.read_text(encoding="utf-8"))
-                    if now != list(seen):
-                        seen, since = now, time.monotonic()
-                    elif seen and time.monotonic() - since >= stall:
-                        return list(seen)
-            finally:
-                run.cancel()
-                with contextlib.suppress(asyncio.CancelledError, RunnerError, OSError):
-                    await run
-            return stuck_in(out)
+        )
+        try:
+            hung = await stalled(run, progress, stall)
+        finally:
+            await stopped(run)
+        if hung:
+            return [name or "(a hook outside any test)" for _path, name in hung]
+        return stuck_in(progress)
+
+
+@contextlib.contextmanager
+def probed(
+    runners: ProbedRunners, root: Path, purpose: str
+) -> Iterator[tuple[list[str], dict[str, str], Path]]:
+    """While the block runs: the jest arguments and environment that add the probe to a run
+    of the project's jest in ``root``, and the progress file it writes."""
+    with runners.temp_dir(f"{TEMP_DIR_PREFIX}{purpose}-") as tmp:
+        progress = Path(tmp) / "progress.tsv"
+        progress.write_text("", encoding="utf-8")
+        with added_setup_file(runners, root, probe_script(), purpose) as extra_args:
+            yield extra_args, {PROGRESS_ENV: str(progress)}, progress
+
+
+async def stalled(run: asyncio.Task[Any], progress: Path, stall: float) -> list[tuple[str, str]]:
+    """The (file, test) pairs that have been running ``stall`` seconds, as soon as there are
+    any while ``run`` goes on; empty once it ended."""
+    since: dict[tuple[str, str], float] = {}
+    while not run.done():
+        await asyncio.wait({run}, timeout=POLL_SECONDS)
+        try:
+            now_open = open_tests(progress.read_text(encoding="utf-8"))
+        except OSError:
+            continue
+        now = time.monotonic()
+        since = {key: since.get(key, now) for key in now_open}
+        hung = [key for key, started in since.items() if now - started >= stall]
+        if hung and not run.done():
+            return hung
+    return []
+
+
+async def stopped(run: asyncio.Task[Any]) -> None:
+    """``run`` cancelled if it still goes on (its jest stopped), and awaited."""
+    if not run.done():
+        run.cancel()
+    with contextlib.suppress(asyncio.CancelledError, RunnerError, OSError):
+        await run
