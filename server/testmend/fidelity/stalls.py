@@ -12,11 +12,11 @@ failing one does), and the copies not run yet go again, without it.
 
 from __future__ import annotations
 
-import asyncio
+from functools import partial
 from pathlib import Path
 
 from ..runners import ProjectRunners, RunnerError, SuiteError, TestRunResult
-from ..runners.hangs import probed, stalled, stopped
+from ..runners.hangs import probed_run
 
 
 def stall_after(timeout: float) -> float:
@@ -41,16 +41,13 @@ async def run_watched(
     results: dict[str, TestRunResult] = {}
     left = list(files)
     while left:
-        with probed(runners, root, "intent") as (extra_args, env, progress):
-            run = asyncio.create_task(
-                runners.run_test_files(
-                    left, extra_args=extra_args, extra_env=env, timeout=timeout, all_cores=True
-                )
-            )
-            try:
-                hung = await stalled(run, progress, stall)
-            finally:
-                await stopped(run)
+        run, hung, _lines = await probed_run(
+            runners,
+            root,
+            "intent",
+            stall,
+            partial(_run_all, runners, list(left), timeout),
+        )
         if not hung:
             results.update(run.result())
             return results
@@ -75,6 +72,18 @@ async def run_watched(
             )
             left.remove(copy)
     return results
+
+
+async def _run_all(
+    runners: ProjectRunners,
+    files: list[str],
+    timeout: float,
+    extra_args: list[str],
+    extra_env: dict[str, str],
+) -> dict[str, TestRunResult]:
+    return await runners.run_test_files(
+        files, extra_args=extra_args, extra_env=extra_env, timeout=timeout, all_cores=True
+    )
 
 
 def _copy_of(root: Path, path: str, files: list[str]) -> str | None:

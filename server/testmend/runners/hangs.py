@@ -10,9 +10,9 @@ import asyncio
 import contextlib
 import tempfile
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from ..assets import read_asset
 from ..layout import TEMP_DIR_PREFIX
@@ -78,35 +78,50 @@ async def hanging_tests(runners: ProbedRunners, root: Path, file: str, timeout: 
     within a fraction of ``timeout``; empty when the probe could not tell."""
     stall = max(2.0, 0.08 * timeout)
     budget = max(stall + 10.0, 0.2 * timeout)
-    with probed(runners, root, "probe") as (extra_args, env, progress):
-        run = asyncio.create_task(
-            runners.run_tests(
-                file, extra_args=extra_args, extra_env=env, timeout=budget, probe=False
-            )
-        )
-        try:
-            hung = await stalled(run, progress, stall)
-        finally:
-            await stopped(run)
-        if hung:
-            return [name or "(a hook outside any test)" for _path, name in hung]
-        return stuck_in(progress)
+    _run, hung, progress = await probed_run(
+        runners,
+        root,
+        "probe",
+        stall,
+        lambda args, env: runners.run_tests(
+            file, extra_args=args, extra_env=env, timeout=budget, probe=False
+        ),
+    )
+    if hung:
+        return [name or "(a hook outside any test)" for _path, name in hung]
+    return stuck(progress)
 
 
-@contextlib.contextmanager
-def probed(
-    runners: ProbedRunners, root: Path, purpose: str
-) -> Iterator[tuple[list[str], dict[str, str], Path]]:
-    """While the block runs: the jest arguments and environment that add the probe to a run
-    of the project's jest in ``root``, and the progress file it writes."""
+T = TypeVar("T")
+
+
+async def probed_run(
+    runners: ProbedRunners,
+    root: Path,
+    purpose: str,
+    stall: float,
+    start: Callable[[list[str], dict[str, str]], Coroutine[Any, Any, T]],
+) -> tuple[asyncio.Task[T], list[tuple[str, str]], str]:
+    """``start(jest arguments, environment)``, a run of the project's jest in ``root`` with the
+    probe added, stopped as soon as a test has been running ``stall`` seconds: (the run, done or
+    cancelled; the (file, test) pairs that ran that long, empty when it ended first; the
+    probe's lines)."""
     with runners.temp_dir(f"{TEMP_DIR_PREFIX}{purpose}-") as tmp:
         progress = Path(tmp) / "progress.tsv"
         progress.write_text("", encoding="utf-8")
         with added_setup_file(runners, root, probe_script(), purpose) as extra_args:
-            yield extra_args, {PROGRESS_ENV: str(progress)}, progress
+            run = asyncio.create_task(start(extra_args, {PROGRESS_ENV: str(progress)}))
+            try:
+                hung = await _stalled(run, progress, stall)
+            finally:
+                if not run.done():
+                    run.cancel()
+                with contextlib.suppress(asyncio.CancelledError, RunnerError, OSError):
+                    await run
+        return run, hung, progress.read_text(encoding="utf-8")
 
 
-async def stalled(run: asyncio.Task[Any], progress: Path, stall: float) -> list[tuple[str, str]]:
+async def _stalled(run: asyncio.Task[Any], progress: Path, stall: float) -> list[tuple[str, str]]:
     """The (file, test) pairs that have been running ``stall`` seconds, as soon as there are
     any while ``run`` goes on; empty once it ended."""
     since: dict[tuple[str, str], float] = {}
@@ -122,11 +137,3 @@ async def stalled(run: asyncio.Task[Any], progress: Path, stall: float) -> list[
         if hung and not run.done():
             return hung
     return []
-
-
-async def stopped(run: asyncio.Task[Any]) -> None:
-    """``run`` cancelled if it still goes on (its jest stopped), and awaited."""
-    if not run.done():
-        run.cancel()
-    with contextlib.suppress(asyncio.CancelledError, RunnerError, OSError):
-        await run
