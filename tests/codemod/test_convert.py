@@ -1020,6 +1020,40 @@ def test_event_helper_calls_expand_on_their_own_lines_and_never_run_an_argument_
     assert "../helpers" not in content  # no call of the module's left to run
 
 
+def test_a_props_object_that_selected_components_is_never_an_attribute_selector() -> None:
+    """reactstrap's ``find({ body: true })`` selects the ``<Media body>`` components: ``body``
+    is their prop, not an attribute of what they render, so ``[body="true"]`` would find
+    nothing. Where the capture saw the find select components, the CSS it verified for what
+    they render is used (none: untranslated); where it selected elements, their attributes
+    are what the props were (``{ 'aria-hidden': 'true' }``)."""
+    source = """
+        import { shallow } from 'enzyme';
+
+        it('renders', () => {
+          const wrapper = shallow(<Media><Media body /><Media heading /></Media>);
+          expect(wrapper.find({ body: true }).length).toBe(1);
+          expect(wrapper.find({ 'aria-hidden': 'true' }).length).toBe(1);
+          expect(wrapper.find({ heading: true }).length).toBe(1);
+        });
+        """
+    body = _record(5, 18, '{"body":true}', "renders", css="div.media-body")
+    hidden = _record(6, 18, '{"aria-hidden":"true"}', "renders")
+    heading = _record(7, 18, '{"heading":true}', "renders")
+    body, heading = (r.model_copy(update={"components": ["Media"]}) for r in (body, heading))
+    hidden = hidden.model_copy(update={"components": [None]})
+    dom = DomCapture(file="src/Media.test.js", records=[body, hidden, heading])
+    result = convert(source, path="src/Media.test.js", dom=dom)
+    content = result.content
+    assert "expect(document.querySelectorAll('div.media-body')).toHaveLength(1);" in content
+    assert "expect(document.querySelectorAll('[aria-hidden=\"true\"]')).toHaveLength(1);" in (
+        content
+    )
+    assert "[body=" not in content and "[heading=" not in content
+    assert any(
+        "selects components by their props ({ heading: true })" in n.message for n in result.notes
+    ), [n.message for n in result.notes]
+
+
 def test_a_function_returning_a_shallow_render_is_read_inline() -> None:
     """visx's style: ``const LineWrapper = (props = {}) => shallow(<Line {...props} />)`` then
     ``LineWrapper().find('line')`` and ``LineWrapper({…}).prop('strokeLinecap')``. The function

@@ -191,6 +191,14 @@ class CapturedQueries(Chains):
             return next(iter(found))
         return None
 
+    def _selected_components(self, find_call: Node, ctx: Ctx) -> bool:
+        """Whether the capture saw the ``find`` call ``find_call`` select a component's node
+        (not only elements)."""
+        fn = find_call.child_by_field_name("function")
+        prop = fn.child_by_field_name("property") if fn is not None else None
+        records = self._records_at(prop, ctx) or [] if prop is not None else []
+        return any(name is not None for r in records if r.count > 0 for name in r.components)
+
     def text_filtered_target(self, find_call: Node, predicate: Node, ctx: Ctx) -> Target | None:
         """``find(X).filterWhere((n) => n.text() === 'Delete')`` (or ``.includes('…')``): the one
         element of the find whose text the predicate accepts, in every capture of it, by that

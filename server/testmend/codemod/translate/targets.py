@@ -182,10 +182,27 @@ class Targets(TargetCode):
                     target = captured
                     finds += 1
                     continue
-                css = self._captured_css(node, ctx) if source.component is not None else None
+                # A props object (``find({ body: true })``) that the capture saw select
+                # components: their props, not the attributes of what they render.
+                selector = unwrap(args[0])
+                props_of_components = (
+                    selector is not None
+                    and selector.type == "object"
+                    and self._selected_components(node, ctx)
+                )
+                css = (
+                    self._captured_css(node, ctx)
+                    if source.component is not None or props_of_components
+                    else None
+                )
                 if css is not None:
                     source = Target("css", css=js_string(css), component=source.component)
                     self.dom_queries_used += 1
+                elif props_of_components:
+                    raise Untranslatable(
+                        f"selects components by their props ({selector_text}); no DOM capture "
+                        "shows one CSS selector for what they render"
+                    )
                 elif source.component is not None:
                     raise Untranslatable(
                         f"selects the component {source.component} by its constructor or name; "
