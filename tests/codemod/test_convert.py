@@ -762,7 +762,8 @@ def test_mount_root_props_are_the_tests_own_and_are_dropped() -> None:
 
 def test_event_objects_with_mocks_reach_the_handler() -> None:
     """``simulate(ev, { preventDefault: mock })`` calls the mock in Enzyme; a fireEvent init
-    dict never would, so the mocks are put on the dispatched event."""
+    dict never would, so the mocks are put on the dispatched event (a jasmine spy object's
+    too: reactstrap's ``createSpyObj('e', ['preventDefault'])``)."""
     result = convert(
         fixture("event_objects_with_mocks_reach_the_handler.js"),
         path="src/Field.test.js",
@@ -779,6 +780,16 @@ def test_event_objects_with_mocks_reach_the_handler() -> None:
     )
     # An inline jest.fn() nobody can look at is dropped, as before.
     assert "fireEvent.submit(document.querySelector('input'));" in content
+    # jasmine's spy object (``createSpyObj(name, [methods])``): every method a mock, none
+    # of them data for the event's init.
+    assert (
+        "Object.assign(createEvent.click(document.querySelector('input')), "
+        "{ preventDefault: e.preventDefault })" in content
+    )
+    assert (
+        "Object.assign(createEvent.mouseDown(document.querySelector('input')), "
+        "{ stopPropagation: event.stopPropagation })" in content
+    )
     assert "import { createEvent, fireEvent, render }" in content
 
 

@@ -247,6 +247,9 @@ class Events(Awaiting):
         if obj is not None and obj.type == "identifier":
             through = text(obj)
             obj = object_declared(through, node)
+            spied = _spy_object_methods(obj)
+            if spied is not None:
+                return [f"{m}: {through}.{m}" for m in spied if m in EVENT_METHODS]
         if obj is None or obj.type != "object":
             return []
         mocks = []
@@ -280,6 +283,8 @@ class Events(Awaiting):
         obj = unwrap(node)
         if obj is not None and obj.type == "identifier":
             declared = object_declared(text(obj), node)
+            if _spy_object_methods(declared) is not None:
+                return None  # nothing but mocks, which ``_event_mocks`` puts on the event
             keys = self._keys(declared) if declared is not None else set()
             if "currentTarget" in keys and "target" not in keys:
                 return f"{{ target: {text(obj)}.currentTarget }}"
@@ -324,3 +329,21 @@ class Events(Awaiting):
             for pair in obj.named_children
             if pair.type in ("pair", "shorthand_property_identifier")
         }
+
+
+def _spy_object_methods(value: Node | None) -> list[str] | None:
+    """The methods of jasmine's spy object (``createSpyObj('e', ['preventDefault'])``, also as
+    ``jasmine.createSpyObj``, or a global of that name jest suites define): each a mock; None
+    when ``value`` is not such a call."""
+    call = unwrap(value)
+    fn = call.child_by_field_name("function") if call is not None else None
+    if call is None or call.type != "call_expression" or fn is None:
+        return None
+    if text(fn) not in ("createSpyObj", "jasmine.createSpyObj"):
+        return None
+    args = args_of(call)
+    methods = unwrap(args[1]) if len(args) == 2 else None
+    if methods is None or methods.type != "array":
+        return None
+    names = [string_value(m) for m in methods.named_children]
+    return [n for n in names if n is not None] if all(names) else None
