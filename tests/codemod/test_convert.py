@@ -145,6 +145,44 @@ def test_state_instance_and_set_state_go_through_a_ref_with_a_review_note() -> N
     assert [t.status for t in result.tests] == ["converted", "converted"]
 
 
+def test_the_instance_under_a_strict_mode_or_a_provider_is_its_one_child() -> None:
+    """Enzyme's tree leaves out ``StrictMode``, fragments and context providers: the root of
+    ``mount(<StrictMode><Collapse /></StrictMode>)`` is the Collapse, and ``instance()`` its
+    instance. The ref goes on that child (on the ``StrictMode`` or the ``Provider`` it would
+    stay empty), also in a re-render."""
+    source = """
+        import React from 'react';
+        import { mount } from 'enzyme';
+
+        it('is strict', () => {
+          const wrapper = mount(
+            <React.StrictMode>
+              <Collapse />
+            </React.StrictMode>,
+          );
+          expect(wrapper.instance()).toBeTruthy();
+        });
+
+        it('clicks through its context', () => {
+          const wrapper = mount(
+            <Context.Provider value={{ toggle }}>
+              <Item>Click me</Item>
+            </Context.Provider>,
+          );
+          wrapper.instance().onClick({});
+          wrapper.setProps({ value: { toggle: other } });
+          expect(wrapper.instance().props.children).toBe('Click me');
+        });
+        """
+    content = convert(source, path="src/Item.test.js").content
+    assert "<Collapse ref={wrapperRef} />" in content
+    assert "<React.StrictMode>" in content and "StrictMode ref=" not in content
+    assert content.count("<Item ref={wrapperRef}>Click me</Item>") == 2, content
+    assert "<Context.Provider value={{ toggle: other }}>" in content
+    assert "Provider value={{ toggle }} ref" not in content
+    assert "wrapperRef.current.onClick({});" in content
+
+
 def test_class_internals_of_a_component_found_inside_stay_untranslated() -> None:
     result = convert(fixture("class_internals_of_a_component_found_inside_stay_untranslated.tsx"))
     assert "// const modal = wrapper.find(Modal).instance();" in result.content

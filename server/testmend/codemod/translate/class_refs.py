@@ -10,6 +10,11 @@ from ..syntax import Edit, Node, line_indent, line_start, text, walk
 from .scan import Scanner
 from .state import Binding
 
+# Elements Enzyme's tree leaves out (the adapter renders their child in their place): a
+# wrapper's root under them is their one child (``mount(<StrictMode><Collapse /></StrictMode>)``
+# and ``instance()`` is the Collapse).
+_TRANSPARENT = re.compile(r"(?:React\.)?(?:StrictMode|Fragment)|[\w$.]+\.Provider")
+
 
 class ClassRefs(Scanner):
     def ref_attribute(self, element: Node) -> tuple[int, int, str]:
@@ -24,6 +29,22 @@ class ClassRefs(Scanner):
         while self.src[end - 1 : end] in (b" ", b"\n"):
             end -= 1
         return (end, end, f" ref={{{self.element_refs[element.id]}}}")
+
+    def instance_element(self, element: Node) -> Node:
+        """The element whose instance Enzyme's root stands for: ``element``, or the one child
+        of a ``StrictMode``, fragment or context ``Provider`` around it (a ref on those would
+        stay empty)."""
+        while element.type == "jsx_element" and _TRANSPARENT.fullmatch(self._tag_of(element)):
+            inner = [
+                c
+                for c in element.named_children
+                if c.type not in ("jsx_opening_element", "jsx_closing_element")
+                and not (c.type == "jsx_text" and not text(c).strip())
+            ]
+            if len(inner) != 1 or inner[0].type not in ("jsx_element", "jsx_self_closing_element"):
+                break
+            element = inner[0]
+        return element
 
     def collect_class_refs(self) -> None:
         """Wrappers whose test reads ``state()``, calls ``setState()`` or ``instance()`` on
@@ -95,4 +116,6 @@ class ClassRefs(Scanner):
                 ):
                     calls.append(call)
         elements = [self._element_of(c) for c in calls]
-        return [e for e in elements if e is not None] if all(elements) else []
+        if not all(elements):
+            return []
+        return [self.instance_element(e) for e in elements if e is not None]

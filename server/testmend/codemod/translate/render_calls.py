@@ -297,6 +297,7 @@ class RenderCalls(ClassRefs):
             start = args[keep - 1].end_byte if keep else args[0].start_byte
             edits.append((start, args[-1].end_byte, ""))
         element = self._element_of(call)
+        element = self.instance_element(element) if element is not None else None
         if element is not None and element.id in self.element_refs:
             edits.append(self.ref_attribute(element))
         if svg and around is None:

@@ -279,6 +279,9 @@ class Rerenders(Recordings):
         ]
         if element.id in self.element_refs and "ref" not in overrides:
             added.append(f"ref={{{self.element_refs[element.id]}}}")
+        instance = self.instance_element(element)
+        if instance is not element and instance.id in self.element_refs:
+            edits.append(self.ref_attribute(instance))
         if added:
             end = opening.end_byte - (2 if element.type == "jsx_self_closing_element" else 1)
             while self.src[end - 1 : end] in (b" ", b"\n"):
