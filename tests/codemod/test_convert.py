@@ -183,6 +183,56 @@ def test_the_instance_under_a_strict_mode_or_a_provider_is_its_one_child() -> No
     assert "wrapperRef.current.onClick({});" in content
 
 
+def test_set_props_re_renders_the_element_the_test_rendered_there() -> None:
+    """A ``wrapper`` the tests render different elements into: ``setProps`` in a test
+    re-renders the element that test rendered last (or the ``beforeEach`` around it did), never
+    another test's. In a function the tests share (reactstrap's ``toggle``), which one it holds
+    depends on the caller: it stays untranslated rather than re-render the wrong one (the
+    callbacks of one test dropped for the children of another). A test that renders into the
+    variable its setup function's render went to declares it with ``let``."""
+    source = """
+        import { mount } from 'enzyme';
+
+        describe('Collapse', () => {
+          let wrapper;
+          const toggle = () => {
+            wrapper.setProps({ isOpen: true });
+          };
+
+          beforeEach(() => {
+            wrapper = mount(<Collapse navbar />);
+          });
+
+          it('opens', () => {
+            wrapper.setProps({ isOpen: true });
+          });
+
+          it('forwards callbacks', () => {
+            wrapper = mount(<Collapse onEnter={onEnter} />);
+            wrapper.setProps({ isOpen: true });
+            toggle();
+          });
+
+          it('renders children', () => {
+            wrapper = mount(<Collapse><p>hello</p></Collapse>);
+            wrapper.setProps({ isOpen: false });
+          });
+        });
+        """
+    content = convert(source, path="src/Collapse.test.js").content
+    opens = content[content.index("it('opens'") : content.index("it('forwards")]
+    assert "rerender(<Collapse navbar isOpen />);" in opens, content
+    forwards = content[content.index("it('forwards") : content.index("it('renders")]
+    assert "rerender(<Collapse onEnter={onEnter} isOpen />);" in forwards
+    # The test renders into it again: the render its setup function returns is a let.
+    assert "let view = renderCollapse();" in forwards
+    renders = content[content.index("it('renders") :]
+    assert "<p>hello</p>" in renders and "isOpen={false}" in renders
+    shared = content[: content.index("function renderCollapse")]
+    assert "may hold any of the elements the tests render into it" in shared
+    assert "// wrapper.setProps({ isOpen: true });" in shared
+
+
 def test_class_internals_of_a_component_found_inside_stay_untranslated() -> None:
     result = convert(fixture("class_internals_of_a_component_found_inside_stay_untranslated.tsx"))
     assert "// const modal = wrapper.find(Modal).instance();" in result.content

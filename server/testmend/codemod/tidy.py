@@ -368,7 +368,9 @@ def _setup_for(data: bytes, describe: Node, block: Node) -> list[Edit] | None:
             return None
         uses = variable is not None and bool(identifiers(test_body, variable))
         call = f"await {name}()" if is_async else f"{name}()"
-        line = f"const {variable} = {call};" if uses else f"{call};"
+        # A test that renders into the variable again (``wrapper = render(…)``) needs a let.
+        keyword = "let" if variable is not None and _assigned_in(test_body, variable) else "const"
+        line = f"{keyword} {variable} = {call};" if uses else f"{call};"
         first = next(iter(test_body.named_children), None)
         inner = (
             line_indent(data, first.start_byte)
@@ -380,6 +382,16 @@ def _setup_for(data: bytes, describe: Node, block: Node) -> list[Edit] | None:
         if is_async and not text_of(callback).startswith("async"):
             edits.append(Edit(callback.start_byte, callback.start_byte, "async "))
     return edits
+
+
+def _assigned_in(body: Node, name: str) -> bool:
+    """Whether ``body`` assigns ``name`` (``name = …``, ``name += …``)."""
+    for node in walk(body):
+        if node.type in ("assignment_expression", "augmented_assignment_expression"):
+            left = node.child_by_field_name("left")
+            if left is not None and left.type == "identifier" and text_of(left) == name:
+                return True
+    return False
 
 
 def _setup_name(render_stmt: Node, describe: Node) -> str:

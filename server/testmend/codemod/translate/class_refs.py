@@ -98,7 +98,13 @@ class ClassRefs(Scanner):
         return f"{match.group(1).decode()}.createRef" if match else None
 
     def _rendered_elements(self, binding: Binding) -> list[Node]:
-        """The JSX elements rendered into ``binding`` (its declaration and assignments)."""
+        """The elements whose instances ``binding`` may stand for (see ``instance_element``)."""
+        return [self.instance_element(element) for _at, element in self.rendered_into(binding)]
+
+    def rendered_into(self, binding: Binding) -> list[tuple[Node, Node]]:
+        """(the render call, its JSX element) for each render into ``binding`` (its
+        declaration and assignments), in source order; empty when one of them renders no JSX
+        element of its own."""
         calls = []
         if binding.node is not None and binding.node.type == "variable_declarator":
             call = self.render_call_of(binding.node.child_by_field_name("value"))
@@ -115,7 +121,5 @@ class ClassRefs(Scanner):
                     and self.binding_named(text(left), node) is binding
                 ):
                     calls.append(call)
-        elements = [self._element_of(c) for c in calls]
-        if not all(elements):
-            return []
-        return [self.instance_element(e) for e in elements if e is not None]
+        found = [(call, self._element_of(call)) for call in calls]
+        return [(c, e) for c, e in found if e is not None] if all(e for _c, e in found) else []

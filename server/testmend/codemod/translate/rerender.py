@@ -18,7 +18,7 @@ from ..syntax import (
     walk,
 )
 from .recording import Recordings
-from .state import Ctx, Untranslatable
+from .state import Binding, Ctx, Untranslatable
 
 
 class Rerenders(Recordings):
@@ -32,13 +32,19 @@ class Rerenders(Recordings):
         binding = self.binding_named(text(base), base) if base.type == "identifier" else None
         if binding is None or binding.element is None:
             raise Untranslatable("setProps() on a render whose element testmend cannot see")
+        element = self._element_at(binding, base, ctx)
+        if element is None:
+            raise Untranslatable(
+                f"setProps() where {binding.name} may hold any of the elements the tests render "
+                "into it, not one testmend can tell"
+            )
         obj = unwrap(args[0]) if len(args) == 1 else None
         if obj is None or obj.type not in ("object", "identifier", "member_expression"):
             raise Untranslatable("setProps() with something other than an object or a variable")
         hidden = [
             name
-            for name in self._names_out_of_reach(binding.element, base)
-            if not self._hoist_data(name, binding.element)
+            for name in self._names_out_of_reach(element, base)
+            if not self._hoist_data(name, element)
         ]
         if hidden:
             raise Untranslatable(
@@ -63,21 +69,60 @@ class Rerenders(Recordings):
                 put(f"...{len(binding.overrides)}", text(pair.named_children[0]))
             else:
                 raise Untranslatable("setProps() with a computed key or a method")
-        element = self.jsx_with(binding.element, binding.overrides)
+        was = line_indent(self.src, element.start_byte)
+        element_code = self.jsx_with(element, binding.overrides)
         site = line_indent(self.src, base.start_byte)
-        if "\n" not in element:
+        if "\n" not in element_code:
             if binding.render.svg:
-                element = f"<svg>{element}</svg>"
-            return f"{self.member(binding, 'rerender')}({element});"
+                element_code = f"<svg>{element_code}</svg>"
+            return f"{self.member(binding, 'rerender')}({element_code});"
         # An element over several lines goes on lines of its own, indented one step from the
         # call, its closing tag under its opening one (as Prettier writes it, and as
         # react/jsx-closing-tag-location asks); a copy keeps its original's indentation else.
-        was = line_indent(self.src, binding.element.start_byte)
-        lines = reindent((was + element).split("\n"), site + "  ").split("\n")
+        lines = reindent((was + element_code).split("\n"), site + "  ").split("\n")
         if binding.render.svg:
             lines = [f"{site}  <svg>", *("  " + line for line in lines), f"{site}  </svg>"]
         body = "\n".join(lines)
         return f"{self.member(binding, 'rerender')}(\n{body}\n{site});"
+
+    def _element_at(self, binding: Binding, site: Node, ctx: Ctx) -> Node | None:
+        """The element ``binding`` holds at ``site``: the one every render into it renders;
+        else, in a test, the last one its own code rendered into it before ``site``; None
+        where that is not known (a function the tests share, a test that rendered none)."""
+        renders = self.rendered_into(binding)
+        if not renders:
+            return binding.element
+        if len({text(element) for _at, element in renders}) == 1:
+            return renders[0][1]
+        owner = ctx.owner if ctx.test is not None else None
+        if owner is None:
+            return None
+        before = [
+            element
+            for at, element in renders
+            if owner.start_byte <= at.start_byte and at.end_byte <= site.start_byte
+        ]
+        if before:
+            return before[-1]
+        # Else the render of a beforeEach around the test (the innermost one's).
+        hooked = [element for at, element in renders if self._hook_around(at, site)]
+        return hooked[-1] if len(hooked) == 1 else None
+
+    def _hook_around(self, node: Node, site: Node) -> bool:
+        """Whether ``node`` is in a ``beforeEach``/``beforeAll`` callback of a block that holds
+        ``site`` too."""
+        current = node.parent
+        while current is not None:
+            if current.type == "call_expression" and self.callee_name(current) in (
+                "beforeEach",
+                "beforeAll",
+            ):
+                block = current.parent
+                while block is not None and block.type not in ("statement_block", "program"):
+                    block = block.parent
+                return block is not None and block.start_byte <= site.start_byte < block.end_byte
+            current = current.parent
+        return False
 
     @staticmethod
     def _names_out_of_reach(element: Node, site: Node) -> list[str]:
