@@ -318,6 +318,40 @@ async def test_a_recorded_component_keeps_its_static_members(app_copy: Path, wid
     assert failing == ["<Notice> shows an error as a danger card"]
 
 
+SPIED_SUITE = """
+import React from 'react';
+import { mount } from 'enzyme';
+import { Item } from './Item';
+import { List } from './List';
+
+describe('<List>', () => {
+  it('renders each item once', () => {
+    const render = jest.spyOn(Item.prototype, 'render');
+    const wrapper = mount(<List labels={['a', 'b']} />);
+    expect(wrapper.find(Item).at(1).prop('label')).toBe('b');
+    expect(render).toHaveBeenCalledTimes(2);
+  });
+});
+"""
+
+
+async def test_a_recorded_class_keeps_its_prototype_for_the_tests_spies(
+    app_copy: Path, widgets: Path
+) -> None:
+    """reactstrap's InputGroup test spies on ``Dropdown.prototype.toggle`` and reads the props
+    Dropdown received: the recording wraps the class, and its prototype stays reachable
+    through the wrapper (it was undefined: "Cannot spyOn on a primitive value"), so the spy
+    sees the calls the instances make."""
+    file = "src/components/Widgets/Spied.test.js"
+    content = await migrate(app_copy, file, SPIED_SUITE)
+    assert "jest.spyOn(Item.prototype, 'render');" in content
+    assert "recordedProps(Item)[1].label" in content
+    failing = await broken_tests(
+        app_copy, file, widgets / "List.js", "{labels.map(", "{labels.slice(0, 1).map("
+    )
+    assert failing == ["<List> renders each item once"]
+
+
 SHELF_SUITE = """
 import React from 'react';
 import { shallow } from 'enzyme';

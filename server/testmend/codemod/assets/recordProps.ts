@@ -73,6 +73,11 @@ export function mockRecordingProps<M extends object>(
       const descriptor = Object.getOwnPropertyDescriptor(Component, key);
       if (!REACT_STATICS.has(key) && descriptor) Object.defineProperty(Recording, key, descriptor);
     });
+    // A class's prototype stays reachable through the wrapper: its instances still use it, so
+    // a test's `jest.spyOn(Dropdown.prototype, 'toggle')` spies on what they call.
+    if (typeof Component === 'function' && Component.prototype) {
+      Object.defineProperty(Recording, 'prototype', { value: Component.prototype });
+    }
     instances.set(Recording, mounted);
     wrapped[name] = Recording;
   });
