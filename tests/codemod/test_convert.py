@@ -233,6 +233,46 @@ def test_set_props_re_renders_the_element_the_test_rendered_there() -> None:
     assert "// wrapper.setProps({ isOpen: true });" in shared
 
 
+def test_set_props_on_an_element_a_variable_holds_clones_it_with_the_props_merged() -> None:
+    """reactstrap's ``const didMount = (component) => { const wrapper = mount(component);
+    wrapper.setProps({ fakefield: 'fakeToUpdate' }); return wrapper; }``: the element is the
+    parameter's, whatever each test passes; ``cloneElement`` merges the new props over its
+    own, as Enzyme's ``setProps`` does, and keeps its key and ref; also from a function inside
+    the one that rendered it."""
+    source = """
+        import React from 'react';
+        import { mount } from 'enzyme';
+
+        const didMount = (component) => {
+          const wrapper = mount(component);
+          wrapper.setProps({ fakefield: 'fakeToUpdate', 'data-x': 1 });
+          wrapper.setProps({ open: true });
+          return wrapper;
+        };
+
+        it('mounts', () => {
+          const element = <Modal isOpen />;
+          const wrapper = mount(element);
+          const update = () => wrapper.setProps({ isOpen: false });
+          update();
+          didMount(<Modal isOpen />);
+        });
+        """
+    result = convert(source, path="src/Modal.test.js")
+    content = result.content
+    assert (
+        "view.rerender(React.cloneElement(component, { fakefield: 'fakeToUpdate', "
+        "'data-x': 1 }));" in content
+    )
+    assert (
+        "view.rerender(React.cloneElement(component, { fakefield: 'fakeToUpdate', "
+        "'data-x': 1, open: true }));" in content
+    )
+    # Inside the function that rendered it, a function of its own reaches the same variable.
+    assert "rerender(React.cloneElement(element, { isOpen: false }));" in content
+    assert "testmend:" not in content
+
+
 def test_class_internals_of_a_component_found_inside_stay_untranslated() -> None:
     result = convert(fixture("class_internals_of_a_component_found_inside_stay_untranslated.tsx"))
     assert "// const modal = wrapper.find(Modal).instance();" in result.content

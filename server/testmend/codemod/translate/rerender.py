@@ -8,6 +8,8 @@ import re
 from ..syntax import (
     Edit,
     Node,
+    args_of,
+    js_string,
     line_indent,
     line_start,
     pair_key,
@@ -30,17 +32,28 @@ class Rerenders(Recordings):
         spread (``{...props, loading: false}``) or a variable (``setProps(next)``) goes after
         the element's own attributes, in the order the test set them."""
         binding = self.binding_named(text(base), base) if base.type == "identifier" else None
-        if binding is None or binding.element is None:
+        held = self._element_held(binding, base) if binding is not None else None
+        if binding is None or (binding.element is None and held is None):
             raise Untranslatable("setProps() on a render whose element testmend cannot see")
+        obj = unwrap(args[0]) if len(args) == 1 else None
+        if obj is None or obj.type not in ("object", "identifier", "member_expression"):
+            raise Untranslatable("setProps() with something other than an object or a variable")
+        if held is not None:
+            # ``mount(component)``: the element a variable holds, its props merged as
+            # Enzyme merges them (``cloneElement`` keeps the others, the key and the ref).
+            self._merge_props(binding, obj)
+            clone = self._react_member("cloneElement")
+            props = ", ".join(
+                f"...{v}" if k.startswith("...") else f"{_key(k)}: {v or 'undefined'}"
+                for k, v in binding.overrides.items()
+            )
+            return f"{self.member(binding, 'rerender')}({clone}({held}, {{ {props} }}));"
         element = self._element_at(binding, base, ctx)
         if element is None:
             raise Untranslatable(
                 f"setProps() where {binding.name} may hold any of the elements the tests render "
                 "into it, not one testmend can tell"
             )
-        obj = unwrap(args[0]) if len(args) == 1 else None
-        if obj is None or obj.type not in ("object", "identifier", "member_expression"):
-            raise Untranslatable("setProps() with something other than an object or a variable")
         hidden = [
             name
             for name in self._names_out_of_reach(element, base)
@@ -51,6 +64,27 @@ class Rerenders(Recordings):
                 "setProps() re-renders an element that uses names declared where it was "
                 f"rendered ({', '.join(hidden)}), out of reach here"
             )
+        self._merge_props(binding, obj)
+        was = line_indent(self.src, element.start_byte)
+        element_code = self.jsx_with(element, binding.overrides)
+        site = line_indent(self.src, base.start_byte)
+        if "\n" not in element_code:
+            if binding.render.svg:
+                element_code = f"<svg>{element_code}</svg>"
+            return f"{self.member(binding, 'rerender')}({element_code});"
+        # An element over several lines goes on lines of its own, indented one step from the
+        # call, its closing tag under its opening one (as Prettier writes it, and as
+        # react/jsx-closing-tag-location asks); a copy keeps its original's indentation else.
+        lines = reindent((was + element_code).split("\n"), site + "  ").split("\n")
+        if binding.render.svg:
+            lines = [f"{site}  <svg>", *("  " + line for line in lines), f"{site}  </svg>"]
+        body = "\n".join(lines)
+        return f"{self.member(binding, 'rerender')}(\n{body}\n{site});"
+
+    @staticmethod
+    def _merge_props(binding: Binding, obj: Node) -> None:
+        """The props of ``setProps(obj)`` over those the binding's element has had set so far
+        (``binding.overrides``, in the order set)."""
 
         def put(key: str, value: str | None) -> None:
             binding.overrides.pop(key, None)  # a later setProps puts it after earlier spreads
@@ -69,21 +103,37 @@ class Rerenders(Recordings):
                 put(f"...{len(binding.overrides)}", text(pair.named_children[0]))
             else:
                 raise Untranslatable("setProps() with a computed key or a method")
-        was = line_indent(self.src, element.start_byte)
-        element_code = self.jsx_with(element, binding.overrides)
-        site = line_indent(self.src, base.start_byte)
-        if "\n" not in element_code:
-            if binding.render.svg:
-                element_code = f"<svg>{element_code}</svg>"
-            return f"{self.member(binding, 'rerender')}({element_code});"
-        # An element over several lines goes on lines of its own, indented one step from the
-        # call, its closing tag under its opening one (as Prettier writes it, and as
-        # react/jsx-closing-tag-location asks); a copy keeps its original's indentation else.
-        lines = reindent((was + element_code).split("\n"), site + "  ").split("\n")
-        if binding.render.svg:
-            lines = [f"{site}  <svg>", *("  " + line for line in lines), f"{site}  </svg>"]
-        body = "\n".join(lines)
-        return f"{self.member(binding, 'rerender')}(\n{body}\n{site});"
+
+    def _element_held(self, binding: Binding, site: Node) -> str | None:
+        """``mount(component)``: the name of the variable holding the element every render
+        into ``binding`` renders, when ``site`` is inside the function each of those renders is
+        in (where that name means the same); None otherwise."""
+        if binding.element is not None:
+            return None
+        calls = []
+        if binding.node is not None and binding.node.type == "variable_declarator":
+            call = self.render_call_of(binding.node.child_by_field_name("value"))
+            if call is not None:
+                calls.append(call)
+        names = set()
+        for call in calls:
+            args = args_of(call)
+            first = unwrap(args[0]) if args else None
+            if first is None or first.type != "identifier":
+                return None
+            owner = _function_of(call)
+            if owner is not None and not owner.start_byte <= site.start_byte < owner.end_byte:
+                return None  # another function's variable
+            names.add(text(first))
+        return names.pop() if len(names) == 1 else None
+
+    def _react_member(self, name: str) -> str:
+        """``React.cloneElement`` where the file imports React as a default or a namespace,
+        else ``cloneElement`` imported from react."""
+        namespace = self._react_namespace()
+        if namespace is not None:
+            return namespace.replace("createRef", name)
+        return self.need(name, "react")
 
     def _element_at(self, binding: Binding, site: Node, ctx: Ctx) -> Node | None:
         """The element ``binding`` holds at ``site``: the one every render into it renders;
@@ -343,3 +393,22 @@ class Rerenders(Recordings):
         if re.fullmatch(r'"[^"\\\n]*"', value):
             return f"{name}={value}"
         return f"{name}={{{value}}}"
+
+
+def _key(name: str) -> str:
+    """A prop's name as an object literal's key."""
+    return name if re.fullmatch(r"[A-Za-z_$][\w$]*", name) else js_string(name)
+
+
+def _function_of(node: Node) -> Node | None:
+    """The innermost function ``node`` is in."""
+    current = node.parent
+    while current is not None and current.type not in (
+        "arrow_function",
+        "function_expression",
+        "function",
+        "function_declaration",
+        "method_definition",
+    ):
+        current = current.parent
+    return current
