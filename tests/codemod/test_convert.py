@@ -238,7 +238,8 @@ def test_set_props_on_an_element_a_variable_holds_clones_it_with_the_props_merge
     wrapper.setProps({ fakefield: 'fakeToUpdate' }); return wrapper; }``: the element is the
     parameter's, whatever each test passes; ``cloneElement`` merges the new props over its
     own, as Enzyme's ``setProps`` does, and keeps its key and ref; also from a function inside
-    the one that rendered it."""
+    the one that rendered it. ``instance()`` of what such a function returns is the instance of
+    the element the test handed it: the ref goes there."""
     source = """
         import React from 'react';
         import { mount } from 'enzyme';
@@ -257,6 +258,12 @@ def test_set_props_on_an_element_a_variable_holds_clones_it_with_the_props_merge
           update();
           didMount(<Modal isOpen />);
         });
+
+        it('closes on escape', () => {
+          const wrapper = didMount(<Modal isOpen />);
+          const instance = wrapper.instance();
+          instance.handleEscape({ keyCode: 27 });
+        });
         """
     result = convert(source, path="src/Modal.test.js")
     content = result.content
@@ -270,7 +277,10 @@ def test_set_props_on_an_element_a_variable_holds_clones_it_with_the_props_merge
     )
     # Inside the function that rendered it, a function of its own reaches the same variable.
     assert "rerender(React.cloneElement(element, { isOpen: false }));" in content
-    assert "testmend:" not in content
+    # The instance of what the test hands the function: a ref on that element.
+    assert "didMount(<Modal isOpen ref={wrapperRef} />);" in content
+    assert "const instance = wrapperRef.current;" in content
+    assert "this test still has untranslated" not in content
 
 
 def test_class_internals_of_a_component_found_inside_stay_untranslated() -> None:

@@ -44,6 +44,13 @@ class RenderCalls(ClassRefs):
         name = text(fn)
         args = args_of(call)
         if name in self.wrapper_functions:
+            # A function of the file's that renders what it is given (``didMount(<Modal />)``):
+            # the call stays; the element takes the ref to its instance, where one is read.
+            element = self._element_of(call)
+            element = self.instance_element(element) if element is not None else None
+            if element is not None and element.id in self.element_refs:
+                ref = self.ref_attribute(element)
+                return splice(self.src, call.start_byte, call.end_byte, [ref])
             return text(call)
         if name in self.helper_renders:
             render_name, module, option_mode = self.helper_renders[name]
