@@ -262,7 +262,9 @@ def test_set_props_on_an_element_a_variable_holds_clones_it_with_the_props_merge
         it('closes on escape', () => {
           const wrapper = didMount(<Modal isOpen />);
           const instance = wrapper.instance();
+          const spy = jest.spyOn(wrapper.instance(), 'close');
           instance.handleEscape({ keyCode: 27 });
+          expect(spy).toHaveBeenCalled();
         });
         """
     result = convert(source, path="src/Modal.test.js")
@@ -280,6 +282,8 @@ def test_set_props_on_an_element_a_variable_holds_clones_it_with_the_props_merge
     # The instance of what the test hands the function: a ref on that element.
     assert "didMount(<Modal isOpen ref={wrapperRef} />);" in content
     assert "const instance = wrapperRef.current;" in content
+    # A read of it inside a larger value: translated in place.
+    assert "const spy = jest.spyOn(wrapperRef.current, 'close');" in content
     assert "this test still has untranslated" not in content
 
 

@@ -28,6 +28,10 @@ _EVENT_THROWS = (
 )
 
 
+# Values built around reads of wrappers (``jest.spyOn(wrapper.instance(), 'x')``, ``a && b``).
+_COMPOUND = ("call_expression", "binary_expression", "unary_expression", "ternary_expression")
+
+
 class Statements(Assertions):
     """Walks the file statement by statement and dispatches to the other parts."""
 
@@ -455,6 +459,23 @@ class Statements(Assertions):
                 self.retype(type_node)
             return True
         chain = self.chain(value)
+        inner = unwrap(value)
+        if (
+            chain is None
+            and name_node is not None
+            and name_node.type == "identifier"
+            and inner is not None
+            and inner.type in _COMPOUND
+        ):
+            if not self.refs_wrapper(value):
+                return False
+            # Reads of wrappers inside a larger value (``jest.spyOn(wrapper.instance(), 'x')``):
+            # each translated in place.
+            kind = text(stmt.children[0])
+            annotation = "" if type_node is None else text(type_node)
+            new_value = self.value(value, ctx)
+            self.replace_statement(stmt, f"{kind} {name}{annotation} = {new_value};", ctx)
+            return True
         if chain is None or name_node is None or name_node.type != "identifier":
             return False
         base, ops = chain
