@@ -83,19 +83,20 @@ class ClassRefs(Scanner):
             statement = binding.node.parent
             assert statement is not None
             tag = next(iter(tags)) if len(tags) == 1 and self.ts else None
-            create = self._react_namespace() or self.need("createRef", "react")
+            create = self.react_member("createRef")
             typed = f"<{tag}>" if tag and "." not in tag else ("<any>" if self.ts else "")
             indent = line_indent(self.src, statement.start_byte)
             at = line_start(self.src, statement.start_byte)
             self.edits.append(Edit(at, at, f"{indent}const {ref} = {create}{typed}();\n"))
 
-    def _react_namespace(self) -> str | None:
-        """``React.createRef`` when the file already imports React as a default or namespace."""
+    def react_member(self, name: str) -> str:
+        """``React.<name>`` when the file already imports React as a default or a namespace,
+        else ``name`` imported from react."""
         match = re.search(
             rb"import\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s*(?:,\s*\{[^}]*\})?\s*from\s*['\"]react['\"]",
             self.src,
         )
-        return f"{match.group(1).decode()}.createRef" if match else None
+        return f"{match.group(1).decode()}.{name}" if match else self.need(name, "react")
 
     def _rendered_elements(self, binding: Binding) -> list[Node]:
         """The elements whose instances ``binding`` may stand for (see ``instance_element``)."""

@@ -42,7 +42,7 @@ class Rerenders(Recordings):
             # ``mount(component)``: the element a variable holds, its props merged as
             # Enzyme merges them (``cloneElement`` keeps the others, the key and the ref).
             self._merge_props(binding, obj)
-            clone = self._react_member("cloneElement")
+            clone = self.react_member("cloneElement")
             props = ", ".join(
                 f"...{v}" if k.startswith("...") else f"{_key(k)}: {v or 'undefined'}"
                 for k, v in binding.overrides.items()
@@ -126,14 +126,6 @@ class Rerenders(Recordings):
                 return None  # another function's variable
             names.add(text(first))
         return names.pop() if len(names) == 1 else None
-
-    def _react_member(self, name: str) -> str:
-        """``React.cloneElement`` where the file imports React as a default or a namespace,
-        else ``cloneElement`` imported from react."""
-        namespace = self._react_namespace()
-        if namespace is not None:
-            return namespace.replace("createRef", name)
-        return self.need(name, "react")
 
     def _element_at(self, binding: Binding, site: Node, ctx: Ctx) -> Node | None:
         """The element ``binding`` holds at ``site``: the one every render into it renders;
