@@ -269,38 +269,8 @@ async def test_a_mutant_that_makes_a_loop_endless_is_caught_and_the_check_goes_o
     stop a synchronous loop, so its run would go on until the check timed out, leaving the
     result unchecked. The loop guard throws in that test instead: both
     sides catch the mutant, and the other mutant of the same run is still judged."""
-    from testmend.fidelity.intent import IntentInputs, check_intent, text_mutant
-
-    runners = ProjectRunners(load_config(example_copy, environ={}), cwd=example_copy)
-    test_file, component, find, replace = MUTATIONS["pagination-next-skips-a-page"]
-    original = (example_copy / test_file).read_text()
-    capture = await capture_dom(runners, test_file, workspace_root=example_copy)
-    converted = convert_enzyme_test(
-        original, path=test_file, options=detect_conventions(example_copy), dom=capture
-    )
-    write_support_files(example_copy, converted.support_files)
-    source = (example_copy / component).read_text()
-    mutants = [
-        # Never ends, and never fills the heap either: the items are dropped at each turn.
-        text_mutant(1, component, source, "current <= end", "items.splice(1) !== null"),
-        text_mutant(2, component, source, find, replace),
-    ]
-    inputs = IntentInputs(
-        test_file=test_file,
-        original=original,
-        candidate=converted.content,
-        targets=[component],
-        mutants=mutants,
-        original_snapshot=None,
-        candidate_snapshot=None,
-        timeout=90,
-    )
-    report = await check_intent(runners, example_copy, inputs)
-    assert not report.incomplete, report.skipped_reason
-    endless, skipping = report.outcomes
-    assert endless.killed_by_original and endless.killed_by_candidate
-    assert skipping.killed_by_original and skipping.killed_by_candidate
-    assert report.fidelity == 1.0
+    # Never ends, and never fills the heap either: the items are dropped at each turn.
+    await _endless_then_skipping(example_copy, "items.splice(1) !== null", migrated=True)
 
 
 async def test_a_mutant_whose_test_never_ends_is_caught_and_the_others_run_again(
@@ -312,30 +282,47 @@ async def test_a_mutant_whose_test_never_ends_is_caught_and_the_others_run_again
     unchecked. The run is watched: the copy whose test has run ``stall`` seconds stops the run,
     counts as catching its mutant, and the other copies go again, so the check completes and
     the other mutant is still judged."""
+    await _endless_then_skipping(example_copy, "(() => { for (;;) {} })()", migrated=False, stall=8)
+    assert not list(example_copy.rglob("*.testmend-m*"))
+    assert not list(example_copy.glob("*testmend*intent*"))
+
+
+async def _endless_then_skipping(
+    app: Path, endless: str, *, migrated: bool, stall: float | None = None
+) -> None:
+    """The intent check of Pagination's test (its migration with ``migrated``, else the test
+    itself as the candidate) against two hand-made mutants: ``endless`` for its loop's
+    condition, then the bug that skips a page. The check completes, and both sides catch both."""
     from testmend.fidelity.intent import IntentInputs, check_intent, text_mutant
 
-    runners = ProjectRunners(load_config(example_copy, environ={}), cwd=example_copy)
+    runners = ProjectRunners(load_config(app, environ={}), cwd=app)
     test_file, component, find, replace = MUTATIONS["pagination-next-skips-a-page"]
-    original = (example_copy / test_file).read_text()
-    source = (example_copy / component).read_text()
+    original = (app / test_file).read_text()
+    candidate = original
+    if migrated:
+        capture = await capture_dom(runners, test_file, workspace_root=app)
+        converted = convert_enzyme_test(
+            original, path=test_file, options=detect_conventions(app), dom=capture
+        )
+        write_support_files(app, converted.support_files)
+        candidate = converted.content
+    source = (app / component).read_text()
     mutants = [
-        text_mutant(1, component, source, "current <= end", "(() => { for (;;) {} })()"),
+        text_mutant(1, component, source, "current <= end", endless),
         text_mutant(2, component, source, find, replace),
     ]
     inputs = IntentInputs(
         test_file=test_file,
         original=original,
-        candidate=original,
+        candidate=candidate,
         targets=[component],
         mutants=mutants,
         timeout=90,
-        stall=8,
+        stall=stall,
     )
-    report = await check_intent(runners, example_copy, inputs)
+    report = await check_intent(runners, app, inputs)
     assert not report.incomplete, report.skipped_reason
-    endless, skipping = report.outcomes
-    assert endless.killed_by_original and endless.killed_by_candidate
+    endless_outcome, skipping = report.outcomes
+    assert endless_outcome.killed_by_original and endless_outcome.killed_by_candidate
     assert skipping.killed_by_original and skipping.killed_by_candidate
     assert report.fidelity == 1.0
-    assert not list(example_copy.rglob("*.testmend-m*"))
-    assert not list(example_copy.glob("*testmend*intent*"))

@@ -207,6 +207,14 @@ def apply_edits(
     return b"".join(out).decode("utf-8"), notes, mapper
 
 
+def ancestor(node: Node, types: tuple[str, ...]) -> Node | None:
+    """The nearest node above ``node`` of one of ``types``."""
+    current = node.parent
+    while current is not None and current.type not in types:
+        current = current.parent
+    return current
+
+
 def object_declared(name: str, at: Node) -> Node | None:
     """The object literal ``name`` was declared with in a block around ``at``, before it."""
     block = at.parent

@@ -8,6 +8,7 @@ import re
 from ..syntax import (
     Edit,
     Node,
+    ancestor,
     args_of,
     js_string,
     line_indent,
@@ -21,6 +22,14 @@ from ..syntax import (
 )
 from .recording import Recordings
 from .state import Binding, Ctx, Untranslatable
+
+_FUNCTIONS = (
+    "arrow_function",
+    "function_expression",
+    "function",
+    "function_declaration",
+    "method_definition",
+)
 
 
 class Rerenders(Recordings):
@@ -394,13 +403,4 @@ def _key(name: str) -> str:
 
 def _function_of(node: Node) -> Node | None:
     """The innermost function ``node`` is in."""
-    current = node.parent
-    while current is not None and current.type not in (
-        "arrow_function",
-        "function_expression",
-        "function",
-        "function_declaration",
-        "method_definition",
-    ):
-        current = current.parent
-    return current
+    return ancestor(node, _FUNCTIONS)

@@ -8,6 +8,7 @@ from typing import Literal
 from ..models import RenderRecord
 from ..syntax import (
     Node,
+    ancestor,
     args_of,
     js_value,
     object_items,
@@ -550,13 +551,13 @@ class Scanner(ImportScanner):
         node = binding.node
         if node is None:
             return None
-        current = node.parent
-        while current is not None and current.type not in (
-            "statement_block",
-            "program",
-            "arrow_function",
-            "function_declaration",
-            "function_expression",
-        ):
-            current = current.parent
-        return current
+        return ancestor(
+            node,
+            (
+                "statement_block",
+                "program",
+                "arrow_function",
+                "function_declaration",
+                "function_expression",
+            ),
+        )
