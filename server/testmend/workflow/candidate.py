@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..fidelity import read_inventory
 from ..layout import temp_name
 from ..runners import TestRunResult
 from ..workspace.paths import resolve_in_root
@@ -45,6 +46,17 @@ def observed_test_errors(result: TestRunResult) -> list[ObservedError]:
         )
         for t in result.failing()
     ]
+
+
+def counted_tests(result: TestRunResult, original: str, path: str) -> int:
+    """The tests a result's passing count is out of: all of them but those it skips as the
+    original file does (an ``xit`` there too), which fail nothing. One the result newly skips
+    counts, and does not pass."""
+    skipped = {
+        t.name for t in read_inventory(original, path).tests if {"skip", "todo"} & set(t.marks)
+    }
+    kept = [t for t in result.tests if t.status in ("skipped", "todo") and t.full_name in skipped]
+    return len(result.tests) - len(kept)
 
 
 def describe_test_result(result: TestRunResult, limit: int = 6) -> str:

@@ -162,7 +162,7 @@ class Summary(_Model):
     """US dollars, estimated from ``budget.prices`` (None: no price configured)."""
     tests_passing: int = 0
     tests_total: int = 0
-    """The tests that ran (those the file skips are left out)."""
+    """The tests counted: all but those the result skips as the original file does."""
     lint_errors: int = 0
     type_errors: int = 0
     enzyme_free: bool = False

@@ -26,7 +26,12 @@ from ...project.children import component_children
 from ...runners import RunnerError, TestRunResult, snapshot_file
 from ...workspace.paths import resolve_in_root
 from ..agent import run_agent
-from ..candidate import describe_test_result, observed_test_errors, sync_candidate
+from ..candidate import (
+    counted_tests,
+    describe_test_result,
+    observed_test_errors,
+    sync_candidate,
+)
 from ..context import RunDeps
 from ..events import EditApplied
 from ..state import CandidateSnapshot, CodemodFinding, ErrorTracker, MigrationState
@@ -271,9 +276,7 @@ def _end(
         "successful_patches": loop.patches,
         "last_test_summary": describe_test_result(result),
         "tests_passing": result.passed_count,
-        # The tests that ran: one the file itself skips (``xit``) fails nothing, and the test
-        # inventory reports one the result newly skips.
-        "tests_total": len(result.tests) - result.skipped_count,
+        "tests_total": counted_tests(result, state.original_content, state.test_file),
         "fidelity": loop.fidelity,
         "review": state.review.model_copy(update={"send_back": False}),
         **snapshot_update,
