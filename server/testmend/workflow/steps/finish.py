@@ -36,7 +36,7 @@ async def finish(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
         for result in results.values():
             tally(deps, "finish", result)
         update["tests_passing"] = sum(r.passed_count for r in results.values())
-        update["tests_total"] = sum(len(r.tests) - r.skipped_count for r in results.values())
+        update["tests_total"] = sum(len(r.tests) for r in results.values())
         state = state.model_copy(update=update)
     fidelity = await result_fidelity(deps, state, candidate)
     fidelity = fidelity.model_copy(update={"behaviour_findings": lost})
