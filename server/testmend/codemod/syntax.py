@@ -207,6 +207,14 @@ def apply_edits(
     return b"".join(out).decode("utf-8"), notes, mapper
 
 
+FUNCTION_TYPES = ("arrow_function", "function_expression", "function", "function_declaration")
+
+
+def enclosing_function(node: Node) -> Node | None:
+    """The innermost function ``node`` is in."""
+    return ancestor(node, FUNCTION_TYPES)
+
+
 def ancestor(node: Node, types: tuple[str, ...]) -> Node | None:
     """The nearest node above ``node`` of one of ``types``."""
     current = node.parent

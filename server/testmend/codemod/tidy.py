@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from itertools import pairwise
 
 from ..js_syntax import Node, parse, text_of, walk
-from .syntax import Edit, line_indent, moved, reindent
+from .syntax import FUNCTION_TYPES, Edit, line_indent, moved, reindent
 from .unused import (
     applied,
     drop_orphaned_declarations,
@@ -41,7 +41,6 @@ _RENDER_RESULT_METHODS = frozenset({"rerender", "unmount"})
 _TESTS = frozenset({"it", "test", "fit", "xit", "xtest"})
 _HOOKS = frozenset({"beforeEach", "afterEach", "beforeAll", "afterAll"})
 _DESCRIBES = frozenset({"describe", "fdescribe", "xdescribe"})
-_FUNCTIONS = ("arrow_function", "function_expression", "function", "function_declaration")
 _GOOD_NAMES = ("view", "utils")
 _FLUSH = "await act(() => Promise.resolve());"
 
@@ -267,7 +266,7 @@ def _calls_named(node: Node, names: frozenset[str]) -> Iterator[tuple[Node, Node
         if call.type != "call_expression" or _callee_name(call) not in names:
             continue
         args = call.child_by_field_name("arguments")
-        callbacks = [a for a in (args.named_children if args else []) if a.type in _FUNCTIONS]
+        callbacks = [a for a in (args.named_children if args else []) if a.type in FUNCTION_TYPES]
         if callbacks:
             yield call, callbacks[-1]
 
@@ -286,7 +285,8 @@ def _describe_blocks(root: Node) -> Iterator[tuple[Node, Node]]:
     for node in walk(root):
         if node.type == "call_expression" and _callee_name(node) in _DESCRIBES:
             args = node.child_by_field_name("arguments")
-            callbacks = [a for a in (args.named_children if args else []) if a.type in _FUNCTIONS]
+            given = args.named_children if args else []
+            callbacks = [a for a in given if a.type in FUNCTION_TYPES]
             body = callbacks[-1].child_by_field_name("body") if callbacks else None
             if body is not None and body.type == "statement_block":
                 yield node, body
@@ -442,7 +442,7 @@ def _let_declaration(block: Node, name: str) -> Node | None:
 
 def _test_callback(test: Node) -> Node | None:
     args = test.child_by_field_name("arguments")
-    callbacks = [a for a in (args.named_children if args else []) if a.type in _FUNCTIONS]
+    callbacks = [a for a in (args.named_children if args else []) if a.type in FUNCTION_TYPES]
     return callbacks[-1] if callbacks else None
 
 

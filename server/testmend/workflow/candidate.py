@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..fidelity import read_inventory
+from ..fidelity import InventoryRow
 from ..layout import temp_name
 from ..runners import TestRunResult
 from ..workspace.paths import resolve_in_root
@@ -48,12 +48,14 @@ def observed_test_errors(result: TestRunResult) -> list[ObservedError]:
     ]
 
 
-def counted_tests(result: TestRunResult, original: str, path: str) -> int:
+def counted_tests(result: TestRunResult, rows: Sequence[InventoryRow]) -> int:
     """The tests a result's passing count is out of: all of them but those it skips as the
-    original file does (an ``xit`` there too), which fail nothing. One the result newly skips
-    counts, and does not pass."""
+    original file does (``rows``: the inventory's, an ``xit`` there too), which fail nothing.
+    One the result newly skips counts, and does not pass."""
     skipped = {
-        t.name for t in read_inventory(original, path).tests if {"skip", "todo"} & set(t.marks)
+        r.original.name
+        for r in rows
+        if r.original is not None and {"skip", "todo"} & set(r.original.marks)
     }
     kept = [t for t in result.tests if t.status in ("skipped", "todo") and t.full_name in skipped]
     return len(result.tests) - len(kept)

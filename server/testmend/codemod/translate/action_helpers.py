@@ -21,19 +21,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..syntax import Node, parse, splice, string_value, text, walk
+from ..syntax import Node, args_of, parse, splice, string_value, text, walk
 from .helper_modules import module_imports, module_key
+from .tables import EVENT_METHODS
 
 # What a real event has of its own: a helper's mock event only fills these in for Enzyme.
 _EVENT_OWN = frozenset(
-    {
-        "defaultPrevented",
-        "isDefaultPrevented",
-        "isPropagationStopped",
-        "persist",
-        "preventDefault",
-        "stopPropagation",
-    }
+    {*EVENT_METHODS, "persist", "defaultPrevented", "isDefaultPrevented", "isPropagationStopped"}
 )
 _SIMPLE = frozenset(
     {
@@ -226,9 +220,8 @@ def _fires(expression: Node, wrapper: str) -> bool:
     elif fn.type == "call_expression":
         callee = fn.child_by_field_name("function")
         prop = callee.child_by_field_name("property") if callee is not None else None
-        args = fn.child_by_field_name("arguments")
-        first = args.named_children[0] if args is not None and args.named_children else None
-        name = string_value(first)
+        given = args_of(fn)
+        name = string_value(given[0]) if given else None
         ok = (
             prop is not None
             and text(prop) in ("prop", "invoke")
@@ -276,20 +269,16 @@ class _Helper:
     def _base_event(self, call: Node) -> list[Node] | None:
         """The arguments of a call of the module's base event, else None."""
         callee = call.child_by_field_name("function")
-        args = call.child_by_field_name("arguments")
-        if call.type != "call_expression" or callee is None or args is None:
+        if call.type != "call_expression" or callee is None:
             return None
-        if text(callee) not in self.base_events:
-            return None
-        return [a for a in args.named_children if a.type != "comment"]
+        return args_of(call) if text(callee) in self.base_events else None
 
     def edit(self, n: Node) -> str | None:
         if n.type == "identifier" and text(n) in self.inlined:
             return self.inlined[text(n)]
         if n.type == "call_expression":
             fn = n.child_by_field_name("function")
-            args = n.child_by_field_name("arguments")
-            given = [a for a in args.named_children if a.type != "comment"] if args else []
+            given = args_of(n)
             if (
                 fn is not None
                 and text(fn) in self.selections
@@ -439,8 +428,7 @@ def with_expanded_actions(
             continue
         if node.parent is None or node.parent.type != "expression_statement":
             continue
-        arguments = node.child_by_field_name("arguments")
-        args = [a for a in arguments.named_children if a.type != "comment"] if arguments else []
+        args = args_of(node)
         code = _expansion(templates[text(fn)], path, args) if args else None
         if code is None:
             continue

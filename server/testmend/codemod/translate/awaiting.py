@@ -10,22 +10,13 @@ file cannot: the translation then writes what needs no ``await`` (``fireEvent``)
 
 from __future__ import annotations
 
-from ..syntax import Edit, Node, walk
+from ..syntax import Edit, Node, enclosing_function, walk
 from .rerender import Rerenders
 from .tables import DESCRIBE_FUNCS, HOOKS, TEST_FUNCS
-
-_FUNCTIONS = ("arrow_function", "function_expression", "function", "function_declaration")
 
 
 class Awaiting(Rerenders):
     """Which functions can become async, and making them so."""
-
-    def enclosing_function(self, node: Node) -> Node | None:
-        """The innermost function ``node`` is in."""
-        current = node.parent
-        while current is not None and current.type not in _FUNCTIONS:
-            current = current.parent
-        return current
 
     def _framework_callee(self, fn: Node) -> str | None:
         """``it``, ``beforeEach``, ``describe``, … when ``fn`` is the callback passed to it."""
@@ -81,7 +72,7 @@ class Awaiting(Rerenders):
         if not calls:
             return False
         for call in calls:
-            owner = self.enclosing_function(call)
+            owner = enclosing_function(call)
             if owner is None or not self.can_be_async(owner, seen):
                 return False
         return True
@@ -103,7 +94,7 @@ class Awaiting(Rerenders):
             parent = call.parent
             if parent is not None and parent.type != "await_expression":
                 self.edits.append(Edit(call.start_byte, call.start_byte, "await "))
-            owner = self.enclosing_function(call)
+            owner = enclosing_function(call)
             if owner is not None:
                 self.make_async(owner)
         return True

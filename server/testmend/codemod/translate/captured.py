@@ -182,11 +182,7 @@ class CapturedQueries(Chains):
         )
 
     def _captured_css(self, find_call: Node, ctx: Ctx) -> str | None:
-        fn = find_call.child_by_field_name("function")
-        prop = fn.child_by_field_name("property") if fn is not None else None
-        if prop is None:
-            return None
-        found = {r.css for r in self._records_at(prop, ctx) or [] if r.count > 0}
+        found = {r.css for r in self._matched_at(find_call, ctx)}
         if len(found) == 1:
             return next(iter(found))
         return None
@@ -194,10 +190,8 @@ class CapturedQueries(Chains):
     def _selected_components(self, find_call: Node, ctx: Ctx) -> bool:
         """Whether the capture saw the ``find`` call ``find_call`` select a component's node
         (not only elements)."""
-        fn = find_call.child_by_field_name("function")
-        prop = fn.child_by_field_name("property") if fn is not None else None
-        records = self._records_at(prop, ctx) or [] if prop is not None else []
-        return any(name is not None for r in records if r.count > 0 for name in r.components)
+        records = self._matched_at(find_call, ctx)
+        return any(name is not None for r in records for name in r.components)
 
     def text_filtered_target(self, find_call: Node, predicate: Node, ctx: Ctx) -> Target | None:
         """``find(X).filterWhere((n) => n.text() === 'Delete')`` (or ``.includes('…')``): the one

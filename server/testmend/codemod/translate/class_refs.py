@@ -34,16 +34,11 @@ class ClassRefs(Scanner):
         """The element whose instance Enzyme's root stands for: ``element``, or the one child
         of a ``StrictMode``, fragment or context ``Provider`` around it (a ref on those would
         stay empty)."""
-        while element.type == "jsx_element" and _TRANSPARENT.fullmatch(self._tag_of(element)):
-            inner = [
-                c
-                for c in element.named_children
-                if c.type not in ("jsx_opening_element", "jsx_closing_element")
-                and not (c.type == "jsx_text" and not text(c).strip())
-            ]
-            if len(inner) != 1 or inner[0].type not in ("jsx_element", "jsx_self_closing_element"):
+        while _TRANSPARENT.fullmatch(self._tag_of(element)):
+            inner = self.only_child_element(element)
+            if inner is None:
                 break
-            element = inner[0]
+            element = inner
         return element
 
     def collect_class_refs(self) -> None:

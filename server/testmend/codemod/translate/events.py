@@ -6,10 +6,22 @@ from __future__ import annotations
 
 import re
 
-from ..syntax import Node, args_of, js_string, object_declared, string_value, text, unwrap
+from ..syntax import (
+    Node,
+    args_of,
+    enclosing_function,
+    js_string,
+    object_declared,
+    string_value,
+    text,
+    unwrap,
+)
 from .awaiting import Awaiting
 from .state import Ctx, Target, Untranslatable
 from .tables import EVENT_METHODS, EVENTS, SELECT_OPS
+
+# Members a test's mock event replaces with functions: never data for the real event's init.
+_MOCKED = frozenset({*EVENT_METHODS, "persist"})
 
 
 class Events(Awaiting):
@@ -158,12 +170,12 @@ class Events(Awaiting):
         calls = self._user_calls(event, element, payload, at, data)
         if calls is None:
             return None
-        fn = self.enclosing_function(at)
+        fn = enclosing_function(at)
         act = self.act_of(fn) if fn is not None else None
         if act is not None:
             # Inside act(() => …): the act is awaited and its callback async; the tidy pass
             # then takes the awaited user-event call out of the act, which it already is in.
-            fn = self.enclosing_function(act)
+            fn = enclosing_function(act)
             if fn is None or not self.make_async(fn):
                 return None
             self.await_act(act)
@@ -300,19 +312,15 @@ class Events(Awaiting):
                     kept.append(f"target: {value}")
                     continue
                 plain = re.fullmatch(r"[\w$.]+", value) is not None  # a mock: _event_mocks
-                if (key in EVENT_METHODS or key == "persist") and (
+                if key in _MOCKED and (
                     "jest.fn" in value or "=>" in value or value.startswith("function") or plain
                 ):
                     continue
             elif pair.type == "method_definition" and text(pair.child_by_field_name("name")) in (
-                *EVENT_METHODS,
-                "persist",
+                _MOCKED
             ):
                 continue
-            elif pair.type == "shorthand_property_identifier" and text(pair) in (
-                *EVENT_METHODS,
-                "persist",
-            ):
+            elif pair.type == "shorthand_property_identifier" and text(pair) in _MOCKED:
                 continue  # ``{ preventDefault }``: a mock, which ``_event_mocks`` puts on the event
             kept.append(text(pair))
         if not kept:

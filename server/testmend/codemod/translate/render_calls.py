@@ -46,12 +46,7 @@ class RenderCalls(ClassRefs):
         if name in self.wrapper_functions:
             # A function of the file's that renders what it is given (``didMount(<Modal />)``):
             # the call stays; the element takes the ref to its instance, where one is read.
-            element = self._element_of(call)
-            element = self.instance_element(element) if element is not None else None
-            if element is not None and element.id in self.element_refs:
-                ref = self.ref_attribute(element)
-                return splice(self.src, call.start_byte, call.end_byte, [ref])
-            return text(call)
+            return splice(self.src, call.start_byte, call.end_byte, self._ref_edits(call))
         if name in self.helper_renders:
             render_name, module, option_mode = self.helper_renders[name]
             self.need(render_name, module)
@@ -279,6 +274,15 @@ class RenderCalls(ClassRefs):
                     return found
         return None
 
+    def _ref_edits(self, call: Node) -> list[tuple[int, int, str]]:
+        """The ``ref={…}`` the element ``call`` renders takes (the one its instance is read
+        through, see ``instance_element``), when the test reads that instance."""
+        element = self._element_of(call)
+        element = self.instance_element(element) if element is not None else None
+        if element is None or element.id not in self.element_refs:
+            return []
+        return [self.ref_attribute(element)]
+
     def _rewrite_call(
         self,
         call: Node,
@@ -303,10 +307,7 @@ class RenderCalls(ClassRefs):
         if len(args) > keep:
             start = args[keep - 1].end_byte if keep else args[0].start_byte
             edits.append((start, args[-1].end_byte, ""))
-        element = self._element_of(call)
-        element = self.instance_element(element) if element is not None else None
-        if element is not None and element.id in self.element_refs:
-            edits.append(self.ref_attribute(element))
+        edits += self._ref_edits(call)
         if svg and around is None:
             around = ("<svg>", "</svg>")
         if around is not None and args:

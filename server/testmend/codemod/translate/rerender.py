@@ -10,6 +10,7 @@ from ..syntax import (
     Node,
     ancestor,
     args_of,
+    enclosing_function,
     js_string,
     line_indent,
     line_start,
@@ -22,14 +23,6 @@ from ..syntax import (
 )
 from .recording import Recordings
 from .state import Binding, Ctx, Untranslatable
-
-_FUNCTIONS = (
-    "arrow_function",
-    "function_expression",
-    "function",
-    "function_declaration",
-    "method_definition",
-)
 
 
 class Rerenders(Recordings):
@@ -114,27 +107,23 @@ class Rerenders(Recordings):
                 raise Untranslatable("setProps() with a computed key or a method")
 
     def _element_held(self, binding: Binding, site: Node) -> str | None:
-        """``mount(component)``: the name of the variable holding the element every render
-        into ``binding`` renders, when ``site`` is inside the function each of those renders is
-        in (where that name means the same); None otherwise."""
-        if binding.element is not None:
+        """``const wrapper = mount(component)``: the name of the variable holding the element
+        the declaration renders, when ``site`` is inside the function the render is in (where
+        that name means the same); None otherwise."""
+        declarator = binding.node
+        if binding.element is not None or declarator is None:
             return None
-        calls = []
-        if binding.node is not None and binding.node.type == "variable_declarator":
-            call = self.render_call_of(binding.node.child_by_field_name("value"))
-            if call is not None:
-                calls.append(call)
-        names = set()
-        for call in calls:
-            args = args_of(call)
-            first = unwrap(args[0]) if args else None
-            if first is None or first.type != "identifier":
-                return None
-            owner = _function_of(call)
-            if owner is not None and not owner.start_byte <= site.start_byte < owner.end_byte:
-                return None  # another function's variable
-            names.add(text(first))
-        return names.pop() if len(names) == 1 else None
+        if declarator.type != "variable_declarator":
+            return None
+        call = self.render_call_of(declarator.child_by_field_name("value"))
+        args = args_of(call) if call is not None else []
+        first = unwrap(args[0]) if args else None
+        if call is None or first is None or first.type != "identifier":
+            return None
+        owner = enclosing_function(call)
+        if owner is not None and not owner.start_byte <= site.start_byte < owner.end_byte:
+            return None  # another function's variable
+        return text(first)
 
     def _element_at(self, binding: Binding, site: Node, ctx: Ctx) -> Node | None:
         """The element ``binding`` holds at ``site``: the one every render into it renders;
@@ -168,9 +157,7 @@ class Rerenders(Recordings):
                 "beforeEach",
                 "beforeAll",
             ):
-                block = current.parent
-                while block is not None and block.type not in ("statement_block", "program"):
-                    block = block.parent
+                block = ancestor(current, ("statement_block", "program"))
                 return block is not None and block.start_byte <= site.start_byte < block.end_byte
             current = current.parent
         return False
@@ -399,8 +386,3 @@ class Rerenders(Recordings):
 def _key(name: str) -> str:
     """A prop's name as an object literal's key."""
     return name if re.fullmatch(r"[A-Za-z_$][\w$]*", name) else js_string(name)
-
-
-def _function_of(node: Node) -> Node | None:
-    """The innermost function ``node`` is in."""
-    return ancestor(node, _FUNCTIONS)

@@ -197,15 +197,8 @@ class Scanner(ImportScanner):
         (inside context providers, which Enzyme's tree leaves out); None when it is not JSX."""
         element = self._element_of(call)
         while element is not None and self._tag_of(element).endswith(".Provider"):
-            children = [
-                c
-                for c in element.named_children
-                if c.type in ("jsx_element", "jsx_self_closing_element", "jsx_expression")
-                or (c.type == "jsx_text" and text(c).strip())
-            ]
-            if len(children) != 1 or children[0].type in ("jsx_expression", "jsx_text"):
-                return None  # several children, text or an expression: not one element
-            element = children[0]
+            # Several children, text or an expression: not one element.
+            element = self.only_child_element(element)
         if element is None:
             return None
         tag = self._tag_of(element)
@@ -511,6 +504,22 @@ class Scanner(ImportScanner):
             arg = unwrap(raw)
             if arg is not None and arg.type in ("jsx_element", "jsx_self_closing_element"):
                 return arg
+        return None
+
+    @staticmethod
+    def only_child_element(element: Node) -> Node | None:
+        """The one JSX element between ``element``'s tags, when nothing else is there (blank
+        text aside); None otherwise."""
+        if element.type != "jsx_element":
+            return None
+        inner = [
+            c
+            for c in element.named_children
+            if c.type not in ("jsx_opening_element", "jsx_closing_element")
+            and not (c.type == "jsx_text" and not text(c).strip())
+        ]
+        if len(inner) == 1 and inner[0].type in ("jsx_element", "jsx_self_closing_element"):
+            return inner[0]
         return None
 
     @staticmethod

@@ -459,32 +459,23 @@ class Statements(Assertions):
                 self.retype(type_node)
             return True
         chain = self.chain(value)
+        if name_node is None or name_node.type != "identifier":
+            return False
         inner = unwrap(value)
-        if (
-            chain is None
-            and name_node is not None
-            and name_node.type == "identifier"
-            and inner is not None
-            and inner.type in _COMPOUND
-        ):
-            if not self.refs_wrapper(value):
-                return False
-            # Reads of wrappers inside a larger value (``jest.spyOn(wrapper.instance(), 'x')``):
-            # each translated in place.
+        # A value read from a wrapper (not a selection), or reads of wrappers inside a larger
+        # value (``jest.spyOn(wrapper.instance(), 'x')``): each read translated in place.
+        compound = chain is None and inner is not None and inner.type in _COMPOUND
+        if compound and not self.refs_wrapper(value):
+            return False
+        if compound or (chain is not None and (not chain[1] or chain[1][0][0] not in SELECT_OPS)):
+            new_value = self.value(value, ctx)
             kind = text(stmt.children[0])
             annotation = "" if type_node is None else text(type_node)
-            new_value = self.value(value, ctx)
             self.replace_statement(stmt, f"{kind} {name}{annotation} = {new_value};", ctx)
             return True
-        if chain is None or name_node is None or name_node.type != "identifier":
+        if chain is None:
             return False
         base, ops = chain
-        if not ops or ops[0][0] not in SELECT_OPS:
-            new_value = self.value(value, ctx)
-            kind = text(stmt.children[0])
-            annotation = "" if type_node is None else text(type_node)
-            self.replace_statement(stmt, f"{kind} {name}{annotation} = {new_value};", ctx)
-            return True
         base_binding = self.binding_named(text(base), base) if base.type == "identifier" else None
         selection = (
             self.recorded_selection(ops)

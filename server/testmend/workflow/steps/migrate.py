@@ -276,7 +276,7 @@ def _end(
         "successful_patches": loop.patches,
         "last_test_summary": describe_test_result(result),
         "tests_passing": result.passed_count,
-        "tests_total": counted_tests(result, state.original_content, state.test_file),
+        "tests_total": counted_tests(result, loop.fidelity.rows),
         "fidelity": loop.fidelity,
         "review": state.review.model_copy(update={"send_back": False}),
         **snapshot_update,
