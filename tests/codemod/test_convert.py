@@ -1705,6 +1705,44 @@ def test_a_prop_the_capture_shows_as_no_attribute_is_read_from_the_recorded_prop
     ]
 
 
+def test_a_prop_of_the_component_childAt_selected_is_no_attribute_of_its_element() -> None:
+    """addons-code-manager's ``ToggleButton``: ``expect(root.childAt(0)).toHaveProp('icon',
+    …)`` where the capture saw ``childAt(0)`` select a ``FontAwesomeIcon`` node. ``icon`` is
+    that component's prop; the ``<svg>`` it renders has no such attribute, so asserting one
+    was a test that fails against the correct component. It stays for a person; a prop the
+    capture shows on the element a child element is still asserted as its attribute."""
+    source = """
+    import { shallow } from 'enzyme';
+    import { ToggleButton } from './ToggleButton';
+
+    it('points left', () => {
+      const root = shallow(<ToggleButton toggleLeft />);
+      expect(root.childAt(0)).toHaveProp('icon', 'angle-double-left');
+      expect(root.childAt(1)).toHaveProp('title', 'Toggle');
+    });
+    """
+    test = "points left"
+
+    def child_at(line: int, component: str | None, elements: list[CapturedElement]) -> FindRecord:
+        record = _record(line, 24, ":childAt", test, elements=elements)
+        return record.model_copy(update={"elements": elements, "components": [component]})
+
+    dom = DomCapture(
+        file="x",
+        records=[
+            child_at(6, "FontAwesomeIcon", []),
+            child_at(7, None, [CapturedElement(tag="span", attributes={"title": "Toggle"})]),
+        ],
+    )
+    result = convert(source, dom=dom)
+    assert "toHaveAttribute('icon'" not in result.content
+    assert ".children[1]).toHaveAttribute('title', 'Toggle');" in result.content
+    assert [n.message for n in result.notes if n.kind == "untranslated"] == [
+        "reads the prop icon of the component FontAwesomeIcon; no DOM capture shows it as an "
+        "attribute of what the component rendered"
+    ]
+
+
 def test_the_children_prop_compared_with_an_element_is_not_compared_as_text() -> None:
     """addons-code-manager's ``toHaveProp('children', topContent)`` where ``topContent`` is
     ``<div />``: Enzyme compares elements; the element's text (empty) is not what it compared,

@@ -190,8 +190,13 @@ class CapturedQueries(Chains):
     def _selected_components(self, find_call: Node, ctx: Ctx) -> bool:
         """Whether the capture saw the ``find`` call ``find_call`` select a component's node
         (not only elements)."""
+        return self.selected_component(find_call, ctx) is not None
+
+    def selected_component(self, find_call: Node, ctx: Ctx) -> str | None:
+        """The display name of a component whose node the capture saw ``find_call`` (a find,
+        or ``children()``/``childAt()``) select, or None when it selected only elements."""
         records = self._matched_at(find_call, ctx)
-        return any(name is not None for r in records for name in r.components)
+        return next((name for r in records for name in r.components if name is not None), None)
 
     def text_filtered_target(self, find_call: Node, predicate: Node, ctx: Ctx) -> Target | None:
         """``find(X).filterWhere((n) => n.text() === 'Delete')`` (or ``.includes('…')``): the one

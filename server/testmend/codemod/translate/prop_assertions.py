@@ -330,6 +330,11 @@ def shown_as_attribute(target: Target, key: str, attr: str) -> None:
     selects: every element the capture saw it select has that attribute, or (no capture) it is
     one React writes for a host element's prop. A component's prop (``label``, ``icon``) that
     its element does not write as such is no attribute, whatever the name."""
+    if target.node_of is not None and not target.captured:
+        raise Untranslatable(
+            f"reads the prop {key} of the component {target.node_of}; no DOM capture shows "
+            "it as an attribute of what the component rendered"
+        )
     if target.captured:
         # (the capture keeps an element's classes apart from its other attributes)
         if all(

@@ -343,6 +343,11 @@ class Targets(TargetCode):
                     target = Target(
                         "css", css=f"Array.from({element}.children)", multi=True, index="list"
                     )
+                if op != "parent":
+                    # What the capture saw them select: a component's node, whose props are
+                    # not the attributes of the element it rendered.
+                    target.captured = self.captured_elements(node, ctx)
+                    target.node_of = self.selected_component(node, ctx)
                 i += 1
                 continue
             raise Untranslatable(f"{op}() has no Testing Library equivalent here")
