@@ -1743,6 +1743,45 @@ def test_a_prop_of_the_component_childAt_selected_is_no_attribute_of_its_element
     ]
 
 
+def test_a_wrapper_destructured_from_a_helpers_object_parameter_is_never_left_silently() -> None:
+    """addons-code-manager's ``simulateUpdate({ root, store })`` (typed ``{ root:
+    ShallowWrapper; … }``) and typeahead's style of ``search({ wrapper, query })`` (untyped,
+    called with a wrapper): the Enzyme calls in such a helper's body were left as they were,
+    with no note, in a file whose report said Enzyme-free. They are the wrapper's now: what
+    translates is translated, the rest is a note the test fails on."""
+    source = """
+    import { shallow, ShallowWrapper } from 'enzyme';
+    import * as React from 'react';
+    import { Store } from 'redux';
+    import { Navbar } from './Navbar';
+
+    const simulateUpdate = ({ root, store }: { root: ShallowWrapper; store: Store }) => {
+      root.setProps({ ...store.getState() });
+    };
+
+    function search({ wrapper, query }: { wrapper: any; query: string }) {
+      wrapper.find('input').simulate('change', { target: { value: query } });
+    }
+
+    it('updates', () => {
+      const store = {} as Store;
+      const root = shallow(<Navbar />);
+      simulateUpdate({ root, store });
+      search({ wrapper: root, query: 'x' });
+    });
+    """
+    result = convert(source)
+    content = result.content
+    assert "  root.setProps(" not in content
+    assert "wrapper.find(" not in content
+    assert "fireEvent.change(" in content
+    untranslated = [(n.line, n.message) for n in result.notes if n.kind == "untranslated"]
+    assert untranslated == [
+        (7, "setProps() on a render whose element testmend cannot see"),
+        (21, "uses the Enzyme wrapper in a way testmend cannot translate"),
+    ]
+
+
 def test_the_children_prop_compared_with_an_element_is_not_compared_as_text() -> None:
     """addons-code-manager's ``toHaveProp('children', topContent)`` where ``topContent`` is
     ``<div />``: Enzyme compares elements; the element's text (empty) is not what it compared,

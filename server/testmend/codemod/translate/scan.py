@@ -8,7 +8,6 @@ from typing import Literal
 from ..models import RenderRecord
 from ..syntax import (
     Node,
-    ancestor,
     args_of,
     js_value,
     object_items,
@@ -17,12 +16,12 @@ from ..syntax import (
     unwrap,
     walk,
 )
-from .imports import ImportScanner
+from .bindings import WrapperBindings, typed_members
 from .state import Binding, RenderKind
 from .tables import NAMES, WRAPPER_TYPES, is_svg_only_tag
 
 
-class Scanner(ImportScanner):
+class Scanner(WrapperBindings):
     """Finds what the conversion works on (renders, the wrappers bound to them, refs to class
     instances); converts nothing itself except ``render`` calls."""
 
@@ -313,9 +312,12 @@ class Scanner(ImportScanner):
                             self.add_binding(binding)
                 elif node.type in ("required_parameter", "optional_parameter"):
                     pattern = node.child_by_field_name("pattern")
-                    if pattern is not None and self._has_wrapper_type(
-                        node.child_by_field_name("type")
-                    ):
+                    annotation = node.child_by_field_name("type")
+                    if pattern is not None and pattern.type == "object_pattern":
+                        # `({ root, store }: { root: ShallowWrapper; store: Store })`
+                        for name in typed_members(pattern, annotation, self._has_wrapper_type):
+                            self.add_binding(Binding(name, "param", node))
+                    elif pattern is not None and self._has_wrapper_type(annotation):
                         self.add_binding(Binding(text(pattern), "param", node))
         # Assignments `wrapper = mount(...)`: the element for rerender.
         for node in walk(root):
@@ -342,34 +344,6 @@ class Scanner(ImportScanner):
         for _ in range(3):
             if not self._bind_wrapper_params(root):
                 break
-
-    def _bind_wrapper_params(self, root: Node) -> bool:
-        """One pass binding the parameters that receive a wrapper; whether it added any."""
-        added = False
-        for node in walk(root):
-            if node.type != "call_expression":
-                continue
-            fn = node.child_by_field_name("function")
-            if fn is None or fn.type != "identifier":
-                continue
-            for index, raw in enumerate(args_of(node)):
-                arg = unwrap(raw)
-                if arg is None or arg.type != "identifier":
-                    continue
-                bound = self.binding_named(text(arg), node)
-                if bound is None:
-                    continue
-                param = self._param_of(text(fn), index)
-                if param is None:
-                    continue
-                bound.passed_as_arg = True
-                if not any(
-                    b.node is not None and b.node.start_byte <= param.start_byte < b.node.end_byte
-                    for b in self.bindings.get(text(param), [])
-                ):
-                    self.add_binding(Binding(text(param), "param", param.parent))
-                    added = True
-        return added
 
     def _bind_returned_renders(self) -> None:
         """A render a setup function returns stays a whole variable (the caller uses it), and
@@ -457,33 +431,6 @@ class Scanner(ImportScanner):
                 binding.kind = "var"
                 binding.beside_others = True
 
-    def _param_of(self, function: str, index: int) -> Node | None:
-        for node in walk(self.tree.root_node):
-            if node.type in ("function_declaration", "arrow_function", "function_expression"):
-                if self._function_name(node) != function:
-                    continue
-                params = node.child_by_field_name("parameters")
-                if params is None:
-                    return None
-                items = [p for p in params.named_children if p.type != "comment"]
-                if index >= len(items):
-                    return None
-                item = items[index]
-                pattern = item.child_by_field_name("pattern") if item.type != "identifier" else item
-                return pattern if pattern is not None and pattern.type == "identifier" else None
-        return None
-
-    @staticmethod
-    def _function_name(node: Node) -> str | None:
-        if node.type == "function_declaration":
-            return text(node.child_by_field_name("name")) or None
-        parent = node.parent
-        if parent is not None and parent.type == "variable_declarator":
-            name = parent.child_by_field_name("name")
-            if name is not None and name.type == "identifier":
-                return text(name)
-        return None
-
     def _assigned_render(self, name: str) -> Node | None:
         for node in walk(self.tree.root_node):
             if node.type == "assignment_expression":
@@ -530,43 +477,3 @@ class Scanner(ImportScanner):
             else element.child_by_field_name("open_tag")
         )
         return text(opening.child_by_field_name("name")) if opening is not None else ""
-
-    def add_binding(self, binding: Binding) -> None:
-        self.bindings.setdefault(binding.name, []).append(binding)
-
-    def binding_named(self, name: str, at: Node | None = None) -> Binding | None:
-        candidates = self.bindings.get(name)
-        if not candidates:
-            return None
-        if len(candidates) == 1 or at is None:
-            return candidates[-1]
-        # The declaration whose scope contains `at` (innermost wins).
-        best: Binding | None = None
-        best_size = None
-        for binding in candidates:
-            scope = self._scope_of(binding)
-            if scope is None:
-                continue
-            if scope.start_byte <= at.start_byte and at.end_byte <= scope.end_byte:
-                size = scope.end_byte - scope.start_byte
-                if best_size is None or size < best_size:
-                    best, best_size = binding, size
-        if best is not None:
-            return best
-        return next((b for b in candidates if b.node is None), None)
-
-    @staticmethod
-    def _scope_of(binding: Binding) -> Node | None:
-        node = binding.node
-        if node is None:
-            return None
-        return ancestor(
-            node,
-            (
-                "statement_block",
-                "program",
-                "arrow_function",
-                "function_declaration",
-                "function_expression",
-            ),
-        )
