@@ -1024,6 +1024,53 @@ def test_the_roots_of_a_shallow_fragment_are_its_nodes() -> None:
     assert "throw new Error" not in content
 
 
+def test_set_props_re_renders_inside_the_providers_the_render_put_around_it() -> None:
+    """A render with a store in Enzyme's legacy context renders inside a ``<Provider>``; its
+    ``setProps`` re-rendered the bare element, another tree: remounted, and without the store
+    (react-redux throws). The re-render goes inside the same providers, also for an element a
+    variable holds; where the store is a name the test cannot reach (made in the
+    ``beforeEach``), the line stays untranslated."""
+    source = """
+        import { mount } from 'enzyme';
+        import * as React from 'react';
+        import configureStore from './configureStore';
+        import Navbar from './Navbar';
+
+        it('re-renders in the test', () => {
+          const store = configureStore();
+          const root = mount(<Navbar title="a" />, { context: { store } });
+          root.setProps({ title: 'b' });
+          const element = <Navbar title="c" />;
+          const held = mount(element, { context: { store } });
+          held.setProps({ title: 'd' });
+        });
+
+        describe('with a hook', () => {
+          let root;
+          beforeEach(() => {
+            const store = configureStore();
+            root = mount(<Navbar title="a" />, { context: { store } });
+          });
+
+          it('re-renders', () => {
+            root.setProps({ title: 'b' });
+          });
+        });
+        """
+    options = CodemodOptions(jest_dom_global=True, redux_installed=True)
+    result = convert(source, path="src/Navbar.test.js", options=options)
+    content = result.content
+    assert '<Provider store={store}><Navbar title="b" /></Provider>' in content
+    assert (
+        "rerender(<Provider store={store}>{React.cloneElement(element, { title: 'd' })}" in content
+    )
+    assert 'rerender(<Navbar title="b" />)' not in content
+    assert [n.message for n in result.notes if n.kind == "untranslated"] == [
+        "setProps() re-renders an element that uses names declared where it was rendered "
+        "(store), out of reach here"
+    ]
+
+
 def test_set_props_with_new_children_rerenders_them_between_the_tags() -> None:
     result = convert(
         fixture("set_props_with_new_children_rerenders_them_between_the_tags.js"),

@@ -68,6 +68,39 @@ class RenderCalls(ClassRefs):
             if fn is not None and fn.type == "member_expression"
             else fn
         )
+        around = self.around_render(call)
+        if around is not None:
+            return self._rewrite_call(call, render_name, 1, around=around)
+        if name in self.project_renders:
+            if len(args) > 1:
+                self.note_only(call, "review", f"dropped the other arguments of {name}()")
+        elif len(args) > 1:
+            self.pending_notes.append(
+                (
+                    "review",
+                    f"dropped the {kind}() options {text(args[1])[:80]}; pass a "
+                    "`wrapper` render option if the component needs providers",
+                )
+            )
+            self.note_only(call, "review", f"dropped the {kind}() options")
+        if kind == "render":
+            self.note_only(call, "review", "enzyme render() (static HTML) became a full render")
+        return self._rewrite_call(call, render_name, 1, svg=self.renders_svg(call))
+
+    def around_render(self, call: Node) -> tuple[str, str] | None:
+        """The JSX the render ``call`` puts around its element (once per call; the notes and
+        imports it needs with it): the providers its options give, a store or a router the
+        children a shallow render never rendered need."""
+        if call.id in self.render_around:
+            return self.render_around[call.id]
+        fn = call.child_by_field_name("function")
+        name = text(fn)
+        args = args_of(call)
+        kind = self.enzyme_renders.get(name) or text(
+            fn.child_by_field_name("property")
+            if fn is not None and fn.type == "member_expression"
+            else fn
+        )
         around = self._providers(args[1:])
         # Options no provider stands for (a router in legacy context, made by a helper of the
         # project's): where the file's components need a router, the router they gave.
@@ -103,23 +136,8 @@ class RenderCalls(ClassRefs):
                     f"dropped the other arguments of {name}(); a <{router}> gives the router "
                     f"this file's components need, {where}",
                 )
-        if around is not None:
-            return self._rewrite_call(call, render_name, 1, around=around)
-        if name in self.project_renders:
-            if len(args) > 1:
-                self.note_only(call, "review", f"dropped the other arguments of {name}()")
-        elif len(args) > 1:
-            self.pending_notes.append(
-                (
-                    "review",
-                    f"dropped the {kind}() options {text(args[1])[:80]}; pass a "
-                    "`wrapper` render option if the component needs providers",
-                )
-            )
-            self.note_only(call, "review", f"dropped the {kind}() options")
-        if kind == "render":
-            self.note_only(call, "review", "enzyme render() (static HTML) became a full render")
-        return self._rewrite_call(call, render_name, 1, svg=self.renders_svg(call))
+        self.render_around[call.id] = around
+        return around
 
     def replace_render(self, call: Node, ctx: Ctx) -> None:
         """Replace the render ``call`` (with the ``.dive()`` calls around it) by RTL's."""

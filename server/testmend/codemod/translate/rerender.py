@@ -49,18 +49,27 @@ class Rerenders(Recordings):
                 f"...{v}" if k.startswith("...") else f"{_key(k)}: {v or 'undefined'}"
                 for k, v in binding.overrides.items()
             )
-            return f"{self.member(binding, 'rerender')}({clone}({held}, {{ {props} }}));"
+            cloned = f"{clone}({held}, {{ {props} }})"
+            around = self._around_render(self._render_of(binding.node))
+            if around is not None:
+                cloned = f"{around[0]}{{{cloned}}}{around[1]}"
+            return f"{self.member(binding, 'rerender')}({cloned});"
         element = self._element_at(binding, base, ctx)
         if element is None:
             raise Untranslatable(
                 f"setProps() where {binding.name} may hold any of the elements the tests render "
                 "into it, not one testmend can tell"
             )
-        hidden = [
-            name
-            for name in self._names_out_of_reach(element, base)
-            if not self._hoist_data(name, element)
-        ]
+        # The providers (or the `<svg>`) the render put around the element: re-rendered
+        # without them, the tree would be another one (remounted, and without its store).
+        call = self._render_of(element)
+        around = self._around_render(call)
+        reads = self._names_out_of_reach(element, base)
+        if around is not None and call is not None:
+            reads += [n for n in self._names_out_of_reach(call, base) if n not in reads]
+        if around is None and binding.render.svg:
+            around = ("<svg>", "</svg>")
+        hidden = [name for name in reads if not self._hoist_data(name, element)]
         if hidden:
             raise Untranslatable(
                 "setProps() re-renders an element that uses names declared where it was "
@@ -71,17 +80,40 @@ class Rerenders(Recordings):
         element_code = self.jsx_with(element, binding.overrides)
         site = line_indent(self.src, base.start_byte)
         if "\n" not in element_code:
-            if binding.render.svg:
-                element_code = f"<svg>{element_code}</svg>"
+            if around is not None:
+                element_code = f"{around[0]}{element_code}{around[1]}"
             return f"{self.member(binding, 'rerender')}({element_code});"
         # An element over several lines goes on lines of its own, indented one step from the
         # call, its closing tag under its opening one (as Prettier writes it, and as
         # react/jsx-closing-tag-location asks); a copy keeps its original's indentation else.
         lines = reindent((was + element_code).split("\n"), site + "  ").split("\n")
-        if binding.render.svg:
-            lines = [f"{site}  <svg>", *("  " + line for line in lines), f"{site}  </svg>"]
+        if around is not None:
+            lines = [
+                f"{site}  {around[0]}",
+                *("  " + line for line in lines),
+                f"{site}  {around[1]}",
+            ]
         body = "\n".join(lines)
         return f"{self.member(binding, 'rerender')}(\n{body}\n{site});"
+
+    def _render_of(self, node: Node | None) -> Node | None:
+        """The Enzyme render call of ``node`` (its element, or the declaration holding the
+        render); None for another function's render (the file's own wrappers, helpers)."""
+        while node is not None and node.type != "call_expression":
+            if node.type == "variable_declarator":
+                node = self.render_call_of(node.child_by_field_name("value"))
+                break
+            node = node.parent
+        if node is None or not self.is_render_call(node):
+            return None
+        name = text(node.child_by_field_name("function"))
+        if name in self.wrapper_functions or name in self.helper_renders:
+            return None
+        return node
+
+    def _around_render(self, call: Node | None) -> tuple[str, str] | None:
+        """The JSX the render ``call`` put around its element (providers), if any."""
+        return self.around_render(call) if call is not None else None
 
     @staticmethod
     def _merge_props(binding: Binding, obj: Node) -> None:
@@ -170,7 +202,7 @@ class Rerenders(Recordings):
         used = {
             text(n)
             for n in walk(element)
-            if n.type == "identifier"
+            if n.type in ("identifier", "shorthand_property_identifier")
             and not (
                 n.parent is not None
                 and n.parent.type == "member_expression"

@@ -273,6 +273,9 @@ class ConverterState:
         """Declarations (by node id) moved out of a hook so a re-render can see them."""
         self.element_refs: dict[int, str] = {}
         """JSX elements (by node id) rendered with ``ref={name}``: class internals."""
+        self.render_around: dict[int, tuple[str, str] | None] = {}
+        """Render calls (by node id) and the JSX their element goes inside (providers), None
+        for none: a re-render of that element goes inside the same JSX."""
         if dom is not None:
             for record in dom.records:
                 self.records.setdefault((record.line, record.column), []).append(record)
