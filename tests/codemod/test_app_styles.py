@@ -143,3 +143,29 @@ async def test_event_helpers_of_the_tests_helper_module_fire_where_they_are_call
     assert await broken_tests(example_copy, file, module, "e.preventDefault();", "") == [
         "Picker picks the highlighted option on enter"
     ]
+
+
+async def test_set_props_on_what_the_files_own_render_helper_rendered(example_copy: Path) -> None:
+    """typeahead's ``mountTypeahead(props)`` and addons-code-manager's ``render({ … })``: the
+    test calls ``setProps`` on what the file's own helper rendered, an element it never sees.
+    The helper returns the render result with a ``setProps`` that re-renders its element with
+    the props merged (``cloneElement``), each call on top of the last, as Enzyme's does; the
+    tests call it as they called Enzyme's."""
+    folder = add_component(example_copy, "tags")
+    file = "src/components/Tags/TagList.test.tsx"
+    result = await migrate_offline(example_copy, file, write=True)
+    assert result.status == "succeeded", result.reasons
+    assert result.summary.tests_passing == result.summary.tests_total == 3
+    assert result.lint_messages == [] == result.type_messages
+    assert untranslated(result) == []
+    content = result.content
+    assert "setProps: (next: Record<string, unknown>) => {" in content
+    assert "view.setProps({ tags: ['a', 'b', 'c'] });" in content
+    module = folder / "TagList.tsx"
+    # The props a later setProps leaves alone are still those of the one before.
+    assert await broken_tests(
+        example_copy, file, module, "tags.slice(0, max)", "tags.slice(0, max + 1)"
+    ) == ["TagList keeps the props it was given before"]
+    assert await broken_tests(
+        example_copy, file, module, "<li key={tag}>{tag}</li>", "<li key={tag}>{tag}!</li>"
+    ) == ["TagList shows the tags it is given next"]

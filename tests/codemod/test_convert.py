@@ -1071,6 +1071,60 @@ def test_set_props_re_renders_inside_the_providers_the_render_put_around_it() ->
     ]
 
 
+def test_set_props_on_a_render_helper_inside_providers_re_renders_inside_them() -> None:
+    """addons-code-manager's ``render({ store, ...moreProps })`` returns
+    ``shallowUntilTarget(<Navbar {...props} />, NavbarBase, { shallowOptions: { context: {
+    store } } })``: the helper's render goes inside a ``<Provider>``, so does its ``setProps``'s
+    re-render. A helper whose declared return type says what it returns keeps it: its
+    ``setProps`` stays untranslated."""
+    source = """
+        import * as React from 'react';
+        import { ShallowWrapper } from 'enzyme';
+        import configureStore from '../../configureStore';
+        import { shallowUntilTarget } from '../../test-helpers';
+        import Navbar, { NavbarBase } from '.';
+
+        const render = ({ store = configureStore(), ...moreProps } = {}) => {
+          const props = { _fetchVersion: jest.fn(), ...moreProps };
+          return shallowUntilTarget(<Navbar {...props} />, NavbarBase, {
+            shallowOptions: { context: { store } },
+          });
+        };
+
+        const renderTyped = (): ShallowWrapper => shallowUntilTarget(<Navbar />, NavbarBase);
+
+        it('loads data on update', () => {
+          const root = render();
+          root.setProps({ path: 'x' });
+          const typed = renderTyped();
+          typed.setProps({ path: 'y' });
+        });
+        """
+    options = CodemodOptions(
+        jest_dom_global=True,
+        redux_installed=True,
+        enzyme_helper_paths=["src/test-helpers"],
+        enzyme_helper_renders={"shallowUntilTarget": "shallow"},
+    )
+    result = convert(source, path="src/components/Navbar/index.spec.tsx", options=options)
+    content = result.content
+    assert (
+        "  let element = <Navbar {...props} />;\n"
+        "  const view = rtlRender(<Provider store={store}>{element}</Provider>);\n"
+        "  return {\n"
+        "    ...view,\n"
+        "    setProps: (next: Record<string, unknown>) => {\n"
+        "      element = React.cloneElement(element, next);\n"
+        "      view.rerender(<Provider store={store}>{element}</Provider>);\n"
+        "    },\n"
+        "  };\n"
+    ) in content
+    assert "view.setProps({ path: 'x' });" in content
+    assert [n.message for n in result.notes if n.kind == "untranslated"] == [
+        "setProps() on a render whose element testmend cannot see"
+    ]
+
+
 def test_set_props_with_new_children_rerenders_them_between_the_tags() -> None:
     result = convert(
         fixture("set_props_with_new_children_rerenders_them_between_the_tags.js"),

@@ -21,11 +21,11 @@ from ..syntax import (
     unwrap,
     walk,
 )
-from .recording import Recordings
+from .settable import SettableRenders
 from .state import Binding, Ctx, Untranslatable
 
 
-class Rerenders(Recordings):
+class Rerenders(SettableRenders):
     """Re-rendering a wrapper's element with new props."""
 
     def rerender(self, base: Node, args: list[Node], ctx: Ctx) -> str:
@@ -35,9 +35,18 @@ class Rerenders(Recordings):
         the element's own attributes, in the order the test set them."""
         binding = self.binding_named(text(base), base) if base.type == "identifier" else None
         held = self._element_held(binding, base) if binding is not None else None
+        obj = unwrap(args[0]) if len(args) == 1 else None
+        if (
+            binding is not None
+            and binding.element is None
+            and held is None
+            and obj is not None
+            and self.settable_helper(binding) is not None
+        ):
+            # Rendered by the file's own helper, which returns a `setProps` (settable.py).
+            return f"{self.member(binding, 'setProps')}({text(obj)});"
         if binding is None or (binding.element is None and held is None):
             raise Untranslatable("setProps() on a render whose element testmend cannot see")
-        obj = unwrap(args[0]) if len(args) == 1 else None
         if obj is None or obj.type not in ("object", "identifier", "member_expression"):
             raise Untranslatable("setProps() with something other than an object or a variable")
         if held is not None:

@@ -273,6 +273,9 @@ class ConverterState:
         """Declarations (by node id) moved out of a hook so a re-render can see them."""
         self.element_refs: dict[int, str] = {}
         """JSX elements (by node id) rendered with ``ref={name}``: class internals."""
+        self._setprops_helpers: set[int] | None = None
+        """The render calls of the file's helpers a test calls ``setProps`` on the result of
+        (see settable.py), once found."""
         self.render_around: dict[int, tuple[str, str] | None] = {}
         """Render calls (by node id) and the JSX their element goes inside (providers), None
         for none: a re-render of that element goes inside the same JSX."""

@@ -176,7 +176,8 @@ class Statements(Assertions):
         or a function returning a render (``(props = {}) => shallow(<Bar {...props} />)``)."""
         call = self.render_call_of(body)
         if call is not None:
-            self.replace_render(call, ctx)
+            if not self.settable_render(call, ctx):
+                self.replace_render(call, ctx)
             return
         try:
             new = self.action(body, ctx)
@@ -274,7 +275,8 @@ class Statements(Assertions):
                     return True
             call = self.render_call_of(stmt.named_children[0])
             if call is not None:
-                self.replace_render(call, ctx)
+                if not self.settable_render(call, ctx):
+                    self.replace_render(call, ctx)
                 return True
             if returned is not None and returned.type == "object":
                 kept = self._returned_wrappers(returned)

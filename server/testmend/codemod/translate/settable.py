@@ -1,0 +1,195 @@
+"""``setProps`` on a render made inside the file's own render helper (typeahead's
+``mountTypeahead(props)``, addons-code-manager's ``render({ store, ...props })``): the test
+never sees the element, so the helper itself returns what can re-render it. Its render becomes
+
+    let element = <Typeahead … {...props} />;
+    const view = render(element);
+    return {
+      ...view,
+      setProps: (next) => {
+        element = React.cloneElement(element, next);
+        view.rerender(element);
+      },
+    };
+
+(inside the same providers as the render, where it has some), and the test's
+``wrapper.setProps({ … })`` calls that ``setProps``. ``cloneElement`` merges the new props over
+the element's as Enzyme's ``setProps`` does, and each call builds on the last."""
+
+from __future__ import annotations
+
+import re
+
+from ..syntax import Node, args_of, line_indent, reindent, text, unwrap, walk
+from .recording import Recordings
+from .state import Binding, Ctx
+
+_FUNCTIONS = ("function_declaration", "arrow_function", "function_expression")
+
+
+class SettableRenders(Recordings):
+    """The file's render helpers whose result a test calls ``setProps`` on."""
+
+    def settable_helper(self, binding: Binding) -> Node | None:
+        """The render call of the one helper every render into ``binding`` comes from, when
+        that helper can return a ``setProps`` (see the module); None otherwise."""
+        calls = self._calls_into(binding)
+        names = {text(c.child_by_field_name("function")) for c in calls}
+        if not calls or len(names) != 1:
+            return None
+        return self._helper_render(names.pop())
+
+    def setprops_helpers(self) -> set[int]:
+        """The render calls (by node id) of the helpers some test calls ``setProps`` on the
+        result of (found once, before any of them is translated)."""
+        if self._setprops_helpers is None:
+            found: set[int] = set()
+            for node in walk(self.tree.root_node):
+                fn = (
+                    node.child_by_field_name("function") if node.type == "call_expression" else None
+                )
+                if fn is None or fn.type != "member_expression":
+                    continue
+                base = fn.child_by_field_name("object")
+                if text(fn.child_by_field_name("property")) != "setProps" or base is None:
+                    continue
+                binding = (
+                    self.binding_named(text(base), base) if base.type == "identifier" else None
+                )
+                render = self.settable_helper(binding) if binding is not None else None
+                if render is not None and binding is not None and binding.element is None:
+                    found.add(render.id)
+            self._setprops_helpers = found
+        return self._setprops_helpers
+
+    def _calls_into(self, binding: Binding) -> list[Node]:
+        """The calls of the file's wrapper functions whose result ``binding`` holds (its
+        declaration's value and every assignment to it); empty when any render into it is
+        something else."""
+        values: list[Node | None] = []
+        if binding.node is not None and binding.node.type == "variable_declarator":
+            value = binding.node.child_by_field_name("value")
+            if value is not None:
+                values.append(value)
+        for node in walk(self.tree.root_node):
+            if node.type == "assignment_expression":
+                left = node.child_by_field_name("left")
+                if (
+                    left is not None
+                    and left.type == "identifier"
+                    and self.binding_named(text(left), node) is binding
+                ):
+                    values.append(node.child_by_field_name("right"))
+        calls = [self.render_call_of(v) for v in values]
+        if not calls or any(
+            c is None or text(c.child_by_field_name("function")) not in self.wrapper_functions
+            for c in calls
+        ):
+            return []
+        return [c for c in calls if c is not None]
+
+    def _helper_render(self, name: str) -> Node | None:
+        """The one render the file's function ``name`` returns, when the function has no
+        return type to contradict and returns that render as it is (``return mount(<X />)``,
+        ``(props) => shallow(<X {...props} />)``) of an element written there."""
+        function = next(
+            (
+                n
+                for n in walk(self.tree.root_node)
+                if n.type in _FUNCTIONS and self._function_name(n) == name
+            ),
+            None,
+        )
+        if function is None or function.child_by_field_name("return_type") is not None:
+            return None
+        renders = self._returned_renders(name)
+        if len(renders) != 1:
+            return None
+        call = renders[0]
+        callee = text(call.child_by_field_name("function"))
+        if callee in self.wrapper_functions or callee in self.helper_renders:
+            return None
+        args = args_of(call)
+        element = unwrap(args[0]) if args else None
+        if element is None or not element.type.startswith("jsx_"):
+            return None
+        site = self._returned_site(call)
+        enclosing = self._enclosing(site) if site is not None else None
+        if enclosing is None or enclosing.id != function.id:
+            return None
+        used = {text(n) for n in walk(function) if n.type == "identifier"}
+        if used & {"element", "view"}:
+            return None
+        return call
+
+    @staticmethod
+    def _enclosing(node: Node) -> Node | None:
+        current = node.parent
+        while current is not None and current.type not in _FUNCTIONS:
+            current = current.parent
+        return current
+
+    def _returned_site(self, call: Node) -> Node | None:
+        """What the helper's render is returned as: the ``return`` statement, or the body of
+        an arrow function (the render itself, or it with ``.dive()`` calls)."""
+        node = call
+        while node.parent is not None and self.render_call_of(node.parent) is call:
+            node = node.parent
+        parent = node.parent
+        if parent is None:
+            return None
+        if parent.type == "return_statement":
+            return parent
+        if parent.type == "arrow_function" and parent.child_by_field_name("body") == node:
+            return node
+        if parent.type == "parenthesized_expression" and parent.parent is not None:
+            above = parent.parent
+            if above.type == "return_statement":
+                return above
+            if above.type == "arrow_function" and above.child_by_field_name("body") == parent:
+                return parent
+        return None
+
+    def settable_render(self, call: Node, ctx: Ctx) -> bool:
+        """Replace the helper's returned render ``call`` by the render that returns a
+        ``setProps`` (see the module), where a test needs one; whether it did."""
+        if call.id not in self.setprops_helpers():
+            return False
+        site = self._returned_site(call)
+        element = unwrap(args_of(call)[0])
+        if site is None or element is None:
+            return False
+        code = self.render_code(call, ctx)
+        if code.count(text(element)) != 1:
+            return False  # the element changed on the way (a ref): not one to hold
+        around = self.around_render(call) or (
+            ("<svg>", "</svg>") if self.renders_svg(call) else None
+        )
+        held = f"{around[0]}{{element}}{around[1]}" if around else "element"
+        render = code.replace(text(element), "{element}" if around else "element", 1)
+        render = re.sub(r"\(\s+([^\n]*?)\s+\)$", r"(\1)", render)  # `render(element)`, one line
+        clone = self.react_member("cloneElement")
+        next_param = "next: Record<string, unknown>" if self.ts else "next"
+        indent = line_indent(self.src, site.start_byte)
+        block = site.type == "return_statement"
+        inner = indent if block else indent + "  "
+        was = line_indent(self.src, element.start_byte)
+        written = text(element)
+        if "\n" in written:
+            # Laid out as Prettier lays out a multi-line element: in parentheses, one step in.
+            jsx = reindent((was + written).split("\n"), "  ").split("\n")
+            written = "(\n" + "\n".join(jsx) + "\n)"
+        lines = [
+            *f"let element = {written};".split("\n"),
+            f"const view = {render};",
+            "return {",
+            "  ...view,",
+            f"  setProps: ({next_param}) => {{",
+            f"    element = {clone}(element, next);",
+            f"    view.rerender({held});",
+            "  },",
+            "};",
+        ]
+        body = ("\n" + inner).join(lines)
+        self.replace(site, body if block else "{\n" + inner + body + "\n" + indent + "}")
+        return True
