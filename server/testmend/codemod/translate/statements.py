@@ -140,7 +140,10 @@ class Statements(Assertions):
         return False
 
     def _refs_dead(self, stmt: Node) -> bool:
-        return any(n.type == "identifier" and text(n) in self.dead_names for n in walk(stmt))
+        return any(
+            n.type in ("identifier", "shorthand_property_identifier") and text(n) in self.dead_names
+            for n in walk(stmt)
+        )
 
     @staticmethod
     def _has_nested_block(stmt: Node) -> bool:
