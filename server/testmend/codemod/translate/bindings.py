@@ -38,14 +38,20 @@ class WrapperBindings(ImportScanner):
                 param = self._param_of(text(fn), index)
                 if param is None:
                     continue
-                bound.passed_as_arg = True
-                if not any(
-                    b.node is not None and b.node.start_byte <= param.start_byte < b.node.end_byte
-                    for b in self.bindings.get(text(param), [])
-                ):
-                    self.add_binding(Binding(text(param), "param", param.parent))
-                    added = True
+                added = self._bind_param(bound, param, param.parent) or added
         return added
+
+    def _bind_param(self, bound: Binding, param: Node, holder: Node | None) -> bool:
+        """``param`` receives the wrapper ``bound`` holds: bind it (``holder``, the parameter
+        it is in, is its scope) unless it is already; whether it was not."""
+        bound.passed_as_arg = True
+        if any(
+            b.node is not None and b.node.start_byte <= param.start_byte < b.node.end_byte
+            for b in self.bindings.get(text(param), [])
+        ):
+            return False
+        self.add_binding(Binding(text(param), "param", holder))
+        return True
 
     def _bind_wrapper_members(self, function: str, index: int, arg: Node, call: Node) -> bool:
         """Bind the names that ``function``'s object parameter at ``index`` destructures from
@@ -82,13 +88,7 @@ class WrapperBindings(ImportScanner):
             bound = self.binding_named(text(value), call)
             if bound is None:
                 continue
-            bound.passed_as_arg = True
-            if not any(
-                b.node is not None and b.node.start_byte <= param.start_byte < b.node.end_byte
-                for b in self.bindings.get(text(param), [])
-            ):
-                self.add_binding(Binding(text(param), "param", item))
-                added = True
+            added = self._bind_param(bound, param, item) or added
         return added
 
     def _params_of(self, function: str) -> list[Node] | None:
