@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from testmend.engine import RunResult
 from testmend.project import enzyme_test_files
 from tests.support.apps import FIXTURES
 from tests.support.codemod import broken_tests, migrate_offline, untranslated
@@ -20,6 +21,17 @@ def add_component(app: Path, name: str) -> Path:
     return folder
 
 
+async def migrated_cleanly(app: Path, file: str, tests: int) -> RunResult:
+    """``file`` migrated offline and written: accepted, its ``tests`` all passing, no lint or
+    type message, nothing left untranslated."""
+    result = await migrate_offline(app, file, write=True)
+    assert result.status == "succeeded", result.reasons
+    assert result.summary.tests_passing == result.summary.tests_total == tests
+    assert result.lint_messages == [] == result.type_messages
+    assert untranslated(result) == []
+    return result
+
+
 async def test_setup_functions_returning_the_wrapper_become_setups_returning_the_render(
     example_copy: Path,
 ) -> None:
@@ -28,11 +40,7 @@ async def test_setup_functions_returning_the_wrapper_become_setups_returning_the
     history } = await setup()`` in every test, and a function returning the wrapper alone."""
     folder = add_component(example_copy, "orders")
     file = "src/components/Orders/OrderList.test.tsx"
-    result = await migrate_offline(example_copy, file, write=True)
-    assert result.status == "succeeded", result.reasons
-    assert result.summary.tests_passing == result.summary.tests_total == 4
-    assert result.lint_messages == [] == result.type_messages
-    assert untranslated(result) == []
+    result = await migrated_cleanly(example_copy, file, 4)
     content = result.content
     assert "ReactWrapper" not in content and ".update()" not in content
     # The tests destructure only what they still use; the setup returns the render result.
@@ -117,10 +125,7 @@ async def test_event_helpers_of_the_tests_helper_module_fire_where_they_are_call
     folder = add_component(example_copy, "picker")
     helpers = (folder / "helpers.js").read_text()
     file = "src/components/Picker/Picker.test.jsx"
-    result = await migrate_offline(example_copy, file, write=True)
-    assert result.status == "succeeded", result.reasons
-    assert result.summary.tests_passing == result.summary.tests_total == 3
-    assert result.lint_messages == [] and untranslated(result) == []
+    result = await migrated_cleanly(example_copy, file, 3)
     content = result.content
     assert "from './helpers'" not in content and "wrapper" not in content
     field = "screen.getByRole('textbox', { name: 'State' })"
@@ -153,11 +158,7 @@ async def test_set_props_on_what_the_files_own_render_helper_rendered(example_co
     tests call it as they called Enzyme's."""
     folder = add_component(example_copy, "tags")
     file = "src/components/Tags/TagList.test.tsx"
-    result = await migrate_offline(example_copy, file, write=True)
-    assert result.status == "succeeded", result.reasons
-    assert result.summary.tests_passing == result.summary.tests_total == 3
-    assert result.lint_messages == [] == result.type_messages
-    assert untranslated(result) == []
+    result = await migrated_cleanly(example_copy, file, 3)
     content = result.content
     assert "setProps: (next: Record<string, unknown>) => {" in content
     assert "view.setProps({ tags: ['a', 'b', 'c'] });" in content

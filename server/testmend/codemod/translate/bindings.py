@@ -91,17 +91,23 @@ class WrapperBindings(ImportScanner):
             added = self._bind_param(bound, param, item) or added
         return added
 
+    def function_named(self, name: str) -> Node | None:
+        """The file's first function named ``name`` (declared, or a variable holding one)."""
+        for node in walk(self.tree.root_node):
+            if (
+                node.type in ("function_declaration", "arrow_function", "function_expression")
+                and self._function_name(node) == name
+            ):
+                return node
+        return None
+
     def _params_of(self, function: str) -> list[Node] | None:
         """The parameters of the file's function named ``function`` (None: no such function)."""
-        for node in walk(self.tree.root_node):
-            if node.type in ("function_declaration", "arrow_function", "function_expression"):
-                if self._function_name(node) != function:
-                    continue
-                params = node.child_by_field_name("parameters")
-                if params is None:
-                    return None
-                return [p for p in params.named_children if p.type != "comment"]
-        return None
+        node = self.function_named(function)
+        params = node.child_by_field_name("parameters") if node is not None else None
+        if params is None:
+            return None
+        return [p for p in params.named_children if p.type != "comment"]
 
     def _param_of(self, function: str, index: int) -> Node | None:
         items = self._params_of(function)

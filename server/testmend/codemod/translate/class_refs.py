@@ -101,21 +101,25 @@ class ClassRefs(Scanner):
         """(the render call, its JSX element) for each render into ``binding`` (its
         declaration and assignments), in source order; empty when one of them renders no JSX
         element of its own."""
-        calls = []
+        calls = [c for v in self.values_into(binding) if (c := self.render_call_of(v)) is not None]
+        found = [(call, self._element_of(call)) for call in calls]
+        return [(c, e) for c, e in found if e is not None] if all(e for _c, e in found) else []
+
+    def values_into(self, binding: Binding) -> list[Node | None]:
+        """What ``binding`` is given: its declaration's value and the right side of every
+        assignment to it, in source order."""
+        values: list[Node | None] = []
         if binding.node is not None and binding.node.type == "variable_declarator":
-            call = self.render_call_of(binding.node.child_by_field_name("value"))
-            if call is not None:
-                calls.append(call)
+            value = binding.node.child_by_field_name("value")
+            if value is not None:
+                values.append(value)
         for node in walk(self.tree.root_node):
             if node.type == "assignment_expression":
                 left = node.child_by_field_name("left")
-                call = self.render_call_of(node.child_by_field_name("right"))
                 if (
-                    call is not None
-                    and left is not None
+                    left is not None
                     and left.type == "identifier"
                     and self.binding_named(text(left), node) is binding
                 ):
-                    calls.append(call)
-        found = [(call, self._element_of(call)) for call in calls]
-        return [(c, e) for c, e in found if e is not None] if all(e for _c, e in found) else []
+                    values.append(node.child_by_field_name("right"))
+        return values

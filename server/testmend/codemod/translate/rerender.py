@@ -59,7 +59,8 @@ class Rerenders(SettableRenders):
                 for k, v in binding.overrides.items()
             )
             cloned = f"{clone}({held}, {{ {props} }})"
-            around = self._around_render(self._render_of(binding.node))
+            call = self._render_of(binding.node)
+            around = self.around_render(call) if call is not None else None
             if around is not None:
                 cloned = f"{around[0]}{{{cloned}}}{around[1]}"
             return f"{self.member(binding, 'rerender')}({cloned});"
@@ -72,7 +73,7 @@ class Rerenders(SettableRenders):
         # The providers (or the `<svg>`) the render put around the element: re-rendered
         # without them, the tree would be another one (remounted, and without its store).
         call = self._render_of(element)
-        around = self._around_render(call)
+        around = self.around_render(call) if call is not None else None
         reads = self._names_out_of_reach(element, base)
         if around is not None and call is not None:
             reads += [n for n in self._names_out_of_reach(call, base) if n not in reads]
@@ -119,10 +120,6 @@ class Rerenders(SettableRenders):
         if name in self.wrapper_functions or name in self.helper_renders:
             return None
         return node
-
-    def _around_render(self, call: Node | None) -> tuple[str, str] | None:
-        """The JSX the render ``call`` put around its element (providers), if any."""
-        return self.around_render(call) if call is not None else None
 
     @staticmethod
     def _merge_props(binding: Binding, obj: Node) -> None:

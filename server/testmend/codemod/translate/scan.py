@@ -69,21 +69,18 @@ class Scanner(WrapperBindings):
     def _returned_renders(self, function: str) -> list[Node]:
         """The render calls a local function returning a render returns (directly, or through
         a local variable: ``const wrapper = mount(…); return wrapper``)."""
-        for node in walk(self.tree.root_node):
-            if node.type not in ("function_declaration", "arrow_function", "function_expression"):
-                continue
-            if self._function_name(node) != function:
-                continue
-            calls = [
-                self.render_call_of(r) or self._local_render(node, r)
-                for r in self._returned_values(node)
-            ]
-            return [
-                c
-                for c in calls
-                if c is not None and text(c.child_by_field_name("function")) != function
-            ]
-        return []
+        node = self.function_named(function)
+        if node is None:
+            return []
+        calls = [
+            self.render_call_of(r) or self._local_render(node, r)
+            for r in self._returned_values(node)
+        ]
+        return [
+            c
+            for c in calls
+            if c is not None and text(c.child_by_field_name("function")) != function
+        ]
 
     @staticmethod
     def _returned_values(function: Node) -> list[Node]:

@@ -20,11 +20,9 @@ from __future__ import annotations
 
 import re
 
-from ..syntax import Node, args_of, line_indent, reindent, text, unwrap, walk
+from ..syntax import Node, args_of, enclosing_function, line_indent, reindent, text, unwrap, walk
 from .recording import Recordings
 from .state import Binding, Ctx
-
-_FUNCTIONS = ("function_declaration", "arrow_function", "function_expression")
 
 
 class SettableRenders(Recordings):
@@ -64,23 +62,8 @@ class SettableRenders(Recordings):
 
     def _calls_into(self, binding: Binding) -> list[Node]:
         """The calls of the file's wrapper functions whose result ``binding`` holds (its
-        declaration's value and every assignment to it); empty when any render into it is
-        something else."""
-        values: list[Node | None] = []
-        if binding.node is not None and binding.node.type == "variable_declarator":
-            value = binding.node.child_by_field_name("value")
-            if value is not None:
-                values.append(value)
-        for node in walk(self.tree.root_node):
-            if node.type == "assignment_expression":
-                left = node.child_by_field_name("left")
-                if (
-                    left is not None
-                    and left.type == "identifier"
-                    and self.binding_named(text(left), node) is binding
-                ):
-                    values.append(node.child_by_field_name("right"))
-        calls = [self.render_call_of(v) for v in values]
+        declaration's value and every assignment to it); empty when any is something else."""
+        calls = [self.render_call_of(v) for v in self.values_into(binding)]
         if not calls or any(
             c is None or text(c.child_by_field_name("function")) not in self.wrapper_functions
             for c in calls
@@ -92,14 +75,7 @@ class SettableRenders(Recordings):
         """The one render the file's function ``name`` returns, when the function has no
         return type to contradict and returns that render as it is (``return mount(<X />)``,
         ``(props) => shallow(<X {...props} />)``) of an element written there."""
-        function = next(
-            (
-                n
-                for n in walk(self.tree.root_node)
-                if n.type in _FUNCTIONS and self._function_name(n) == name
-            ),
-            None,
-        )
+        function = self.function_named(name)
         if function is None or function.child_by_field_name("return_type") is not None:
             return None
         renders = self._returned_renders(name)
@@ -113,41 +89,22 @@ class SettableRenders(Recordings):
         element = unwrap(args[0]) if args else None
         if element is None or not element.type.startswith("jsx_"):
             return None
-        site = self._returned_site(call)
-        enclosing = self._enclosing(site) if site is not None else None
-        if enclosing is None or enclosing.id != function.id:
+        owner = enclosing_function(call)
+        if self._returned_site(call) is None or owner is None or owner.id != function.id:
             return None
         used = {text(n) for n in walk(function) if n.type == "identifier"}
         if used & {"element", "view"}:
             return None
         return call
 
-    @staticmethod
-    def _enclosing(node: Node) -> Node | None:
-        current = node.parent
-        while current is not None and current.type not in _FUNCTIONS:
-            current = current.parent
-        return current
-
     def _returned_site(self, call: Node) -> Node | None:
-        """What the helper's render is returned as: the ``return`` statement, or the body of
-        an arrow function (the render itself, or it with ``.dive()`` calls)."""
-        node = call
-        while node.parent is not None and self.render_call_of(node.parent) is call:
-            node = node.parent
-        parent = node.parent
-        if parent is None:
-            return None
-        if parent.type == "return_statement":
-            return parent
-        if parent.type == "arrow_function" and parent.child_by_field_name("body") == node:
-            return node
-        if parent.type == "parenthesized_expression" and parent.parent is not None:
-            above = parent.parent
-            if above.type == "return_statement":
-                return above
-            if above.type == "arrow_function" and above.child_by_field_name("body") == parent:
-                return parent
+        """What the function around ``call`` returns it as, itself (or with ``.dive()``
+        calls): the ``return`` statement, or an arrow function's expression body."""
+        function = enclosing_function(call)
+        for value in self._returned_values(function) if function is not None else []:
+            returned = self.render_call_of(value)
+            if returned is not None and returned.id == call.id and value.parent is not None:
+                return value.parent if value.parent.type == "return_statement" else value
         return None
 
     def settable_render(self, call: Node, ctx: Ctx) -> bool:
