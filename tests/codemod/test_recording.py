@@ -145,6 +145,20 @@ SOURCES = {
           );
         }
         """,
+    "Rack.js": """
+        import React from 'react';
+        import { Tally } from './Tally';
+
+        export default function Rack({ counts }) {
+          return (
+            <div className="rack">
+              {counts.map((count, i) => (
+                <Tally key={i} kind={count ? 'danger' : 'secondary'} count={count} />
+              ))}
+            </div>
+          );
+        }
+        """,
     "Mark.js": """
         import React from 'react';
 
@@ -396,6 +410,47 @@ async def test_a_component_selection_the_test_names_is_counted_and_read_from_the
         app_copy, file, widgets / "Shelf.js", "'danger' : 'secondary'", "'warning' : 'secondary'"
     )
     assert failing == ["<Shelf> shows one danger tally when there are errors"]
+
+
+RACK_SUITE = """
+import React from 'react';
+import { shallow } from 'enzyme';
+import { Tally } from './Tally';
+import Rack from './Rack';
+
+describe('<Rack>', () => {
+  it('shows a tally for each count', () => {
+    const root = shallow(<Rack counts={[0, 3]} />);
+    const tallies = root.find(Tally);
+    expect(tallies).toHaveLength(2);
+    expect(tallies.at(0)).toHaveProp('kind', 'secondary');
+
+    const last = tallies.at(1);
+    expect(last).toHaveProp('kind', 'danger');
+    expect(last).toHaveProp('count', 3);
+  });
+});
+"""
+
+
+async def test_instances_picked_out_of_a_named_component_selection_read_the_recording(
+    app_copy: Path, widgets: Path
+) -> None:
+    """addons-code-manager's ``const list = root.find(Comment)``, then
+    ``expect(list.at(0)).toHaveProp('commentId', …)`` and ``const sample = list.at(1)`` whose
+    props are read (in 5 of its files): each instance picked out by its index reads that
+    instance's recorded props, where it used to leave the whole test untranslated; a child
+    given another count fails the test."""
+    file = "src/components/Widgets/Rack.test.js"
+    content = await migrate(app_copy, file, RACK_SUITE)
+    assert "const tallies" not in content and "const last" not in content, content
+    assert "expect(recordedProps(Tally)).toHaveLength(2);" in content
+    assert "expect(recordedProps(Tally)[0].kind).toEqual('secondary');" in content
+    assert "expect(recordedProps(Tally)[1].count).toEqual(3);" in content
+    failing = await broken_tests(
+        app_copy, file, widgets / "Rack.js", "count={count} />", "count={count + 1} />"
+    )
+    assert failing == ["<Rack> shows a tally for each count"]
 
 
 PIN_SUITE = """

@@ -281,34 +281,70 @@ class Recordings(Targets):
         stmt: Node,
         base: Binding | None,
         ops: list[tuple[str, list[Node], Node]],
-    ) -> bool:
-        """``const name = wrapper.find(C)[.first()|.at(i)]`` (``stmt``) on a render, whose every
-        later use the recording answers: a count (``expect(name).toHaveLength(n)``,
-        ``name.length``, ``name.exists()``, ``toExist()``) or a read of its props
-        (``name.prop('k')``, ``props()``, ``invoke('k')``, ``toHaveProp``)."""
+    ) -> list[tuple[str, list[Node], Node]] | None:
+        """``const name = wrapper.find(C)[.first()|.at(i)]`` (``stmt``) on a render, or
+        ``const sample = list.at(i)`` on such a selection, whose every later use the recording
+        answers: a count (``expect(name).toHaveLength(n)``, ``name.length``, ``name.exists()``,
+        ``toExist()``), a read of its props (``name.prop('k')``, ``props()``, ``invoke('k')``,
+        ``toHaveProp``), or one instance picked out (``name.at(i)``) and its props read. The
+        selection ``name`` stands for (from the render), or None."""
         if base is not None and base.kind == "derived":
-            return False
+            if not base.recorded_only:
+                return None
+            ops = [*(base.selection or []), *ops]
         if not ops or self.selection_length(ops) != len(ops):
-            return False
+            return None
+        return ops if self._recording_answers(name, stmt, indexed=len(ops) > 1) else None
+
+    def _recording_answers(self, name: str, stmt: Node, *, indexed: bool) -> bool:
+        """Every use of ``name`` after ``stmt`` (in its scope) is one the recording answers;
+        ``indexed``: ``name`` is one instance (only its props can be read)."""
         uses = 0
         scope = stmt.parent
         for n in walk(scope) if scope is not None else []:
             if n.type != "identifier" or text(n) != name or n.start_byte < stmt.end_byte:
                 continue
-            parent = n.parent
-            member = (
-                text(parent.child_by_field_name("property"))
-                if parent is not None
-                and parent.type == "member_expression"
-                and parent.child_by_field_name("object") == n
-                else None
-            )
-            if member not in ("prop", "props", "invoke", "length", "exists") and (
-                self._matcher_on(n) not in ("toHaveProp", "toHaveLength", "toExist")
-            ):
+            if not self._recording_answers_use(n, indexed=indexed):
                 return False
             uses += 1
         return uses > 0
+
+    def _recording_answers_use(self, subject: Node, *, indexed: bool) -> bool:
+        """``subject`` (a selection of a component's instances, or of one with ``indexed``) is
+        counted, has its props read, or has one instance picked out whose props are read."""
+        parent = subject.parent
+        member = (
+            text(parent.child_by_field_name("property"))
+            if parent is not None
+            and parent.type == "member_expression"
+            and parent.child_by_field_name("object") == subject
+            else None
+        )
+        matcher = self._matcher_on(subject)
+        if member in ("prop", "props", "invoke") or matcher == "toHaveProp":
+            return True
+        if indexed:
+            return False
+        if member in ("length", "exists") or matcher in ("toHaveLength", "toExist"):
+            return True
+        call = parent.parent if parent is not None and member in _INDEX_OPS else None
+        if call is None or call.type != "call_expression":
+            return False
+        holder = call.parent
+        if (
+            holder is not None
+            and holder.type == "variable_declarator"
+            and holder.child_by_field_name("value") == call
+        ):
+            # `const sample = list.at(1)`: its own uses
+            held = holder.child_by_field_name("name")
+            return (
+                held is not None
+                and held.type == "identifier"
+                and holder.parent is not None
+                and self._recording_answers(text(held), holder.parent, indexed=True)
+            )
+        return self._recording_answers_use(call, indexed=True)
 
     @staticmethod
     def _matcher_on(subject: Node) -> str | None:

@@ -500,14 +500,15 @@ class Statements(Assertions):
         try:
             target, rest = self.resolve(base, ops, ctx, "element")
         except Untranslatable:
-            if not self.recorded_only(name, stmt, base_binding, ops):
+            recorded = self.recorded_only(name, stmt, base_binding, ops)
+            if recorded is None:
                 raise
             # `const viewer = root.find(VersionFileViewer)`, no capture of what it renders, then
             # only counted and its props read: each use reads the recording (no element).
-            kept_selection = Binding(name, "derived", declarator, selection=ops)
+            kept_selection = Binding(name, "derived", declarator, selection=recorded)
             self.bindings.setdefault(name, []).append(kept_selection)
             self.remove_statement(
-                stmt, f"the selection of {text(ops[0][1][0])} is read from its recorded props"
+                stmt, f"the selection of {text(recorded[0][1][0])} is read from its recorded props"
             )
             return True
         if rest:
