@@ -1965,3 +1965,36 @@ def test_child_at_on_a_render_made_where_it_is_read_keeps_the_render() -> None:
         ".firstElementChild.children[0];" in result.content
     ), result.content
     assert "screen.getByText" not in result.content
+
+
+def test_the_title_a_react_helmet_page_sets_is_awaited_on_the_document() -> None:
+    """addons-code-manager's pages (Browse, Compare, Index: 7 tests) render react-helmet's
+    ``<Helmet><title>…</title></Helmet>`` and assert ``expect(root.find('title')).toHaveText(t)``.
+    Shallow, Enzyme saw the ``<title>`` element Helmet was handed; rendered, Helmet writes
+    ``document.title`` on the next animation frame, so a query for a ``<title>`` found nothing
+    (or a previous test's). The test waits for the document's title; a component that renders
+    no Helmet keeps its element, and so does a negated check (it would pass before Helmet
+    wrote anything)."""
+    source = """
+    import { shallow } from 'enzyme';
+    import Page from './Page';
+
+    it('sets a page title', () => {
+      const name = 'x';
+      const root = shallow(<Page name={name} />);
+      expect(root.find('title')).toHaveText('Browse add-on version');
+      expect(root.find('title').text()).toEqual(`Browse ${name}`);
+      expect(root.find('title')).not.toHaveText('Other');
+    });
+    """
+    helmet = CodemodOptions(
+        jest_dom_global=True, component_children={"Helmet": ["react-helmet", "Helmet"]}
+    )
+    content = convert(source, options=helmet).content
+    assert "it('sets a page title', async () => {" in content
+    assert "await waitFor(() => expect(document.title).toBe('Browse add-on version'));" in content
+    assert "await waitFor(() => expect(document.title).toBe(`Browse ${name}`));" in content
+    assert "import { render, waitFor } from '@testing-library/react';" in content
+    assert "expect(document.title).not" not in content
+    plain = convert(source).content
+    assert "document.title" not in plain and "async" not in plain

@@ -8,6 +8,7 @@ from typing import Literal
 from ..syntax import (
     Node,
     args_of,
+    enclosing_function,
     js_string,
     regex_escape,
     string_value,
@@ -76,6 +77,9 @@ class Assertions(PropAssertions):
             tail = "".join(self._raw_op(o, a) for o, a, _n in after)
             args_code = ", ".join(self.value(a, ctx) for a in margs)
             return f"expect({props}{tail}){'.not' if negated else ''}.{matcher}({args_code});"
+        title = self._document_title(call, base, ops, matcher, negated, margs, ctx)
+        if title is not None:
+            return title
         for op, _a, _n in ops[:-1] if ops and ops[-1][0] in ("type", "name") else ops:
             if op in UNTRANSLATABLE:  # type()/name() last: a tag, perhaps (assert_on decides)
                 raise Untranslatable(UNTRANSLATABLE[op])
@@ -109,6 +113,49 @@ class Assertions(PropAssertions):
             return recorded_prop
         self.fallback_note(target, ctx)
         return code
+
+    def _document_title(
+        self,
+        call: Node,
+        base: Node,
+        ops: list[tuple[str, list[Node], Node]],
+        matcher: str,
+        negated: bool,
+        margs: list[Node],
+        ctx: Ctx,
+    ) -> str | None:
+        """react-helmet's ``<title>``: ``expect(root.find('title')).toHaveText(t)`` or
+        ``expect(root.find('title').text()).toBe(t)`` on the render of a component that
+        renders react-helmet's ``Helmet``. Enzyme saw the ``<title>`` element Helmet was given;
+        rendered, Helmet writes it to ``document.title`` on the next animation frame: ``await
+        waitFor(() => expect(document.title).toBe(t))``, the test made async. None for other
+        shapes, or where the test cannot be async."""
+        if negated or len(margs) != 1 or not ops or ops[0][0] != "find":
+            return None
+        if len(ops[0][1]) != 1 or string_value(ops[0][1][0]) != "title":
+            return None
+        if len(ops) == 1:
+            shape = matcher == "toHaveText"
+        else:
+            shape = (
+                len(ops) == 2
+                and ops[1][0] == "text"
+                and not ops[1][1]
+                and matcher in ("toBe", "toEqual", "toStrictEqual")
+            )
+        if not shape or self.options.component_children.get("Helmet") != [
+            "react-helmet",
+            "Helmet",
+        ]:
+            return None
+        binding = self.binding_named(text(base), base) if base.type == "identifier" else None
+        if binding is None or binding.kind not in ("decl", "var"):
+            return None  # the render's own <title>, not one inside an element it found
+        test = enclosing_function(call)
+        if test is None or not self.make_async(test):
+            return None
+        expected = self.value(margs[0], ctx)
+        return f"await {self.need('waitFor')}(() => expect(document.title).toBe({expected}));"
 
     def _counted_instances(
         self,
