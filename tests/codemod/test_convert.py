@@ -1998,3 +1998,50 @@ def test_the_title_a_react_helmet_page_sets_is_awaited_on_the_document() -> None
     assert "expect(document.title).not" not in content
     plain = convert(source).content
     assert "document.title" not in plain and "async" not in plain
+
+
+def test_functions_a_returned_object_holds_are_translated_where_they_are() -> None:
+    """addons-code-manager's Browse: a setup returns ``{ …, renderAndUpdate: (props) => { const
+    root = render(…); root.setProps(props); … } }`` and 15 tests call it. The returned object
+    uses no wrapper itself; its function does, and is translated as a function's own
+    statements are (the whole setup was a throw, "inside a larger expression"). A function
+    expected to throw keeps its own rule: an event inside it stays untranslated."""
+    source = """
+    import { shallow } from 'enzyme';
+    import Browse from './Browse';
+
+    describe('Browse', () => {
+      const render = (props = {}) => shallow(<Browse {...props} />);
+
+      const setUpUpdate = () => {
+        const store = {};
+        return {
+          store,
+          renderAndUpdate: (props = {}) => {
+            const root = render({ store });
+            root.setProps(props);
+            return { store };
+          },
+        };
+      };
+
+      it('updates', () => {
+        setUpUpdate().renderAndUpdate({ path: 'x' });
+      });
+
+      it('throws on click', () => {
+        expect(() => {
+          const root = render();
+          root.find('button').simulate('click');
+        }).toThrow(/boom/);
+      });
+    });
+    """
+    result = convert(source)
+    content = result.content
+    assert "        const view = render({ store });\n        view.setProps(props);" in content
+    assert "larger expression" not in content
+    assert "    //   root.find('button').simulate('click');\n    // }).toThrow(/boom/);" in content
+    assert [n.message.split(":")[0] for n in result.notes if n.kind == "untranslated"] == [
+        "fires an event in a function expected to throw (or not)"
+    ]

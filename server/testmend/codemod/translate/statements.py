@@ -29,6 +29,15 @@ _EVENT_THROWS = (
 
 
 # Values built around reads of wrappers (``jest.spyOn(wrapper.instance(), 'x')``, ``a && b``).
+_FUNCTIONS = (
+    "arrow_function",
+    "function_expression",
+    "function_declaration",
+    "function",
+    "method_definition",
+)
+_HOLDERS = ("return_statement", "lexical_declaration", "variable_declaration")
+"""Statements that can hold functions as values (``return { act: () => { … } }``)."""
 _COMPOUND = ("call_expression", "binary_expression", "unary_expression", "ternary_expression")
 
 
@@ -74,8 +83,12 @@ class Statements(Assertions):
             if self.handle_statement(stmt, ctx):
                 return
         except Untranslatable as exc:
-            self.comment_out(stmt, str(exc), ctx)
-            return
+            if stmt.type not in _HOLDERS or not self._wrappers_only_in_functions(stmt):
+                self.comment_out(stmt, str(exc), ctx)
+                return
+            # `return { …, renderAndUpdate: (props) => { const root = render(…); … } }`: the
+            # statement holds functions that use wrappers, and uses none itself. Their bodies
+            # are translated where they are, as a function's own statements are.
         # Not claimed: descend into nested functions and blocks.
         if stmt.type in ("function_declaration", "generator_function_declaration"):
             body = stmt.child_by_field_name("body")
@@ -125,6 +138,20 @@ class Statements(Assertions):
             raise Untranslatable(_EVENT_THROWS)
         return True
 
+    def _wrappers_only_in_functions(self, stmt: Node) -> bool:
+        """Every wrapper ``stmt`` uses (a binding, a render) is in a function nested in it."""
+        pending = list(stmt.named_children)
+        while pending:
+            node = pending.pop()
+            if node.type in _FUNCTIONS:
+                continue
+            if node.type == "identifier" and self.refs_wrapper(node):
+                return False
+            if node.type == "call_expression" and self.is_render_call(node):
+                return False
+            pending.extend(node.named_children)
+        return True
+
     def _unclaimed_wrapper_ref(self, stmt: Node) -> bool:
         for n in walk(stmt):
             if self.is_claimed(n):
@@ -151,13 +178,7 @@ class Statements(Assertions):
 
     def descend(self, node: Node, ctx: Ctx) -> None:
         for child in node.named_children:
-            if child.type in (
-                "arrow_function",
-                "function_expression",
-                "function_declaration",
-                "function",
-                "method_definition",
-            ):
+            if child.type in _FUNCTIONS:
                 body = child.child_by_field_name("body")
                 inner = self._ctx_for_function(child, ctx)
                 if body is not None and body.type == "statement_block":
