@@ -2045,3 +2045,36 @@ def test_functions_a_returned_object_holds_are_translated_where_they_are() -> No
     assert [n.message.split(":")[0] for n in result.notes if n.kind == "untranslated"] == [
         "fires an event in a function expected to throw (or not)"
     ]
+
+
+def test_a_helper_import_whose_other_names_went_unused_is_removed_whole() -> None:
+    """addons-code-manager imports ``{ shallowUntilTarget, getInstance }`` from its test helpers;
+    where ``getInstance(root)`` is left untranslated (a comment now), both names go unused.
+    The clause that dropped the Enzyme helper and the removal of the import were two edits of
+    the same text: the file began ``{ getInstance }import Thing from '.';``, which no parser
+    reads. One edit now, and the import goes; a name still used keeps the import."""
+    source = """
+    import * as React from 'react';
+    import { shallowUntilTarget, getInstance } from '../../test-helpers';
+    import { spyOn, shallowUntilTarget as untilTarget } from '../../test-helpers';
+    import Thing, { ThingBase } from '.';
+
+    it('renders', () => {
+      const spy = spyOn(console, 'log');
+      const root = shallowUntilTarget(<Thing />, ThingBase);
+      const other = untilTarget(<Thing />, ThingBase);
+      const { x } = getInstance<ThingBase>(root);
+      expect(x).toBe(1);
+      expect(other.find('.x')).toHaveLength(1);
+    });
+    """
+    options = CodemodOptions(
+        jest_dom_global=True,
+        enzyme_helper_paths=["src/test-helpers"],
+        enzyme_helper_renders={"shallowUntilTarget": "shallow"},
+    )
+    content = convert(source, path="src/components/Thing/index.spec.tsx", options=options).content
+    assert not parse(content, "index.spec.tsx").root_node.has_error, content
+    assert "getInstance }" not in content
+    assert "import { spyOn } from '../../test-helpers';" in content
+    assert "import Thing from '.';" in content

@@ -291,6 +291,7 @@ class Finishing(Statements):
         elif lines:
             new = "\n".join(line for _m, line in lines)
             self.edits.append(Edit(0, 0, new + "\n"))
+        helper_edits: dict[int, tuple[Edit, set[str]]] = {}
         for stmt, reaching in self.helper_imports:
             named = next((n for n in walk(stmt) if n.type == "named_imports"), None)
             if named is None:
@@ -301,8 +302,10 @@ class Finishing(Statements):
                 if spec.type == "import_specifier"
                 and text(spec.child_by_field_name("name")) not in reaching
             ]
-            self.edits.append(Edit(named.start_byte, named.end_byte, "{ " + ", ".join(kept) + " }"))
-        self.remove_unused_imports()
+            edit = Edit(named.start_byte, named.end_byte, "{ " + ", ".join(kept) + " }")
+            self.edits.append(edit)
+            helper_edits[named.id] = (edit, reaching)
+        self.remove_unused_imports(helper_edits)
 
     def _first_local_import(self) -> Node | None:
         """The file's first import of one of its own modules (a relative specifier)."""
@@ -330,9 +333,11 @@ class Finishing(Statements):
             found[module] = names, named
         return found
 
-    def remove_unused_imports(self) -> None:
+    def remove_unused_imports(self, helper_edits: dict[int, tuple[Edit, set[str]]]) -> None:
         """Named imports that only the Enzyme code used (components passed to find(),
-        ``act`` around wrapper updates, wrapper types) become unused: remove them."""
+        ``act`` around wrapper updates, wrapper types) become unused: remove them.
+        ``helper_edits``: the edits that took the project's Enzyme helpers (``reaching``) out
+        of an import's ``{ … }`` clause, by the clause: a removal here replaces them."""
         content, _, _ = apply_edits(self.src, list(self.edits))
         tree = parse(content.encode("utf-8"), self.path)
         used = name_counts(tree.root_node)
@@ -375,6 +380,17 @@ class Finishing(Statements):
             if merged is not None:
                 # Names the conversion added to this import stay in it.
                 self.edits.remove(merged[0])
+            helpers = helper_edits.get(clause_named.id) if clause_named is not None else None
+            if helpers is not None:
+                # The Enzyme helpers already taken out of it go with the unused names.
+                self.edits.remove(helpers[0])
+                unused += [
+                    (s, name)
+                    for s, name in specs
+                    if s.type == "import_specifier"
+                    and text(s.child_by_field_name("name")) in helpers[1]
+                    and (s, name) not in unused
+                ]
             if len(unused) == len(specs) and merged is None:
                 self.remove_statement(stmt, "removed an import only the Enzyme code used")
                 continue
