@@ -178,9 +178,9 @@ def _relocated(
         if not 1 <= line <= len(old):
             moved.append((line, kind, message))
             continue
-        wanted = old[line - 1]
-        k = sum(1 for text in old[: line - 1] if text == wanted)
-        hits = [i for i, text in enumerate(new, 1) if text.strip() == wanted.strip()]
+        wanted = old[line - 1].strip()
+        k = sum(1 for text in old[: line - 1] if text.strip() == wanted)
+        hits = [i for i, text in enumerate(new, 1) if text.strip() == wanted]
         moved.append((hits[k] if k < len(hits) else line, kind, message))
     return moved
 
