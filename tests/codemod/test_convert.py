@@ -2078,3 +2078,65 @@ def test_a_helper_import_whose_other_names_went_unused_is_removed_whole() -> Non
     assert "getInstance }" not in content
     assert "import { spyOn } from '../../test-helpers';" in content
     assert "import Thing from '.';" in content
+
+
+def test_the_instance_a_helper_rendered_down_to_is_not_read_through_a_ref_on_the_element() -> None:
+    """``shallowUntilTarget(<Navbar />, NavbarBase)`` (addons-code-manager's helper: shallow,
+    then ``dive()`` through ``connect()`` down to the class): ``root.instance()`` is a
+    NavbarBase. A ref on ``<Navbar>`` reaches the wrapper ``connect()`` made, or nothing; it
+    was written, typed ``createRef<Navbar>()`` (a value, not a type) and asserted to be a
+    NavbarBase. It stays untranslated with a note that says why; a render of the class itself
+    keeps its ref. Each note stays on its line when two lines read the same at different
+    depths (a tidied file moved the second render's note onto the first)."""
+    source = """
+    import * as React from 'react';
+    import { shallowUntilTarget } from '../../test-helpers';
+    import Navbar, { NavbarBase } from '.';
+
+    it('renders the class', () => {
+      const root = shallowUntilTarget(<Navbar />, NavbarBase);
+      expect(root.instance()).toBeInstanceOf(NavbarBase);
+    });
+
+    it('gives up', () => {
+      const tries = { maxTries: 2 };
+      expect(() => {
+        shallowUntilTarget(<Navbar />, NavbarBase, tries);
+      }).toThrow(/gave up/);
+    });
+
+    it('reads its own class', () => {
+      const root = shallowUntilTarget(<NavbarBase />, NavbarBase);
+      expect(root.state('open')).toBe(false);
+    });
+
+    it('renders again', () => {
+      let root = shallowUntilTarget(<Navbar />, NavbarBase);
+      root.setProps({ open: true });
+      root.unmount();
+      root = shallowUntilTarget(<Navbar />, NavbarBase);
+    });
+    """
+    options = CodemodOptions(
+        jest_dom_global=True,
+        enzyme_helper_paths=["src/test-helpers"],
+        enzyme_helper_renders={"shallowUntilTarget": "shallow"},
+    )
+    result = convert(source, path="src/components/Navbar/index.spec.tsx", options=options)
+    content = result.content
+    assert "createRef<Navbar>" not in content and "<Navbar ref=" not in content, content
+    assert "<NavbarBase ref={rootRef} />" in content
+    lines = content.split("\n")
+    untranslated = [n for n in result.notes if n.kind == "untranslated"]
+    assert [n.message.split(":")[0] for n in untranslated] == [
+        "reads the instance of NavbarBase, inside Navbar (instance())"
+    ]
+    assert lines[untranslated[0].line].strip().startswith("// expect(root.instance())")
+    dropped = [n.line for n in result.notes if n.message.startswith("dropped the other")]
+    assert content.count(".unmount();") == 1  # the test's own, none added before it
+    assert len(set(dropped)) == len(dropped) == 5, dropped
+    assert [lines[line - 1].strip() for line in dropped][:3] == [
+        "render(<Navbar />);",
+        "render(<Navbar />);",
+        "render(<NavbarBase ref={rootRef} />);",
+    ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ..syntax import Edit, Node, line_indent, line_start, text, walk
+from ..syntax import Edit, Node, args_of, line_indent, line_start, text, unwrap, walk
 from .scan import Scanner
 from .state import Binding
 
@@ -67,6 +67,10 @@ class ClassRefs(Scanner):
             tags = {self._tag_of(e) for e in elements}
             if not elements or not all(t[:1].isupper() for t in tags):
                 continue
+            behind = self._instance_behind(binding)
+            if behind is not None:
+                binding.instance_behind = behind
+                continue
             # One name per binding: two bindings of the same name live in different scopes
             # (or one shadows the other), and so do their refs.
             ref = f"{binding.name}Ref"
@@ -83,6 +87,26 @@ class ClassRefs(Scanner):
             indent = line_indent(self.src, statement.start_byte)
             at = line_start(self.src, statement.start_byte)
             self.edits.append(Edit(at, at, f"{indent}const {ref} = {create}{typed}();\n"))
+
+    def _instance_behind(self, binding: Binding) -> str | None:
+        """``shallowUntilTarget(<Navbar />, NavbarBase)``: a project helper rendered down to
+        another component than the element (the class ``connect()`` or ``withRouter()``
+        wraps), whose instance Enzyme's root is; a ref on the element does not reach it. What
+        to say of it ("NavbarBase, inside Navbar"), or None."""
+        for call, element in self.rendered_into(binding):
+            args = args_of(call)
+            if len(args) < 2:
+                continue  # (Enzyme's own renders take an options object there)
+            target = unwrap(args[1])
+            tag = self._tag_of(self.instance_element(element))
+            if (
+                target is not None
+                and target.type == "identifier"
+                and text(target)[:1].isupper()
+                and text(target) != tag
+            ):
+                return f"{text(target)}, inside {tag}"
+        return None
 
     def react_member(self, name: str) -> str:
         """``React.<name>`` when the file already imports React as a default or a namespace,

@@ -18,6 +18,8 @@ from .events import Events
 from .state import Ctx, Target, Untranslatable
 from .tables import FORM_CONTROLS, SELECT_OPS, UNTRANSLATABLE
 
+_INTERNALS = ("state", "setState", "instance")
+
 
 class Interactions(Events):
     """Values read from wrappers, and the user actions and re-renders."""
@@ -302,7 +304,12 @@ class Interactions(Events):
             return None
         binding = self.binding_named(text(base), base)
         op, args, _node = ops[0]
-        if binding is None or binding.ref is None or op not in ("state", "setState", "instance"):
+        if binding is not None and binding.instance_behind and op in _INTERNALS:
+            raise Untranslatable(
+                f"reads the instance of {binding.instance_behind} ({op}()): a ref on the "
+                "rendered element does not reach it; assert on what the user sees instead"
+            )
+        if binding is None or binding.ref is None or op not in _INTERNALS:
             return None
         current = f"{binding.ref}.current" + ("!" if self.ts else "")
         if op == "instance" and not args:

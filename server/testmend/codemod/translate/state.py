@@ -91,6 +91,9 @@ class Binding:
     """How the wrapper was rendered (every render assigned to it)."""
     ref: str | None = None
     """The ref to the rendered class instance, when the test reads its state or calls it."""
+    instance_behind: str | None = None
+    """The instance Enzyme's root stands for is of a component the rendered element wraps
+    (``shallowUntilTarget(<Navbar />, NavbarBase)``): no ref reaches it. Which, for the note."""
     beside_others: bool = False
     """Declared where another render is (``const small = …; const large = …``): both are in
     the document at once, so what the test finds in this one is searched in its container."""

@@ -266,7 +266,17 @@ class Statements(Assertions):
                     binding = self.binding_named(text(left), left)
                     if binding is not None and left.type == "identifier":
                         self.var_assigns.append((binding, left, call))
-                        if binding.kind == "var" and self._rendered_before(text(left), stmt):
+                        before = stmt.prev_named_sibling
+                        if (
+                            binding.kind == "var"
+                            and self._rendered_before(text(left), stmt)
+                            and not (
+                                before is not None
+                                and re.fullmatch(
+                                    rf"{re.escape(text(left))}\.unmount\(\);?", text(before)
+                                )
+                            )
+                        ):
                             # Enzyme's new wrapper hides the earlier render from the test;
                             # in RTL both would stay in the document, and screen queries
                             # would see the earlier one first.
