@@ -256,3 +256,26 @@ def _object_assigned(name: str, block: Node) -> Node | None:
                 return None
             objects.append(right)
     return objects[0] if len(objects) == 1 else None
+
+
+def matcher_on(subject: Node) -> str | None:
+    """The matcher of ``expect(subject)[.not].matcher(…)``, when ``subject`` is all of
+    ``expect``'s argument."""
+    args = subject.parent
+    call = args.parent if args is not None and args.type == "arguments" else None
+    if (
+        call is None
+        or len(args_of(call)) != 1
+        or text(call.child_by_field_name("function")) != "expect"
+    ):
+        return None
+    member = call.parent
+    if (
+        member is not None
+        and member.type == "member_expression"
+        and text(member.child_by_field_name("property")) == "not"
+    ):
+        member = member.parent
+    if member is None or member.type != "member_expression":
+        return None
+    return text(member.child_by_field_name("property"))

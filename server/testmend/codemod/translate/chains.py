@@ -4,7 +4,7 @@ whether code refers to a wrapper at all."""
 
 from __future__ import annotations
 
-from ..syntax import Node, args_of, text, unwrap, walk
+from ..syntax import FUNCTION_TYPES, Node, args_of, text, unwrap, walk
 from .render_calls import RenderCalls
 from .tables import READ_OPS, SELECT_OPS, TEST_FUNCS
 
@@ -198,6 +198,21 @@ class Chains(RenderCalls):
             if n.type == "call_expression" and self.is_render_call(n):
                 return True
         return False
+
+    def wrappers_only_in_functions(self, node: Node) -> bool:
+        """Every wrapper ``node`` uses (a binding, a render) is in a function nested in it
+        (``return { update: (props) => { const root = render(…); … } }``)."""
+        pending = list(node.named_children)
+        while pending:
+            inner = pending.pop()
+            if inner.type in (*FUNCTION_TYPES, "method_definition"):
+                continue
+            if inner.type == "identifier" and self.refs_wrapper(inner):
+                return False
+            if inner.type == "call_expression" and self.is_render_call(inner):
+                return False
+            pending.extend(inner.named_children)
+        return True
 
     @staticmethod
     def _is_declaration_name(n: Node) -> bool:

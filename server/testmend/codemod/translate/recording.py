@@ -21,7 +21,7 @@ from functools import cached_property
 
 from ...project.module_syntax import mock_calls
 from ..models import CodemodOptions, DomCapture
-from ..syntax import Edit, Node, args_of, js_string, string_value, text, unwrap, walk
+from ..syntax import Edit, Node, args_of, js_string, matcher_on, string_value, text, unwrap, walk
 from .render_calls import needs_a_router, needs_a_store
 from .state import Binding, Ctx, Target, Untranslatable
 from .targets import Targets
@@ -320,7 +320,7 @@ class Recordings(Targets):
             and parent.child_by_field_name("object") == subject
             else None
         )
-        matcher = self._matcher_on(subject)
+        matcher = matcher_on(subject)
         if member in ("prop", "props", "invoke") or matcher == "toHaveProp":
             return True
         if indexed:
@@ -345,29 +345,6 @@ class Recordings(Targets):
                 and self._recording_answers(text(held), holder.parent, indexed=True)
             )
         return self._recording_answers_use(call, indexed=True)
-
-    @staticmethod
-    def _matcher_on(subject: Node) -> str | None:
-        """The matcher of ``expect(subject)[.not].matcher(…)``, when ``subject`` is all of
-        ``expect``'s argument."""
-        args = subject.parent
-        call = args.parent if args is not None and args.type == "arguments" else None
-        if (
-            call is None
-            or len(args_of(call)) != 1
-            or text(call.child_by_field_name("function")) != "expect"
-        ):
-            return None
-        member = call.parent
-        if (
-            member is not None
-            and member.type == "member_expression"
-            and text(member.child_by_field_name("property")) == "not"
-        ):
-            member = member.parent
-        if member is None or member.type != "member_expression":
-            return None
-        return text(member.child_by_field_name("property"))
 
     @staticmethod
     def _prop_read(op: str, key: str | None, args: list[Node]) -> str:

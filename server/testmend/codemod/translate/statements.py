@@ -6,7 +6,18 @@ from __future__ import annotations
 import re
 
 from ..models import NoteKind
-from ..syntax import Edit, Node, line_indent, line_start, object_items, splice, text, unwrap, walk
+from ..syntax import (
+    FUNCTION_TYPES,
+    Edit,
+    Node,
+    line_indent,
+    line_start,
+    object_items,
+    splice,
+    text,
+    unwrap,
+    walk,
+)
 from .assertions import Assertions
 from .state import Binding, Ctx, Dropped, Target, Untranslatable, one_line
 from .tables import (
@@ -28,16 +39,10 @@ _EVENT_THROWS = (
 )
 
 
-# Values built around reads of wrappers (``jest.spyOn(wrapper.instance(), 'x')``, ``a && b``).
-_FUNCTIONS = (
-    "arrow_function",
-    "function_expression",
-    "function_declaration",
-    "function",
-    "method_definition",
-)
+_FUNCTIONS = (*FUNCTION_TYPES, "method_definition")
 _HOLDERS = ("return_statement", "lexical_declaration", "variable_declaration")
 """Statements that can hold functions as values (``return { act: () => { … } }``)."""
+# Values built around reads of wrappers (``jest.spyOn(wrapper.instance(), 'x')``, ``a && b``).
 _COMPOUND = ("call_expression", "binary_expression", "unary_expression", "ternary_expression")
 
 
@@ -83,7 +88,7 @@ class Statements(Assertions):
             if self.handle_statement(stmt, ctx):
                 return
         except Untranslatable as exc:
-            if stmt.type not in _HOLDERS or not self._wrappers_only_in_functions(stmt):
+            if stmt.type not in _HOLDERS or not self.wrappers_only_in_functions(stmt):
                 self.comment_out(stmt, str(exc), ctx)
                 return
             # `return { …, renderAndUpdate: (props) => { const root = render(…); … } }`: the
@@ -136,20 +141,6 @@ class Statements(Assertions):
             raise Untranslatable(f"{left[0]}, in a function expected to throw (or not)")
         if any(_EVENTS.search(e.text) for e in inside):
             raise Untranslatable(_EVENT_THROWS)
-        return True
-
-    def _wrappers_only_in_functions(self, stmt: Node) -> bool:
-        """Every wrapper ``stmt`` uses (a binding, a render) is in a function nested in it."""
-        pending = list(stmt.named_children)
-        while pending:
-            node = pending.pop()
-            if node.type in _FUNCTIONS:
-                continue
-            if node.type == "identifier" and self.refs_wrapper(node):
-                return False
-            if node.type == "call_expression" and self.is_render_call(node):
-                return False
-            pending.extend(node.named_children)
         return True
 
     def _unclaimed_wrapper_ref(self, stmt: Node) -> bool:
@@ -266,17 +257,7 @@ class Statements(Assertions):
                     binding = self.binding_named(text(left), left)
                     if binding is not None and left.type == "identifier":
                         self.var_assigns.append((binding, left, call))
-                        before = stmt.prev_named_sibling
-                        if (
-                            binding.kind == "var"
-                            and self._rendered_before(text(left), stmt)
-                            and not (
-                                before is not None
-                                and re.fullmatch(
-                                    rf"{re.escape(text(left))}\.unmount\(\);?", text(before)
-                                )
-                            )
-                        ):
+                        if binding.kind == "var" and self._earlier_render_shown(text(left), stmt):
                             # Enzyme's new wrapper hides the earlier render from the test;
                             # in RTL both would stay in the document, and screen queries
                             # would see the earlier one first.
@@ -352,6 +333,14 @@ class Statements(Assertions):
             if item is not held and self._has_wrapper_type(item):
                 edits.append((item.start_byte, item.end_byte, text(held)))
         return edits if found else None
+
+    def _earlier_render_shown(self, name: str, stmt: Node) -> bool:
+        """An earlier render into ``name`` (``_rendered_before``) that the test did not unmount
+        just before ``stmt`` (``name.unmount();``)."""
+        before = stmt.prev_named_sibling
+        if before is not None and re.fullmatch(rf"{re.escape(name)}\.unmount\(\);?", text(before)):
+            return False
+        return self._rendered_before(name, stmt)
 
     def _rendered_before(self, name: str, stmt: Node) -> bool:
         """Another render is assigned to ``name`` before ``stmt`` in every test that runs
