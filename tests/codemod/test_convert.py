@@ -2140,3 +2140,51 @@ def test_the_instance_a_helper_rendered_down_to_is_not_read_through_a_ref_on_the
         "render(<Navbar />);",
         "render(<NavbarBase ref={rootRef} />);",
     ]
+
+
+def test_set_props_on_a_render_a_setup_function_returned_under_a_key() -> None:
+    """addons-code-manager's ``const { root } = loadDiffAndRender()`` (Compare, Comment,
+    CommentList, Navbar), whose setup renders through the file's render helper and returns
+    ``{ dispatchSpy, root }``: ``root.setProps({ … })`` re-renders through that helper's own
+    ``setProps``, as on a render the test made itself. Props read from the wrapper in the new
+    props (``root.instance().props``) are translated or the call is left untranslated; they
+    were copied as written, and ``instance`` is no function of a Testing Library render."""
+    source = """
+    import { shallowUntilTarget } from '../../test-helpers';
+    import Compare, { CompareBase } from '.';
+
+    describe('Compare', () => {
+      const render = ({ path = 'a' } = {}) =>
+        shallowUntilTarget(<Compare path={path} />, CompareBase);
+
+      const loadDiffAndRender = () => {
+        const dispatchSpy = jest.fn();
+        const root = render();
+        return { dispatchSpy, root };
+      };
+
+      it('does not dispatch when nothing changed', () => {
+        const { dispatchSpy, root } = loadDiffAndRender();
+        root.setProps({ path: 'a' });
+        expect(dispatchSpy).not.toHaveBeenCalled();
+      });
+
+      it('reads its own props', () => {
+        const { root } = loadDiffAndRender();
+        root.setProps({ ...root.instance().props, path: 'b' });
+      });
+    });
+    """
+    options = CodemodOptions(
+        jest_dom_global=True,
+        enzyme_helper_paths=["src/test-helpers"],
+        enzyme_helper_renders={"shallowUntilTarget": "shallow"},
+    )
+    result = convert(source, path="src/pages/Compare/index.spec.js", options=options)
+    content = result.content
+    assert "let element = <Compare path={path} />;" in content, content
+    assert "    root.setProps({ path: 'a' });\n    expect(dispatchSpy)" in content
+    assert "// root.setProps({ ...root.instance().props, path: 'b' });" in content
+    assert [n.line for n in result.notes if n.kind == "untranslated"] == [
+        content.split("\n").index("    // root.setProps({ ...root.instance().props, path: 'b' });")
+    ]

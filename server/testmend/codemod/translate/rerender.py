@@ -44,6 +44,11 @@ class Rerenders(SettableRenders):
             and self.settable_helper(binding) is not None
         ):
             # Rendered by the file's own helper, which returns a `setProps` (settable.py).
+            if self.refs_wrapper(obj):
+                raise Untranslatable(
+                    "setProps() with props read from the Enzyme wrapper (the helper's setProps "
+                    "takes them as written)"
+                )
             return f"{self.member(binding, 'setProps')}({text(obj)});"
         if binding is None or (binding.element is None and held is None):
             raise Untranslatable("setProps() on a render whose element testmend cannot see")

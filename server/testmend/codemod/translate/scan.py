@@ -401,7 +401,7 @@ class Scanner(WrapperBindings):
                     None,
                 )
                 inner = self.binding_named(inner_name, returned)
-                binding = Binding(local, "var", declarator)
+                binding = Binding(local, "var", declarator, returned_by_setup=inner)
                 if inner is not None:
                     binding.element, binding.render = inner.element, inner.render
                 self.add_binding(binding)

@@ -30,7 +30,10 @@ class SettableRenders(Recordings):
 
     def settable_helper(self, binding: Binding) -> Node | None:
         """The render call of the one helper every render into ``binding`` comes from, when
-        that helper can return a ``setProps`` (see the module); None otherwise."""
+        that helper can return a ``setProps`` (see the module); None otherwise. A render a
+        setup function returns (``const { root } = loadAndRender()``): the one it made."""
+        if binding.returned_by_setup is not None and binding.returned_by_setup is not binding:
+            return self.settable_helper(binding.returned_by_setup)
         calls = self._calls_into(binding)
         names = {text(c.child_by_field_name("function")) for c in calls}
         if not calls or len(names) != 1:

@@ -94,6 +94,9 @@ class Binding:
     instance_behind: str | None = None
     """The instance Enzyme's root stands for is of a component the rendered element wraps
     (``shallowUntilTarget(<Navbar />, NavbarBase)``): no ref reaches it. Which, for the note."""
+    returned_by_setup: Binding | None = None
+    """For ``const { root } = loadAndRender()``: the setup function's own binding of the render
+    it returns under that key (``const root = render(…); return { root }``)."""
     beside_others: bool = False
     """Declared where another render is (``const small = …; const large = …``): both are in
     the document at once, so what the test finds in this one is searched in its container."""
