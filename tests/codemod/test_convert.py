@@ -2148,7 +2148,8 @@ def test_set_props_on_a_render_a_setup_function_returned_under_a_key() -> None:
     ``{ dispatchSpy, root }``: ``root.setProps({ … })`` re-renders through that helper's own
     ``setProps``, as on a render the test made itself. Props read from the wrapper in the new
     props (``root.instance().props``) are translated or the call is left untranslated; they
-    were copied as written, and ``instance`` is no function of a Testing Library render."""
+    were copied as written, and ``instance`` is no function of a Testing Library render; a
+    callback among the props that calls ``setProps`` itself calls the helper's."""
     source = """
     import { shallowUntilTarget } from '../../test-helpers';
     import Compare, { CompareBase } from '.';
@@ -2173,6 +2174,11 @@ def test_set_props_on_a_render_a_setup_function_returned_under_a_key() -> None:
         const { root } = loadDiffAndRender();
         root.setProps({ ...root.instance().props, path: 'b' });
       });
+
+      it('stays controlled', () => {
+        const { root } = loadDiffAndRender();
+        root.setProps({ onChange: (path) => root.setProps({ path }) });
+      });
     });
     """
     options = CodemodOptions(
@@ -2185,6 +2191,8 @@ def test_set_props_on_a_render_a_setup_function_returned_under_a_key() -> None:
     assert "let element = <Compare path={path} />;" in content, content
     assert "    root.setProps({ path: 'a' });\n    expect(dispatchSpy)" in content
     assert "// root.setProps({ ...root.instance().props, path: 'b' });" in content
+    # typeahead's controlled component: the callback calls the helper's setProps too.
+    assert "    root.setProps({ onChange: (path) => root.setProps({ path }) });" in content
     assert [n.line for n in result.notes if n.kind == "untranslated"] == [
         content.split("\n").index("    // root.setProps({ ...root.instance().props, path: 'b' });")
     ]

@@ -28,6 +28,30 @@ from .state import Binding, Ctx, Untranslatable
 class Rerenders(SettableRenders):
     """Re-rendering a wrapper's element with new props."""
 
+    def _reads_wrappers(self, props: Node) -> bool:
+        """``props`` use a wrapper other than to call its ``setProps`` (``{ …root.instance()
+        .props }``; a callback's ``onChange: (s) => typeahead.setProps({ selected: s })`` calls
+        what the helper returns)."""
+        pending = [props]
+        while pending:
+            node = pending.pop()
+            fn = node.child_by_field_name("function") if node.type == "call_expression" else None
+            if (
+                fn is not None
+                and fn.type == "member_expression"
+                and text(fn.child_by_field_name("property")) == "setProps"
+                and (base := fn.child_by_field_name("object")) is not None
+                and base.type == "identifier"
+            ):
+                pending.extend(args_of(node))
+                continue
+            if node.type == "identifier" and self.refs_wrapper(node):
+                return True
+            if node.type == "call_expression" and self.is_render_call(node):
+                return True
+            pending.extend(node.named_children)
+        return False
+
     def rerender(self, base: Node, args: list[Node], ctx: Ctx) -> str:
         """``setProps({...})`` → ``rerender(<the element with the props merged />)``. Enzyme
         merges the new props over the current ones; JSX attributes later in the tag win, so a
@@ -44,7 +68,7 @@ class Rerenders(SettableRenders):
             and self.settable_helper(binding) is not None
         ):
             # Rendered by the file's own helper, which returns a `setProps` (settable.py).
-            if self.refs_wrapper(obj):
+            if self._reads_wrappers(obj):
                 raise Untranslatable(
                     "setProps() with props read from the Enzyme wrapper (the helper's setProps "
                     "takes them as written)"
