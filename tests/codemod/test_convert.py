@@ -2149,7 +2149,9 @@ def test_set_props_on_a_render_a_setup_function_returned_under_a_key() -> None:
     ``setProps``, as on a render the test made itself. Props read from the wrapper in the new
     props (``root.instance().props``) are translated or the call is left untranslated; they
     were copied as written, and ``instance`` is no function of a Testing Library render; a
-    callback among the props that calls ``setProps`` itself calls the helper's."""
+    callback among the props that calls ``setProps`` itself calls the helper's. ``setProps({})``
+    on a render that went down to the class inside ``connect()`` gets a note: the class no
+    longer sees it."""
     source = """
     import { shallowUntilTarget } from '../../test-helpers';
     import Compare, { CompareBase } from '.';
@@ -2179,6 +2181,12 @@ def test_set_props_on_a_render_a_setup_function_returned_under_a_key() -> None:
         const { root } = loadDiffAndRender();
         root.setProps({ onChange: (path) => root.setProps({ path }) });
       });
+
+      it('does not dispatch on an update', () => {
+        const { dispatchSpy, root } = loadDiffAndRender();
+        root.setProps({});
+        expect(dispatchSpy).not.toHaveBeenCalled();
+      });
     });
     """
     options = CodemodOptions(
@@ -2193,6 +2201,11 @@ def test_set_props_on_a_render_a_setup_function_returned_under_a_key() -> None:
     assert "// root.setProps({ ...root.instance().props, path: 'b' });" in content
     # typeahead's controlled component: the callback calls the helper's setProps too.
     assert "    root.setProps({ onChange: (path) => root.setProps({ path }) });" in content
+    # The same props again: under connect() CompareBase never sees them; the test would pass
+    # whatever CompareBase did on an update, and a note says so (only there).
+    same = [n for n in result.notes if n.message.startswith("setProps({}) re-renders")]
+    assert [n.test for n in same] == ["Compare does not dispatch on an update"], same
+    assert "Enzyme's root was CompareBase itself" in same[0].message
     assert [n.line for n in result.notes if n.kind == "untranslated"] == [
         content.split("\n").index("    // root.setProps({ ...root.instance().props, path: 'b' });")
     ]

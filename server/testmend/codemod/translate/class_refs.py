@@ -94,18 +94,27 @@ class ClassRefs(Scanner):
         wraps), whose instance Enzyme's root is; a ref on the element does not reach it. What
         to say of it ("NavbarBase, inside Navbar"), or None."""
         for call, element in self.rendered_into(binding):
-            args = args_of(call)
-            if len(args) < 2:
-                continue  # (Enzyme's own renders take an options object there)
-            target = unwrap(args[1])
-            tag = self._tag_of(self.instance_element(element))
-            if (
-                target is not None
-                and target.type == "identifier"
-                and text(target)[:1].isupper()
-                and text(target) != tag
-            ):
-                return f"{text(target)}, inside {tag}"
+            behind = self.rendered_down_to(call, element)
+            if behind is not None:
+                return f"{behind}, inside {self._tag_of(self.instance_element(element))}"
+        return None
+
+    def rendered_down_to(self, call: Node, element: Node) -> str | None:
+        """The component a project helper's render ``call`` of ``element`` went down to when
+        it is another than the element (``shallowUntilTarget(<Navbar />, NavbarBase)``:
+        ``NavbarBase``); None otherwise."""
+        args = args_of(call)
+        if len(args) < 2:
+            return None  # (Enzyme's own renders take an options object there)
+        target = unwrap(args[1])
+        tag = self._tag_of(self.instance_element(element))
+        if (
+            target is not None
+            and target.type == "identifier"
+            and text(target)[:1].isupper()
+            and text(target) != tag
+        ):
+            return text(target)
         return None
 
     def react_member(self, name: str) -> str:

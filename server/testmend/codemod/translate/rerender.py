@@ -53,6 +53,31 @@ class Rerenders(SettableRenders):
         return False
 
     def rerender(self, base: Node, args: list[Node], ctx: Ctx) -> str:
+        """``setProps({...})`` translated (``_rerender``); ``setProps({})`` gets a note."""
+        code = self._rerender(base, args, ctx)
+        obj = unwrap(args[0]) if len(args) == 1 else None
+        binding = self.binding_named(text(base), base) if base.type == "identifier" else None
+        if obj is None or obj.type != "object" or obj.named_children or binding is None:
+            return code
+        helper = self.settable_helper(binding) if binding.element is None else None
+        calls = [(helper, unwrap(args_of(helper)[0]))] if helper is not None else []
+        calls += self.rendered_into(binding)
+        behind = next(
+            (b for c, e in calls if e is not None and (b := self.rendered_down_to(c, e))), None
+        )
+        if behind is not None:
+            self.pending_notes.append(
+                (
+                    "review",
+                    f"setProps({{}}) re-renders with the same props: Enzyme's root was "
+                    f"{behind} itself, which updated; a wrapper that skips equal props "
+                    "(react-redux's connect(), memo()) keeps it from updating here, and a test "
+                    "that expects no update then passes either way",
+                )
+            )
+        return code
+
+    def _rerender(self, base: Node, args: list[Node], ctx: Ctx) -> str:
         """``setProps({...})`` → ``rerender(<the element with the props merged />)``. Enzyme
         merges the new props over the current ones; JSX attributes later in the tag win, so a
         spread (``{...props, loading: false}``) or a variable (``setProps(next)``) goes after
