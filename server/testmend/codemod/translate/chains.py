@@ -4,6 +4,8 @@ whether code refers to a wrapper at all."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..syntax import FUNCTION_TYPES, Node, args_of, text, unwrap, walk
 from .render_calls import RenderCalls
 from .tables import READ_OPS, SELECT_OPS, TEST_FUNCS
@@ -199,20 +201,30 @@ class Chains(RenderCalls):
                 return True
         return False
 
-    def wrappers_only_in_functions(self, node: Node) -> bool:
-        """Every wrapper ``node`` uses (a binding, a render) is in a function nested in it
-        (``return { update: (props) => { const root = render(…); … } }``)."""
-        pending = list(node.named_children)
+    def refs_wrapper_outside(self, node: Node, passed: Callable[[Node], list[Node] | None]) -> bool:
+        """``node`` uses a wrapper (a binding, a render) outside what ``passed`` lets by: for
+        each node on the way down, the parts of it still to search (None: all of them)."""
+        pending = [node]
         while pending:
-            inner = pending.pop()
-            if inner.type in (*FUNCTION_TYPES, "method_definition"):
+            current = pending.pop()
+            parts = passed(current)
+            if parts is not None:
+                pending.extend(parts)
                 continue
-            if inner.type == "identifier" and self.refs_wrapper(inner):
-                return False
-            if inner.type == "call_expression" and self.is_render_call(inner):
-                return False
-            pending.extend(inner.named_children)
-        return True
+            if current.type == "identifier" and self.refs_wrapper(current):
+                return True
+            if current.type == "call_expression" and self.is_render_call(current):
+                return True
+            pending.extend(current.named_children)
+        return False
+
+    def wrappers_only_in_functions(self, node: Node) -> bool:
+        """Every wrapper ``node`` uses is in a function nested in it (``return { update:
+        (props) => { const root = render(…); … } }``)."""
+        functions = (*FUNCTION_TYPES, "method_definition")
+        return not self.refs_wrapper_outside(
+            node, lambda n: [] if n is not node and n.type in functions else None
+        )
 
     @staticmethod
     def _is_declaration_name(n: Node) -> bool:

@@ -104,25 +104,18 @@ class Rerenders(SettableRenders):
         """``props`` use a wrapper other than to call its ``setProps`` (``{ …root.instance()
         .props }``; a callback's ``onChange: (s) => typeahead.setProps({ selected: s })`` calls
         what the helper returns)."""
-        pending = [props]
-        while pending:
-            node = pending.pop()
+
+        def set_props_args(node: Node) -> list[Node] | None:
             fn = node.child_by_field_name("function") if node.type == "call_expression" else None
-            if (
+            calls = (
                 fn is not None
                 and fn.type == "member_expression"
                 and text(fn.child_by_field_name("property")) == "setProps"
-                and (base := fn.child_by_field_name("object")) is not None
-                and base.type == "identifier"
-            ):
-                pending.extend(args_of(node))
-                continue
-            if node.type == "identifier" and self.refs_wrapper(node):
-                return True
-            if node.type == "call_expression" and self.is_render_call(node):
-                return True
-            pending.extend(node.named_children)
-        return False
+                and (fn.child_by_field_name("object") or fn).type == "identifier"
+            )
+            return args_of(node) if calls else None
+
+        return self.refs_wrapper_outside(props, set_props_args)
 
     def rerender(self, base: Node, args: list[Node], ctx: Ctx) -> str:
         """``setProps({...})`` translated (``_rerender``); ``setProps({})`` gets a note."""
