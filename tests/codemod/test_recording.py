@@ -149,11 +149,15 @@ SOURCES = {
         import React from 'react';
         import { Tally } from './Tally';
 
-        export default function Rack({ counts }) {
+        export default function Rack({ counts, lead }) {
           return (
             <div className="rack">
               {counts.map((count, i) => (
-                <Tally key={i} kind={count ? 'danger' : 'secondary'} count={count} />
+                <Tally
+                  key={i}
+                  className={i === 0 ? lead : undefined}
+                  kind={count ? 'danger' : 'secondary'}
+                  count={count} />
               ))}
             </div>
           );
@@ -451,6 +455,44 @@ async def test_instances_picked_out_of_a_named_component_selection_read_the_reco
         app_copy, file, widgets / "Rack.js", "count={count} />", "count={count + 1} />"
     )
     assert failing == ["<Rack> shows a tally for each count"]
+
+
+LEAD_SUITE = """
+import React from 'react';
+import { shallow } from 'enzyme';
+import { Tally } from './Tally';
+import Rack from './Rack';
+
+describe('<Rack>', () => {
+  it('marks its lead tally', () => {
+    const tag = 'div';
+    const root = shallow(<Rack counts={[4]} lead="lead" />);
+    expect(root.type()).toEqual(tag);
+
+    const tally = root.find(Tally);
+    expect(tally).toHaveClassName('lead');
+    expect(tally).not.toHaveClassName('lea');
+  });
+});
+"""
+
+
+async def test_a_class_a_child_component_was_given_reads_its_recorded_class_name(
+    app_copy: Path, widgets: Path
+) -> None:
+    """addons-code-manager's ``const button = root.find(AddComment)`` then
+    ``expect(button).toHaveClassName(c)`` (with its props read, in 3 of its files): on a
+    component Enzyme reads the ``className`` prop, so the recording answers it, as one class
+    among those given, not a substring; ``type()`` compared with a ``const`` holding a tag
+    reads the element's tag as a literal does."""
+    file = "src/components/Widgets/Lead.test.js"
+    content = await migrate(app_copy, file, LEAD_SUITE)
+    assert "expect(String(recordedProps(Tally)[0].className).split(' ')).toContain(" in content
+    assert ".localName).toEqual(tag);" in content, content
+    failing = await broken_tests(
+        app_copy, file, widgets / "Rack.js", "i === 0 ? lead :", "i === 0 ? `${lead}-x` :"
+    )
+    assert failing == ["<Rack> marks its lead tally"]
 
 
 PIN_SUITE = """

@@ -245,6 +245,22 @@ def object_declared(name: str, at: Node) -> Node | None:
     return None
 
 
+def const_string(node: Node | None) -> str | None:
+    """The value of a string literal, or of an identifier a ``const`` in a block around it
+    declared with one before it (``const customElement = 'div'``)."""
+    literal = string_value(node)
+    if literal is not None or node is None or node.type != "identifier":
+        return literal
+    value = object_declared(text_of(node), node)
+    declarator = value.parent if value is not None else None
+    declaration = declarator.parent if declarator is not None else None
+    if declaration is None or declaration.type != "lexical_declaration":
+        return None
+    if declarator is None or declarator.type != "variable_declarator":
+        return None
+    return string_value(value) if text_of(declaration).startswith("const") else None
+
+
 def _object_assigned(name: str, block: Node) -> Node | None:
     """``let e;`` … ``e = { stopPropagation };`` in a hook: the object literal ``name`` is
     assigned within its declaring block, when every assignment there is one."""

@@ -8,13 +8,14 @@ from typing import Literal
 from ..syntax import (
     Node,
     args_of,
+    const_string,
     enclosing_function,
     js_string,
     regex_escape,
     string_value,
     text,
 )
-from .prop_assertions import PropAssertions
+from .prop_assertions import PropAssertions, class_argument
 from .state import Ctx, Dropped, Target, Untranslatable
 from .tables import (
     SELECT_OPS,
@@ -330,7 +331,7 @@ class Assertions(PropAssertions):
             mapped = self.map_code(target, args[0])
             tail = "".join(self._raw_op(o, a) for o, a, _n in after)
             return f"expect({mapped}{tail}){neg}.{matcher}({margs_code});"
-        tag = string_value(margs[0]) if margs else None
+        tag = const_string(margs[0]) if margs else None
         if (
             op in ("type", "name")
             and not after
@@ -338,8 +339,12 @@ class Assertions(PropAssertions):
             and tag is not None
             and re.fullmatch(r"[a-z][a-z0-9-]*", tag)
         ):
-            # A host element's type or name is its tag; localName keeps the test's literal.
-            return f"expect({self.element_code(target, 'get', non_null=True)}.localName)" + (
+            # A host element's type or name is its tag; localName keeps the test's literal (in
+            # TypeScript, read through `?.` on what may be null: no non-null assertion, which
+            # lint forbids).
+            element = self.element_code(target, "get")
+            sure = re.fullmatch(r"[\w.]*\bget(All)?By\w+\(.*\)(\[\w+\])?", element, re.S)
+            return f"expect({element}{'?' if self.ts and not sure else ''}.localName)" + (
                 f"{neg}.{matcher}({margs_code});"
             )
         if (
@@ -412,10 +417,7 @@ class Assertions(PropAssertions):
             return text_content_check(element, raw, neg, kind, literal, margs_code)
         if matcher == "toHaveClassName" and margs:
             self.need_jest_dom()
-            cls = string_value(margs[0])
-            arg = js_string(cls.lstrip(".").replace(".", " ")) if cls else margs_code
-            if cls is None and margs[0].type == "template_string":
-                arg = class_template(text(margs[0]))
+            arg = class_argument(margs[0], margs_code)
             return f"expect({self.element_code(target, 'get')}){neg}.toHaveClass({arg});"
         if matcher in ("toBeDisabled", "toBeChecked", "toHaveValue", "toBeEmptyRender"):
             self.need_jest_dom()
@@ -460,13 +462,3 @@ def text_content_check(
     if kind == "exact":
         return f"expect({raw}.textContent){neg}.toBe({code});"
     return f"expect({raw}.textContent){neg}.toContain({code});"
-
-
-def class_template(template: str) -> str:
-    """jest-enzyme's ``toHaveClassName`` takes a class with or without its selector dot: the
-    template ``.${styles.skeleton}`` is the class ``styles.skeleton`` (jest-dom's
-    ``toHaveClass`` would look for a class named with the dot)."""
-    whole = re.fullmatch(r"`\.\$\{([^`{}]*)\}`", template)
-    if whole is not None:
-        return whole.group(1).strip()
-    return "`" + template[2:] if template.startswith("`.") else template

@@ -53,13 +53,21 @@ class PropAssertions(Interactions):
     ) -> str | None:
         """A prop of a child component that the DOM does not show (no such attribute), from
         the recording, as ``find(C).prop('k')`` reads it: jest-enzyme's
-        ``expect(wrapper.find(C)).toHaveProp('k'[, v])``, or ``.prop('k')`` read on a find by
-        CSS that selected the one node of a child component (``find('.toggle')``). None for
-        other shapes, or when the component cannot be recorded."""
+        ``expect(wrapper.find(C)).toHaveProp('k'[, v])`` (``toHaveClassName(c)``: ``c`` among
+        the classes of its ``className``), or ``.prop('k')`` read on a find by CSS that
+        selected the one node of a child component (``find('.toggle')``). None for other
+        shapes, or when the component cannot be recorded."""
         neg = ".not" if negated else ""
         if matcher == "toHaveProp":
             key = string_value(margs[0]) if margs else None
             selection_ops = ops
+        elif matcher == "toHaveClassName" and len(margs) == 1:
+            # On a component, Enzyme's hasClass reads the className prop it was given (one
+            # class here: several would each be a check of their own).
+            literal = string_value(margs[0])
+            if literal is not None and re.search(r"[.\s]", literal.lstrip(".")):
+                return None
+            key, selection_ops = "className", ops
         elif ops and ops[-1][0] == "prop" and len(ops[-1][1]) == 1:
             key = string_value(ops[-1][1][0])
             selection_ops = ops[:-1]
@@ -79,6 +87,9 @@ class PropAssertions(Interactions):
         if props is None:
             return None
         read = f"{props}{self._prop_read('prop', key, [])}"
+        if matcher == "toHaveClassName":
+            classes = class_argument(margs[0], self.value(margs[0], ctx))
+            return f"expect(String({read}).split(' ')){neg}.toContain({classes});"
         if matcher != "toHaveProp":
             args_code = ", ".join(self.value(a, ctx) for a in margs)
             return f"expect({read}){neg}.{matcher}({args_code});"
@@ -350,3 +361,22 @@ def shown_as_attribute(target: Target, key: str, attr: str) -> None:
         )
     if not is_dom_attribute(attr):
         raise Untranslatable(f"reads the prop {key}, which is not an HTML attribute")
+
+
+def class_argument(marg: Node, code: str) -> str:
+    """jest-dom's ``toHaveClass`` argument for jest-enzyme's ``toHaveClassName(marg)``
+    (``code``: the argument as translated): ``'.a.b'`` is the classes ``'a b'``."""
+    cls = string_value(marg)
+    if cls is not None:
+        return js_string(cls.lstrip(".").replace(".", " "))
+    return class_template(text(marg)) if marg.type == "template_string" else code
+
+
+def class_template(template: str) -> str:
+    """jest-enzyme's ``toHaveClassName`` takes a class with or without its selector dot: the
+    template ``.${styles.skeleton}`` is the class ``styles.skeleton`` (jest-dom's
+    ``toHaveClass`` would look for a class named with the dot)."""
+    whole = re.fullmatch(r"`\.\$\{([^`{}]*)\}`", template)
+    if whole is not None:
+        return whole.group(1).strip()
+    return "`" + template[2:] if template.startswith("`.") else template

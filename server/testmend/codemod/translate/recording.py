@@ -321,7 +321,7 @@ class Recordings(Targets):
             else None
         )
         matcher = matcher_on(subject)
-        if member in ("prop", "props", "invoke") or matcher == "toHaveProp":
+        if member in ("prop", "props", "invoke") or matcher in ("toHaveProp", "toHaveClassName"):
             return True
         if indexed:
             return False
