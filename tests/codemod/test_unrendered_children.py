@@ -587,3 +587,53 @@ async def test_children_that_need_a_store_render_inside_a_provider_of_the_tests_
     assert "cannot be stubbed" not in content
     failing = await broken_tests(app_copy, file, folder / "Shelf.js", "<h2>{title}</h2>", "<h2 />")
     assert failing == ["Shelf shows its title"]
+
+
+TALLY_SOURCES = {
+    "Tally.js": """
+        export default function Tally({ items, children }) {
+          return children({ count: items.length });
+        }
+        """,
+}
+
+TALLY_SUITE = """
+import React from 'react';
+import { shallow } from 'enzyme';
+import Tally from './Tally';
+
+const render = ({ children = jest.fn(), items = [] } = {}) =>
+  shallow(<Tally items={items}>{children}</Tally>);
+
+describe('Tally', () => {
+  it('counts its items for what it renders', () => {
+    const children = jest.fn();
+    render({ children, items: ['a', 'b'] });
+    expect(children).toHaveBeenCalledWith({ count: 2 });
+  });
+
+  it('renders with what it is given by default', () => {
+    expect(render().isEmptyRender()).toBe(true);
+  });
+});
+"""
+
+
+async def test_a_render_prop_mock_returns_null_where_react_refuses_undefined(
+    app_copy: Path,
+) -> None:
+    """A render prop given as a bare ``jest.fn()`` (``children``, in 7 tests of
+    addons-code-manager's LinterProvider, in visx's Chord, reactstrap's PopperContent): the
+    component returns what it returns, ``undefined``, which a shallow render let pass and
+    React 17's full render refuses ("Nothing was returned from render"). On the example app
+    (React 17) the mocks return null: the result passes under real jest and still fails when
+    the count is wrong."""
+    folder = write_components(app_copy / "src/components/Tally", TALLY_SOURCES)
+    file = str((folder / "Tally.test.js").relative_to(app_copy))
+    content = await migrate(app_copy, file, TALLY_SUITE)
+    assert "const children = jest.fn().mockReturnValue(null);" in content
+    assert "({ children = jest.fn().mockReturnValue(null), items = [] } = {})" in content
+    failing = await broken_tests(
+        app_copy, file, folder / "Tally.js", "count: items.length", "count: items.length + 1"
+    )
+    assert failing == ["Tally counts its items for what it renders"]

@@ -375,6 +375,7 @@ def detect_conventions(project_root: Path, *, events: EventsSetting = "auto") ->
         router_installed=installed_version(root, "react-router-dom") is not None,
         user_event_installed=user_event is not None,
         user_event_major=user_event,
+        react_major=_package_version(root, "react"),
         rtl_major=_package_version(root, "@testing-library/react"),
         event_style=_event_style(events, user_event),
         support_dir=support_dir,

@@ -45,6 +45,7 @@ class _Converter(Finishing):
         self.finish_hooks()
         self.retype_all()
         self.finish_params()
+        self.finish_render_prop_mocks()
         self.finish_recordings()
         self.finish_imports()
         self.finish_throws()

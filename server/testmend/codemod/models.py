@@ -70,6 +70,8 @@ class CodemodOptions(_Model):
     """``@testing-library/jest-dom`` is loaded by a setupFilesAfterEnv file."""
     user_event_installed: bool = False
     user_event_major: int | None = None
+    react_major: int | None = None
+    """Major version of react (before 18 a component may not render ``undefined``)."""
     rtl_major: int | None = None
     """Major version of @testing-library/react (12: no renderHook; 13+: renderHook exported)."""
     event_style: EventStyle = "fireEvent"

@@ -99,6 +99,35 @@ class Finishing(Statements):
                 ):
                     self.replace(target, self.need_type("RenderResult"))
 
+    def finish_render_prop_mocks(self) -> None:
+        """A bare ``jest.fn()`` given as a render prop (``children``, ``render…``: a variable,
+        a default, a key or a JSX attribute of that name) returns ``null`` in a project on
+        React 17 or older: a shallow render let a component render the ``undefined`` it
+        returns, a full render throws "Nothing was returned from render"."""
+        major = self.options.react_major
+        if major is None or major >= 18:
+            return
+        first = True
+        for node in walk(self.tree.root_node):
+            if (
+                node.type != "call_expression"
+                or text(node.child_by_field_name("function")) != "jest.fn"
+                or text(node.child_by_field_name("arguments")) != "()"
+                or not _RENDER_PROP.fullmatch(_named_by(node) or "")
+                or self.is_claimed(node)
+                or any(e.start < node.end_byte and node.start_byte < e.end for e in self.edits)
+            ):
+                continue
+            self.replace(node, "jest.fn().mockReturnValue(null)")
+            if first:
+                first = False
+                self.note_only(
+                    node,
+                    "review",
+                    "a render prop's jest.fn() returns null: React before 18 refuses a "
+                    "component that renders undefined (a shallow render let it pass)",
+                )
+
     def finish_params(self) -> None:
         removable: set[tuple[str, int]] = set()
         for fn_name, index, _call, _ident in self.param_call_args:
@@ -415,3 +444,28 @@ class Finishing(Statements):
             if named:
                 parts.append("{ " + ", ".join(named) + " }")
             self.edits.append(Edit(clause.start_byte, clause.end_byte, ", ".join(parts)))
+
+
+_RENDER_PROP = re.compile(r"children|render[A-Z]\w*")
+
+
+def _named_by(value: Node) -> str | None:
+    """The name ``value`` is given: the variable, default, key or JSX attribute it is the
+    value of."""
+    parent = value.parent
+    if parent is not None and parent.type == "jsx_expression":
+        parent = parent.parent
+    if parent is None:
+        return None
+    if parent.type == "variable_declarator" and parent.child_by_field_name("value") == value:
+        return text(parent.child_by_field_name("name"))
+    if (
+        parent.type in ("assignment_pattern", "object_assignment_pattern")
+        and parent.child_by_field_name("right") == value
+    ):
+        return text(parent.child_by_field_name("left"))
+    if parent.type == "pair" and parent.child_by_field_name("value") == value:
+        return text(parent.child_by_field_name("key"))
+    if parent.type == "jsx_attribute" and parent.named_children:
+        return text(parent.named_children[0])
+    return None
