@@ -253,12 +253,10 @@ def const_string(node: Node | None) -> str | None:
         return literal
     value = object_declared(text_of(node), node)
     declarator = value.parent if value is not None else None
-    declaration = declarator.parent if declarator is not None else None
-    if declaration is None or declaration.type != "lexical_declaration":
-        return None
     if declarator is None or declarator.type != "variable_declarator":
         return None
-    return string_value(value) if text_of(declaration).startswith("const") else None
+    kind = declarator.parent.child_by_field_name("kind") if declarator.parent else None
+    return string_value(value) if kind is not None and text_of(kind) == "const" else None
 
 
 def _object_assigned(name: str, block: Node) -> Node | None:

@@ -340,13 +340,12 @@ class Assertions(PropAssertions):
             and re.fullmatch(r"[a-z][a-z0-9-]*", tag)
         ):
             # A host element's type or name is its tag; localName keeps the test's literal (in
-            # TypeScript, read through `?.` on what may be null: no non-null assertion, which
-            # lint forbids).
-            element = self.element_code(target, "get")
-            sure = re.fullmatch(r"[\w.]*\bget(All)?By\w+\(.*\)(\[\w+\])?", element, re.S)
-            return f"expect({element}{'?' if self.ts and not sure else ''}.localName)" + (
-                f"{neg}.{matcher}({margs_code});"
-            )
+            # TypeScript, read through `?.` where the element may be null, not after the
+            # non-null assertion element_code would give, which lint forbids).
+            element = self.element_code(target, "get", non_null=True)
+            if element.endswith("!"):
+                element = element[:-1] + "?"
+            return f"expect({element}.localName)" + (f"{neg}.{matcher}({margs_code});")
         if (
             op == "type"
             and not after
