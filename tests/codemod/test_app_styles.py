@@ -67,18 +67,23 @@ async def test_a_connected_component_through_a_local_shallow_until_target_helper
     and exports ``shallowUntilTarget`` (shallow, then ``.dive()`` through ``connect()``) beside
     fakes the tests use. It is an Enzyme test; the helper's call becomes a render of the
     element; the fakes stay imported, and the shallow options only Enzyme read go with the
-    helper they came from (the project's lint reports an unused binding)."""
+    helper they came from (the project's lint reports an unused binding). ``setProps({})``
+    updated ``GreetingBase`` itself; ``connect()`` lets the re-render through only with a
+    prop that changed, which the translation passes, so "refreshes on an update" still sees
+    ``componentDidUpdate`` run."""
     folder = add_component(example_copy, "greeting")
     file = "src/components/Greeting/Greeting.test.jsx"
     assert example_copy / file in enzyme_test_files(example_copy)
     result = await migrate_offline(example_copy, file, write=True)
     assert result.status == "succeeded", result.reasons
     assert result.summary.enzyme_free
-    assert result.summary.tests_passing == result.summary.tests_total == 3
+    assert result.summary.tests_passing == result.summary.tests_total == 4
     content = result.content
     assert "import { fakeUser } from './test-helpers';" in content
-    assert "return rtlRender(<Greeting store={store} />);" in content
-    assert "shallowUntilTarget" not in content and "GreetingBase" not in content
+    assert "let element = <Greeting store={store} />;" in content
+    assert "view.setProps({ rerendered: {} });" in content
+    code = [line for line in content.splitlines() if not line.lstrip().startswith("//")]
+    assert not [line for line in code if "shallowUntilTarget" in line or "GreetingBase" in line]
     assert "shallowOptions" not in content and "fakeShallowOptions" not in content
     assert result.lint_messages == []
     module = folder / "Greeting.tsx"
@@ -91,6 +96,10 @@ async def test_a_connected_component_through_a_local_shallow_until_target_helper
     assert await broken_tests(
         example_copy, file, module, "{ type: 'user/wave' }", "{ type: 'user/bow' }"
     ) == ["Greeting waves"]
+    # What an update does: without the changed prop, connect() would not let it through.
+    assert await broken_tests(
+        example_copy, file, module, "this.props.onRefresh();", "// no refresh"
+    ) == ["Greeting refreshes on an update"]
 
 
 async def test_children_of_the_component_a_helper_dives_to_are_the_ones_stubbed(

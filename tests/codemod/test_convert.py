@@ -1096,6 +1096,12 @@ def test_set_props_on_a_render_helper_inside_providers_re_renders_inside_them() 
         it('loads data on update', () => {
           const root = render();
           root.setProps({ path: 'x' });
+          const next = { path: 'z' };
+          root.setProps(next);
+          root.setProps({
+            path: 'w',
+            version: 2,
+          });
           const typed = renderTyped();
           typed.setProps({ path: 'y' });
         });
@@ -1119,7 +1125,11 @@ def test_set_props_on_a_render_helper_inside_providers_re_renders_inside_them() 
         "    },\n"
         "  };\n"
     ) in content
-    assert "view.setProps({ path: 'x' });" in content
+    # Enzyme's root was NavbarBase, which updated whatever the props; connect() lets a
+    # re-render through only with a prop that changed (test_app_styles runs it).
+    assert "view.setProps({ path: 'x', rerendered: {} });" in content
+    assert "view.setProps({ ...next, rerendered: {} });" in content
+    assert "view.setProps({\n    path: 'w',\n    version: 2,\n    rerendered: {},\n  });" in content
     assert [n.message for n in result.notes if n.kind == "untranslated"] == [
         "setProps() on a render whose element testmend cannot see"
     ]
@@ -2149,9 +2159,9 @@ def test_set_props_on_a_render_a_setup_function_returned_under_a_key() -> None:
     ``setProps``, as on a render the test made itself. Props read from the wrapper in the new
     props (``root.instance().props``) are translated or the call is left untranslated; they
     were copied as written, and ``instance`` is no function of a Testing Library render; a
-    callback among the props that calls ``setProps`` itself calls the helper's. ``setProps({})``
-    on a render that went down to the class inside ``connect()`` gets a note: the class no
-    longer sees it."""
+    callback among the props that calls ``setProps`` itself calls the helper's. On a render
+    that went down to the class inside ``connect()``, each re-render passes a prop that changes
+    (``connect()`` lets no other through), with a note."""
     source = """
     import { shallowUntilTarget } from '../../test-helpers';
     import Compare, { CompareBase } from '.';
@@ -2197,15 +2207,17 @@ def test_set_props_on_a_render_a_setup_function_returned_under_a_key() -> None:
     result = convert(source, path="src/pages/Compare/index.spec.js", options=options)
     content = result.content
     assert "let element = <Compare path={path} />;" in content, content
-    assert "    root.setProps({ path: 'a' });\n    expect(dispatchSpy)" in content
+    assert "    root.setProps({ path: 'a', rerendered: {} });\n    expect(dispatchSpy)" in content
     assert "// root.setProps({ ...root.instance().props, path: 'b' });" in content
     # typeahead's controlled component: the callback calls the helper's setProps too.
-    assert "    root.setProps({ onChange: (path) => root.setProps({ path }) });" in content
-    # The same props again: under connect() CompareBase never sees them; the test would pass
-    # whatever CompareBase did on an update, and a note says so (only there).
-    same = [n for n in result.notes if n.message.startswith("setProps({}) re-renders")]
-    assert [n.test for n in same] == ["Compare does not dispatch on an update"], same
-    assert "Enzyme's root was CompareBase itself" in same[0].message
+    assert (
+        "    root.setProps({ onChange: (path) => root.setProps({ path }), rerendered: {} });"
+    ) in content
+    # The same props again: CompareBase updated; under connect() only a changed prop does.
+    assert "    root.setProps({ rerendered: {} });\n    expect(dispatchSpy)" in content
+    same = [n for n in result.notes if n.message.startswith("setProps() updated Enzyme's root")]
+    assert len({n.test for n in same}) == 3, same
+    assert "Enzyme's root, CompareBase, even with the props it had" in same[0].message
     assert [n.line for n in result.notes if n.kind == "untranslated"] == [
         content.split("\n").index("    // root.setProps({ ...root.instance().props, path: 'b' });")
     ]

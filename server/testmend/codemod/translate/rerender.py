@@ -26,6 +26,8 @@ from .settable import SettableRenders
 from .state import Binding, Ctx, Untranslatable
 from .tables import HOOKS, TEST_FUNCS
 
+_UPDATE = "rerendered"  # the prop a re-render passes so that connect() lets it through
+
 
 class Rerenders(SettableRenders):
     """Re-rendering a wrapper's element with new props."""
@@ -118,31 +120,42 @@ class Rerenders(SettableRenders):
         return self.refs_wrapper_outside(props, set_props_args)
 
     def rerender(self, base: Node, args: list[Node], ctx: Ctx) -> str:
-        """``setProps({...})`` translated (``_rerender``); ``setProps({})`` gets a note."""
-        code = self._rerender(base, args, ctx)
-        obj = unwrap(args[0]) if len(args) == 1 else None
+        """``setProps(...)`` translated (``_rerender``). On a render a project helper took
+        down to the component inside ``connect()`` (``shallowUntilTarget(<Navbar />,
+        NavbarBase)``), Enzyme re-rendered that component, which updated whatever the props
+        (``componentDidUpdate``: "loads data on update", after ``setProps({})``). Here
+        ``connect()`` sits between, and lets an update through only when one of its props
+        changes: the re-render passes one more, ``rerendered``, a new object each time, which
+        no component reads."""
         binding = self.binding_named(text(base), base) if base.type == "identifier" else None
-        if obj is None or obj.type != "object" or obj.named_children or binding is None:
-            return code
+        behind = self._behind(binding) if binding is not None and len(args) == 1 else None
+        if binding is None or behind is None:
+            return self._rerender(base, args, ctx)
+        binding.overrides.pop(_UPDATE, None)
+        binding.overrides[_UPDATE] = "{}"
+        code = self._rerender(base, args, ctx, update=True)
+        self.pending_notes.append(
+            (
+                "review",
+                f"setProps() updated Enzyme's root, {behind}, even with the props it had; "
+                "connect() (or memo()) around it lets an update through only when a prop "
+                f"changes, so the re-render passes `{_UPDATE}`, a new object that no component "
+                "reads",
+            )
+        )
+        return code
+
+    def _behind(self, binding: Binding) -> str | None:
+        """The component inside the rendered element that every render into ``binding`` went
+        down to (``rendered_down_to``), directly or through the file's render helper."""
         helper = self.settable_helper(binding) if binding.element is None else None
         calls = [(helper, unwrap(args_of(helper)[0]))] if helper is not None else []
         calls += self.rendered_into(binding)
-        behind = next(
+        return next(
             (b for c, e in calls if e is not None and (b := self.rendered_down_to(c, e))), None
         )
-        if behind is not None:
-            self.pending_notes.append(
-                (
-                    "review",
-                    f"setProps({{}}) re-renders with the same props: Enzyme's root was "
-                    f"{behind} itself, which updated; a wrapper that skips equal props "
-                    "(react-redux's connect(), memo()) keeps it from updating here, and a test "
-                    "that expects no update then passes either way",
-                )
-            )
-        return code
 
-    def _rerender(self, base: Node, args: list[Node], ctx: Ctx) -> str:
+    def _rerender(self, base: Node, args: list[Node], ctx: Ctx, update: bool = False) -> str:
         """``setProps({...})`` → ``rerender(<the element with the props merged />)``. Enzyme
         merges the new props over the current ones; JSX attributes later in the tag win, so a
         spread (``{...props, loading: false}``) or a variable (``setProps(next)``) goes after
@@ -163,7 +176,8 @@ class Rerenders(SettableRenders):
                     "setProps() with props read from the Enzyme wrapper (the helper's setProps "
                     "takes them as written)"
                 )
-            return f"{self.member(binding, 'setProps')}({text(obj)});"
+            props = _with_update(obj) if update else text(obj)
+            return f"{self.member(binding, 'setProps')}({props});"
         if binding is None or (binding.element is None and held is None):
             raise Untranslatable("setProps() on a render whose element testmend cannot see")
         if obj is None or obj.type not in ("object", "identifier", "member_expression"):
@@ -543,3 +557,21 @@ class Rerenders(SettableRenders):
 def _key(name: str) -> str:
     """A prop's name as an object literal's key."""
     return name if re.fullmatch(r"[A-Za-z_$][\w$]*", name) else js_string(name)
+
+
+def _with_update(obj: Node) -> str:
+    """The props of ``setProps(obj)`` with ``rerendered: {}`` added (see ``rerender``): after
+    the last of an object's own, on a line of its own where they are on several; after a
+    variable's spread."""
+    if obj.type != "object":
+        return f"{{ ...{text(obj)}, {_UPDATE}: {{}} }}"
+    if not obj.named_children:
+        return f"{{ {_UPDATE}: {{}} }}"
+    code = text(obj)
+    inner = code[1:-1].rstrip()
+    if "\n" not in inner:
+        return f"{{ {inner.strip().rstrip(',')}, {_UPDATE}: {{}} }}"
+    last = obj.named_children[-1]
+    indent = " " * last.start_point[1]
+    close = code[code.rfind("\n") :]  # the closing brace's own line
+    return f"{{{inner.rstrip(',')},\n{indent}{_UPDATE}: {{}},{close}"
