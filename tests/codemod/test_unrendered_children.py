@@ -521,6 +521,108 @@ def test_the_location_the_options_gave_the_router_is_where_the_memory_router_sta
     assert any(note.endswith("at the location they gave (location)") for note in notes), notes
 
 
+HISTORY_SUITE = """
+import React from 'react';
+import {
+  createContextWithFakeRouter,
+  createFakeHistory,
+  createFakeLocation,
+  shallowUntilTarget,
+} from './test-helpers';
+import Page, { PageBase } from './Page';
+
+const render = ({ history = createFakeHistory(), location = createFakeLocation() } = {}) =>
+  shallowUntilTarget(<Page />, PageBase, {
+    shallowOptions: createContextWithFakeRouter({ history, location }),
+  });
+
+it('goes home', () => {
+  const history = createFakeHistory();
+  const root = render({ history, location: createFakeLocation({ pathname: '/away' }) });
+  expect(root.find('h1').text()).toBe('At /away');
+  root.find('button').simulate('click');
+  expect(history.push).toHaveBeenCalledWith('/home');
+});
+"""
+
+HISTORY_SOURCES = {
+    "Page.js": """
+        import React from 'react';
+        import { withRouter } from 'react-router-dom';
+
+        export function PageBase({ history, location }) {
+          return (
+            <main>
+              <h1>At {location.pathname}</h1>
+              <button type="button" onClick={() => history.push('/home')}>
+                Home
+              </button>
+            </main>
+          );
+        }
+
+        export default withRouter(PageBase);
+        """,
+    # addons-code-manager's fakes: `listen` is a bare jest.fn(), which returns nothing.
+    "test-helpers.js": """
+        export const createFakeLocation = (props = {}) => ({
+          hash: '', key: 'key', pathname: '/', search: '', state: undefined, ...props,
+        });
+
+        export const createFakeHistory = ({ location = createFakeLocation() } = {}) => ({
+          action: 'PUSH', block: jest.fn(), createHref: jest.fn(), go: jest.fn(),
+          goBack: jest.fn(), goForward: jest.fn(), length: 1, listen: jest.fn(), location,
+          push: jest.fn(), replace: jest.fn(),
+        });
+
+        export const createContextWithFakeRouter = ({ history, location }) => ({
+          context: { router: { history, route: { location, match: {} } } },
+        });
+
+        export const shallowUntilTarget = () => {
+          throw new Error('the Enzyme helper, which the migrated test no longer calls');
+        };
+        """,
+}
+
+
+async def test_the_history_the_options_gave_the_router_is_the_one_a_router_navigates_with(
+    app_copy: Path,
+) -> None:
+    """addons-code-manager's SlowPageAlert, DiffView, VersionChooser: react-router 4's router in
+    legacy context is given a fake history and a location beside it
+    (``createContextWithFakeRouter({ history, location })``), and the test asserts what the
+    component pushed (``history.push``). Before react-router 6 the render goes inside a
+    ``<Router>`` with that history, at that location; the fake's ``listen`` (a bare
+    ``jest.fn()``) would leave the router nothing to call at unmount, so the one it gets
+    returns a function in its place. Converted with the capture given (react-router 4 is not
+    the example app's), then run by the app's real jest (react-router 5): it passes, and a
+    component that pushes elsewhere fails it. From react-router 6 on, a ``<MemoryRouter>``."""
+    folder = write_components(app_copy / "src/components/HistoryPage", HISTORY_SOURCES)
+    file = "src/components/HistoryPage/Page.test.js"
+    dom, options = routed_page(line=11, column=2)
+    helpers = ["src/components/HistoryPage/test-helpers"]
+    options = options.model_copy(update={"router_major": 5, "enzyme_helper_paths": helpers})
+    result = convert_enzyme_test(HISTORY_SUITE.lstrip(), path=file, options=options, dom=dom)
+    content = result.content
+    router = (
+        "<Router history={{ ...history, location, "
+        "listen: (listener) => history.listen(listener) || (() => undefined) }}>"
+    )
+    assert f"{router}<Page /></Router>" in content, content
+    assert "import { Router } from 'react-router-dom';" in content
+    assert any("a fake history's `jest.fn()`" in n.message for n in result.notes)
+    (app_copy / file).write_text(content)
+    run = await runners_for(app_copy).run_tests(file)
+    assert (run.suite_error, run.passed_count, run.failed_count) == (None, 1, 0), run.suite_error
+    assert await broken_tests(
+        app_copy, file, folder / "Page.js", "history.push('/home')", "history.push('/')"
+    ) == ["goes home"]
+    later = options.model_copy(update={"router_major": 6})
+    routed = convert_enzyme_test(HISTORY_SUITE.lstrip(), path=file, options=later, dom=dom)
+    assert "<MemoryRouter initialEntries={[location]}><Page /></MemoryRouter>" in routed.content
+
+
 SHELF_SOURCES = {
     "configureStore.js": """
         import { createStore } from 'redux';

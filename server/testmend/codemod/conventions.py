@@ -373,6 +373,7 @@ def detect_conventions(project_root: Path, *, events: EventsSetting = "auto") ->
         jest_dom_global=_jest_dom_global(root),
         redux_installed=installed_version(root, "react-redux") is not None,
         router_installed=installed_version(root, "react-router-dom") is not None,
+        router_major=_package_version(root, "react-router-dom"),
         user_event_installed=user_event is not None,
         user_event_major=user_event,
         react_major=_package_version(root, "react"),

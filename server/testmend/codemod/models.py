@@ -66,6 +66,9 @@ class CodemodOptions(_Model):
     router_installed: bool = False
     """react-router-dom is installed: a shallow render whose children needed a router (they
     failed outside one) renders inside a ``<MemoryRouter>``."""
+    router_major: int | None = None
+    """Major version of react-router-dom (before 6, a ``<Router>`` takes the ``history`` a
+    test gave the router in legacy context)."""
     jest_dom_global: bool = False
     """``@testing-library/jest-dom`` is loaded by a setupFilesAfterEnv file."""
     user_event_installed: bool = False

@@ -116,25 +116,44 @@ class RenderCalls(ClassRefs):
                 "makes its own: the children the shallow test never rendered need one",
             )
         if (self.is_shallow(call) or dropped) and self.needs_router():
-            router = self.need_unshadowed("MemoryRouter", "react-router-dom")
-            location = self._router_location(args[1:])
-            entries = f" initialEntries={{[{location}]}}" if location is not None else ""
+            location = self._router_value(args[1:], "location")
+            history = self._router_value(args[1:], "history")
+            major = self.options.router_major
+            if history is not None and not re.fullmatch(r"[A-Za-z_$][\w$.]*", history):
+                history = None  # made there (`createFakeHistory()`): no test can read it
+            if history is not None and major is not None and major < 6:
+                # The history the test gave, which it asserts on (`history.push`): a <Router>
+                # with it, at the location given beside it, as the legacy context had them.
+                router = self.need_unshadowed("Router", "react-router-dom")
+                at = f" at {location}" if location is not None else ""
+                given = ", ".join(
+                    [f"...{history}"]
+                    + ([] if location is None else [_property("location", location)])
+                    + [f"listen: (listener) => {history}.listen(listener) || (() => undefined)"]
+                )
+                opening = f"<{router} history={{{{ {given} }}}}>"
+                what = f"a <{router}> with the history they gave ({history}){at}"
+            else:
+                router = self.need_unshadowed("MemoryRouter", "react-router-dom")
+                entries = f" initialEntries={{[{location}]}}" if location is not None else ""
+                opening = f"<{router}{entries}>"
+                where = f"at the location they gave ({location})" if location else "at /"
+                what = f"a <{router}> gives the router this file's components need, {where}"
             outer, inner = around or ("", "")
-            around = (f"{outer}<{router}{entries}>", f"</{router}>{inner}")
-            where = f"at the location they gave ({location})" if location else "at /"
+            around = (f"{outer}{opening}", f"</{router}>{inner}")
             if dropped:
                 self.note_only(
-                    call,
-                    "review",
-                    f"dropped the {kind}() options {text(args[1])[:80]}; a <{router}> gives "
-                    f"the router this file's components need, {where}",
+                    call, "review", f"dropped the {kind}() options {text(args[1])[:80]}; {what}"
                 )
             elif name in self.project_renders and len(args) > 1:
+                self.note_only(call, "review", f"dropped the other arguments of {name}(); {what}")
+            if history is not None and major is not None and major < 6:
                 self.note_only(
                     call,
                     "review",
-                    f"dropped the other arguments of {name}(); a <{router}> gives the router "
-                    f"this file's components need, {where}",
+                    f"the <{router}> calls {history}.listen() and, at unmount, what it returns: "
+                    "a fake history's `jest.fn()` returns nothing, hence the `listen` that "
+                    "returns a function in its place",
                 )
         self.render_around[call.id] = around
         return around
@@ -204,12 +223,13 @@ class RenderCalls(ClassRefs):
             made.add(text(call))
         return made.pop() if len(made) == 1 else None
 
-    def _router_location(self, options: list[Node], depth: int = 0) -> str | None:
-        """The code of the location that a render's options give a router in legacy context
-        (react-router 4's ``context: { router: { route: { location } } }``): a ``location`` key
-        anywhere in them, also in the arguments of the project's helper that builds them
-        (``createContextWithFakeRouter({ location })``) or in a value declared before the render
-        (``const shallowOptions = …``). None when they give none."""
+    def _router_value(self, options: list[Node], key: str, depth: int = 0) -> str | None:
+        """The code of the location (``key``) or the history that a render's options give a
+        router in legacy context (react-router 4's ``context: { router: { history, route: {
+        location } } }``): a ``key`` key anywhere in them, also in the arguments of the
+        project's helper that builds them (``createContextWithFakeRouter({ history, location
+        })``) or in a value declared before the render (``const shallowOptions = …``). None
+        when they give none."""
         if depth > 4:
             return None
         for option in options:
@@ -220,15 +240,15 @@ class RenderCalls(ClassRefs):
             if node.type in ("identifier", "shorthand_property_identifier"):
                 declared = object_declared(text(node), node)
                 if declared is not None:
-                    found = self._router_location([declared], depth + 1)
+                    found = self._router_value([declared], key, depth + 1)
             elif node.type == "object":
                 items = object_items(node)
-                value = dict(items).get("location")
+                value = dict(items).get(key)
                 if value is not None and text(value) not in ("null", "undefined"):
                     return text(value)
-                found = self._router_location([v for _k, v in items], depth + 1)
+                found = self._router_value([v for _k, v in items], key, depth + 1)
             elif node.type == "call_expression":
-                found = self._router_location(args_of(node), depth + 1)
+                found = self._router_value(args_of(node), key, depth + 1)
             if found is not None:
                 return found
         return None
@@ -335,3 +355,9 @@ class RenderCalls(ClassRefs):
             edits.append((args[0].start_byte, args[0].start_byte, opening))
             edits.append((args[0].end_byte, args[0].end_byte, closing))
         return splice(self.src, base, call.end_byte, edits)
+
+
+def _property(key: str, value: str) -> str:
+    """``key: value`` in an object literal, shorthand where the value is a variable named
+    ``key``."""
+    return key if value == key else f"{key}: {value}"
