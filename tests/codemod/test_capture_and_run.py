@@ -1248,3 +1248,68 @@ async def test_a_render_detached_from_the_tests_node_is_unmounted(app_copy: Path
     assert result.enzyme_free and result.untranslated_count == 0, result.content
     assert "    unmount();\n    document.body.click();" in result.content, result.content
     assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error
+
+
+VERSIONS_SUITE = """
+import React from 'react';
+import { shallow } from 'enzyme';
+
+const Form = {
+  Label: ({ children }: { children: React.ReactNode }) => (
+    <label htmlFor="version">{children}</label>
+  ),
+};
+
+function Versions({ versions }: { versions: { id: number; name: string }[] }) {
+  return (
+    <div>
+      <Form.Label>Version</Form.Label>
+      <select id="version">
+        {versions.map((version) => (
+          <option key={version.id} value={version.id}>
+            {version.name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+describe('Versions', () => {
+  const versions = [
+    { id: 123, name: '1.0' },
+    { id: 124, name: '2.0' },
+  ];
+
+  it('lists the versions', () => {
+    const root = shallow(<Versions versions={versions} />);
+    expect(root.find('option').at(0).prop('value')).toBe(versions[0].id);
+    expect(root.find('option').at(1).prop('value')).toEqual(124);
+  });
+
+  it('labels them', () => {
+    const root = shallow(<Versions versions={versions} />);
+    expect(root.find(Form.Label)).toHaveLength(1);
+  });
+});
+"""
+
+
+async def test_an_options_value_prop_is_its_dom_string_and_a_compound_component_no_selector(
+    app_copy: Path,
+) -> None:
+    """addons-code-manager's VersionSelect: ``<option value={version.id}>`` had the number as
+    its prop; the DOM has its string, which the assertion compares (jest-dom reads a number
+    only from a number input). ``find(Form.Label)`` (react-bootstrap's compound components,
+    ``components.Button``) selects a component, never a CSS selector: emitted as one, it threw
+    a SyntaxError in the browser's selector engine."""
+    file = "src/components/Versions.test.tsx"
+    _capture, result, run = await converted_and_run(app_copy, file, VERSIONS_SUITE)
+    content = result.content
+    assert (
+        "expect(screen.getAllByRole('option')[0]).toHaveValue(String(versions[0].id));" in content
+    ), content
+    assert "expect(screen.getAllByRole('option')[1]).toHaveValue(String(124));" in content
+    assert "querySelector" not in content
+    assert "expect(screen.getAllByText('Version')).toHaveLength(1);" in content
+    assert run.success, [t.failure_messages for t in run.failing()] or run.suite_error

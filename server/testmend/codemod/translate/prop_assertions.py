@@ -275,6 +275,10 @@ class PropAssertions(Interactions):
             read = f"({element} as {DOM_STATE_PROPS[key]})" if self.ts else element
             return f"expect({read}.{key}){neg}.{matcher}({margs_code});"
         if key == "value" and matcher in ("toBe", "toEqual") and margs:
+            if _string_valued(target) and margs[0].type not in ("string", "template_string"):
+                # React writes the prop as the DOM's string (`<option value={version.id}>`
+                # reads "123"); only number inputs read back a number.
+                margs_code = f"String({margs_code})"
             return f"expect({element}){neg}.toHaveValue({margs_code});"
         if key == "className" and matcher in ("toBe", "toEqual") and margs:
             if self._shallow_root(target) and target.render.component_root:
@@ -380,3 +384,13 @@ def class_template(template: str) -> str:
     if whole is not None:
         return whole.group(1).strip()
     return "`" + template[2:] if template.startswith("`.") else template
+
+
+def _string_valued(target: Target) -> bool:
+    """``target`` is found by a role whose elements have a string value in the DOM, whatever
+    value the prop had, and whose values are often ids (an ``<option>``, a single select)."""
+    return (
+        target.kind == "query"
+        and target.method == "Role"
+        and re.match(r"'(option|combobox)'", target.args) is not None
+    )

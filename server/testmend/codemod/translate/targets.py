@@ -36,6 +36,8 @@ class Targets(TargetCode):
             node = unwrap(selector)
             if node is not None and node.type == "identifier" and text(node)[:1].isupper():
                 return Target("css", component=text(node))
+            if node is not None and self._component_member(node):
+                return Target("css", component=text(node))
             if node is not None and node.type == "object":
                 return self._object_selector(node)
             # A selector computed at run time (e.g. a helper's parameter).
@@ -68,6 +70,24 @@ class Targets(TargetCode):
                 checkbox=checkbox,
             )
         return Target("css", css=js_string(value), checkbox=checkbox)
+
+    def _component_member(self, node: Node) -> bool:
+        """``Form.Label``, ``components.Button``: a component reached through an object (a
+        UI kit's compound components, a namespace import), never a CSS selector; a class of
+        a stylesheet module (``styles.Header``) is a string."""
+        if node.type != "member_expression":
+            return False
+        prop = node.child_by_field_name("property")
+        root = node
+        while root.type == "member_expression":
+            root = root.child_by_field_name("object") or root
+        if prop is None or not text(prop)[:1].isupper() or root.type != "identifier":
+            return False
+        name = re.escape(text(root))
+        stylesheet = (
+            rf"import\s+(?:\*\s+as\s+)?{name}\s+from\s*['\"][^'\"]+\.(?:s?css|sass|less)['\"]"
+        )
+        return re.search(stylesheet.encode(), self.src) is None
 
     def _object_selector(self, node: Node) -> Target:
         parts = []
