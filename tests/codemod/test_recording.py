@@ -99,6 +99,30 @@ SOURCES = {
           );
         }
         """,
+    # Exported by default under its own name, imported under another: React names it
+    # `PaneBase`, the module under test `SidePane`.
+    "Pane.js": """
+        import React from 'react';
+
+        export function PaneBase({ className, children }) {
+          return <section className={className}>{children}</section>;
+        }
+
+        export default PaneBase;
+        """,
+    "Shell.js": """
+        import React from 'react';
+        import SidePane from './Pane';
+
+        export default function Shell({ flipped = false }) {
+          return (
+            <div>
+              <SidePane className="main" side={flipped ? 'right' : 'left'}>Main</SidePane>
+              <SidePane className="alt" side={flipped ? 'left' : 'right'}>Alt</SidePane>
+            </div>
+          );
+        }
+        """,
     "Card.js": """
         import React from 'react';
 
@@ -305,6 +329,44 @@ async def test_props_of_a_child_found_by_its_class_are_its_recorded_props(
     ]:
         failing = await broken_tests(app_copy, file, widgets / "Bar.js", correct, broken)
         assert failing == [f"<Bar> {test}" for test in tests], correct
+
+
+SHELL_SUITE = """
+import React from 'react';
+import { shallow } from 'enzyme';
+import Shell from './Shell';
+
+describe('<Shell>', () => {
+  it('puts its main panel on the left', () => {
+    const root = shallow(<Shell />);
+    expect(root.find('.main').prop('side')).toBe('left');
+  });
+
+  it('puts its other panel on the left when flipped', () => {
+    const root = shallow(<Shell flipped />);
+    expect(root.find('.alt')).toHaveLength(1);
+    expect(root.find('.alt').prop('side')).toBe('left');
+  });
+});
+"""
+
+
+async def test_props_of_one_of_several_children_found_by_its_class_are_that_ones(
+    app_copy: Path, widgets: Path
+) -> None:
+    """addons-code-manager's ContentShell: ``find(`.${styles.altSidePanel}`)`` selects the second
+    of two ``<SidePanel>`` elements of a shallow render; the props read on it are that
+    instance's, the recording's second (instances record in the render's order). The module
+    under test imports the panel under another name than its own (``export default
+    PaneBase``), which is the one React gives it, and the recording's."""
+    file = "src/components/Widgets/Shell.test.js"
+    content = await migrate(app_copy, file, SHELL_SUITE)
+    assert "expect(recordedProps(PaneBase)[0].side).toBe('left');" in content, content
+    assert "expect(recordedProps(PaneBase)[1].side).toBe('left');" in content
+    failing = await broken_tests(
+        app_copy, file, widgets / "Shell.js", "side={flipped ? 'left' : 'right'}", "side='right'"
+    )
+    assert failing == ["<Shell> puts its other panel on the left when flipped"]
 
 
 NOTICE_SUITE = """

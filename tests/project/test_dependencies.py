@@ -223,7 +223,9 @@ def test_component_children_know_what_a_default_export_wraps(tmp_path: Path) -> 
     """A child rendered as ``Connect(CommentsBase)`` or ``withRouter(Connect(ChooserBase))``
     (React's display names of wrapped components) is the default export of the module that
     wraps it: the wrapped names lead there too (addons-code-manager's and kubeapps' connected
-    components, with a cast or a variable between)."""
+    components, with a cast or a variable between). So does a component exported by default
+    under its own name and imported under another (``export default SidePanelBase``, imported
+    as ``SidePanel``: React calls it ``SidePanelBase``)."""
     write(
         tmp_path,
         {
@@ -239,10 +241,12 @@ def test_component_children_know_what_a_default_export_wraps(tmp_path: Path) -> 
                 "  Props\n>;\n"
             ),
             "src/Plain.tsx": "export default function Plain() { return null; }\n",
+            "src/Panel.tsx": "export const PanelBase = () => null;\n\nexport default PanelBase;\n",
             "src/Page.tsx": (
                 "import Comments from './Comments';\n"
                 "import Chooser from './Chooser';\n"
                 "import Plain from './Plain';\n"
+                "import SidePanel from './Panel';\n"
             ),
         },
     )
@@ -254,6 +258,8 @@ def test_component_children_know_what_a_default_export_wraps(tmp_path: Path) -> 
         "ConnectedChooser": ["./Chooser", "default"],
         "ChooserBase": ["./Chooser", "default"],
         "Plain": ["./Plain", "default"],
+        "SidePanel": ["./Panel", "default"],
+        "PanelBase": ["./Panel", "default"],
     }
 
 

@@ -695,16 +695,25 @@ function componentOf(element) {
 }
 
 // What component each node of a find is, and when it is one component's node, how many of that
-// component the render holds (its props come from the recording only if it is the one).
+// component the render holds and which of them it is, in the render's order (its props come from
+// the recording, whose instances are in the same order).
 let counting = false; // recordComponents' own findWhere, which is no find of the test's
-function recordComponents(entry, result, root) {
+function recordComponents(entry, result, root, selector) {
   const elements = result.getElements().slice(0, 20);
   entry.components = elements.map(componentOf);
   if (elements.length === 1 && entry.components[0] && root) {
     const type = elements[0].type;
     counting = true;
     try {
-      entry.component_total = root.findWhere((n) => n.type() === type).length;
+      const all = root.findWhere((n) => n.type() === type);
+      entry.component_total = all.length;
+      if (all.length > 1 && typeof selector === 'string') {
+        const matching = [];
+        all.forEach((node, index) => {
+          if (node.is(selector)) matching.push(index);
+        });
+        if (matching.length === 1) entry.component_index = matching[0];
+      }
     } finally {
       counting = false;
     }
@@ -744,7 +753,7 @@ function record(self, selector, result, isShallow, structural = false) {
     if (elements.length === 1 && elements[0].tagName === 'FORM') entry.submit_queries = submitterQueries(elements[0]);
     if (!isShallow) entry.host = hostVariant(result, elements);
     try {
-      recordComponents(entry, result, root);
+      recordComponents(entry, result, root, selector);
     } catch (e) {
       // a wrapper of no nodes
     }

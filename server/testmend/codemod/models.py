@@ -174,6 +174,9 @@ class FindRecord(_Model):
     component_total: int = 0
     """When it selected one component's node: how many nodes of that component the render
     holds in all."""
+    component_index: int | None = None
+    """When it selected one of several nodes of a component by a CSS selector (``.mainSide
+    Panel`` on one of two ``<SidePanel>``): which of them, in the render's order."""
 
     def host_nodes(self) -> FindRecord:
         """This record as ``find(…).hostNodes()`` saw it."""

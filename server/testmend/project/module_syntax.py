@@ -286,6 +286,10 @@ def default_export_wraps(source: str | bytes, path: str) -> list[str]:
                     declared[text_of(declarator.child_by_field_name("name"))] = init
     names: list[str] = []
     node = unwrap(value)
+    if node is not None and node.type == "identifier" and text_of(node)[:1].isupper():
+        # `export default SidePanelBase` (imported as `SidePanel`), or what it holds.
+        names.append(text_of(node))
+        node = unwrap(declared.get(names[0]))
     while node is not None and node.type == "call_expression" and len(names) < 4:
         args = call_args(node)
         inner = unwrap(args[0]) if len(args) == 1 else None

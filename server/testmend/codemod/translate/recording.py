@@ -395,19 +395,19 @@ class Recordings(Targets):
         if len(ops) > 2 or (len(ops) == 2 and not first):
             return None
         records = self._matched_at(ops[0][2], ctx)
-        names = {
-            r.components[0]
-            if r.count == 1 and len(r.components) == 1 and r.component_total == 1
-            # (several nodes, or one of several of its kind: not the recording's first)
-            else None
+        found = {
+            (r.components[0], 0 if r.component_total == 1 else r.component_index)
+            if r.count == 1 and len(r.components) == 1
+            # (several nodes: not one instance of the recording)
+            else (None, None)
             for r in records
         }
-        name = names.pop() if len(names) == 1 else None
-        return self._child_props(name) if name else None
+        name, index = found.pop() if len(found) == 1 else (None, None)
+        return self._child_props(name, index) if name and index is not None else None
 
-    def _child_props(self, name: str) -> str | None:
-        """``recordedProps(name)[0]`` for a child component the component under test imports
-        (imported into the test too, when it is not), or None."""
+    def _child_props(self, name: str, index: int = 0) -> str | None:
+        """``recordedProps(name)[index]`` for a child component the component under test
+        imports (imported into the test too, when it is not), or None."""
         child = self.options.component_children.get(name)
         if child is None or child[0] in self._mocked_modules():
             return None
@@ -419,7 +419,7 @@ class Recordings(Targets):
                 f"default:{name}" if export == "default" else name
             )
         self._keep(module, export, name, reads=True)
-        return f"recordedProps({name})[0]"
+        return f"recordedProps({name})[{index}]"
 
     # -- children a shallow test never rendered -----------------------------------------
 
