@@ -121,7 +121,9 @@ class RenderCalls(ClassRefs):
             major = self.options.router_major
             if history is not None and not re.fullmatch(r"[A-Za-z_$][\w$.]*", history):
                 history = None  # made there (`createFakeHistory()`): no test can read it
-            if history is not None and major is not None and major < 6:
+            if history is not None and (major is None or major >= 6):
+                history = None  # (react-router 6's <Router> takes no history)
+            if history is not None:
                 # The history the test gave, which it asserts on (`history.push`): a <Router>
                 # with it, at the location given beside it, as the legacy context had them.
                 router = self.need_unshadowed("Router", "react-router-dom")
@@ -147,7 +149,7 @@ class RenderCalls(ClassRefs):
                 )
             elif name in self.project_renders and len(args) > 1:
                 self.note_only(call, "review", f"dropped the other arguments of {name}(); {what}")
-            if history is not None and major is not None and major < 6:
+            if history is not None:
                 self.note_only(
                     call,
                     "review",
