@@ -2221,3 +2221,40 @@ def test_set_props_on_a_render_a_setup_function_returned_under_a_key() -> None:
     assert [n.line for n in result.notes if n.kind == "untranslated"] == [
         content.split("\n").index("    // root.setProps({ ...root.instance().props, path: 'b' });")
     ]
+
+
+def test_a_component_reached_through_an_object_is_never_a_css_selector() -> None:
+    """Issue 33's "a component identifier is never emitted as a CSS selector":
+    ``find(Form.Label)`` (react-bootstrap's compound components) and ``find(components.Button)``
+    select components (left with a note where no capture shows what they render); the test's
+    own object of selector strings (``selectors.Title``) and a stylesheet module's class
+    (``styles.Header``) stay strings."""
+    source = """
+        import React from 'react';
+        import { mount } from 'enzyme';
+        import { Form } from 'react-bootstrap';
+        import * as components from './components';
+        import styles from './styles.module.scss';
+        import Thing from './Thing';
+
+        const selectors = { Title: '.title' };
+
+        it('finds', () => {
+          const wrapper = mount(<Thing />);
+          expect(wrapper.find(selectors.Title)).toHaveLength(1);
+          expect(wrapper.find(styles.Header)).toHaveLength(1);
+          expect(wrapper.find(Form.Label)).toHaveLength(1);
+          expect(wrapper.find(components.Button)).toHaveLength(1);
+        });
+        """
+    result = convert(source, path="src/Thing.test.js")
+    content = result.content
+    assert "document.querySelectorAll(selectors.Title)" in content
+    assert "document.querySelectorAll(styles.Header)" in content
+    assert "querySelectorAll(Form" not in content and "querySelectorAll(components" not in content
+    untranslated = [n.message for n in result.notes if n.kind == "untranslated"]
+    assert untranslated == [
+        f"selects the component {name} by its constructor or name; no DOM capture shows what "
+        "it renders"
+        for name in ("Form.Label", "components.Button")
+    ], untranslated

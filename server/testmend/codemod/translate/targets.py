@@ -7,7 +7,16 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from ..syntax import Node, js_string, pair_key, string_value, text, unwrap
+from ..syntax import (
+    Node,
+    js_string,
+    object_declared,
+    object_items,
+    pair_key,
+    string_value,
+    text,
+    unwrap,
+)
 from .state import Binding, Ctx, Target, Untranslatable
 from .tables import (
     ATTRIBUTE_QUERIES,
@@ -78,11 +87,17 @@ class Targets(TargetCode):
         if node.type != "member_expression":
             return False
         prop = node.child_by_field_name("property")
-        root = node
-        while root.type == "member_expression":
-            root = root.child_by_field_name("object") or root
-        if prop is None or not text(prop)[:1].isupper() or root.type != "identifier":
+        root: Node | None = node
+        while root is not None and root.type == "member_expression":
+            root = root.child_by_field_name("object")
+        if prop is None or not text(prop)[:1].isupper() or root is None:
             return False
+        if root.type != "identifier":
+            return False
+        declared = object_declared(text(root), node)
+        if declared is not None:  # the test's own object: a selector where it holds a string
+            value = dict(object_items(declared)).get(text(prop))
+            return value is None or value.type not in ("string", "template_string")
         name = re.escape(text(root))
         stylesheet = (
             rf"import\s+(?:\*\s+as\s+)?{name}\s+from\s*['\"][^'\"]+\.(?:s?css|sass|less)['\"]"
