@@ -98,11 +98,13 @@ class Targets(TargetCode):
         if declared is not None:  # the test's own object: a selector where it holds a string
             value = dict(object_items(declared)).get(text(prop))
             return value is None or value.type not in ("string", "template_string")
-        name = re.escape(text(root))
-        stylesheet = (
-            rf"import\s+(?:\*\s+as\s+)?{name}\s+from\s*['\"][^'\"]+\.(?:s?css|sass|less)['\"]"
-        )
-        return re.search(stylesheet.encode(), self.src) is None
+        stylesheets = {
+            local
+            for stmt, module in self.own_imports()
+            if re.search(r"\.(?:s?css|sass|less)$", module)
+            for _imported, local in self._import_names(stmt)
+        }
+        return text(root) not in stylesheets
 
     def _object_selector(self, node: Node) -> Target:
         parts = []
