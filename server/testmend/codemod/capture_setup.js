@@ -220,10 +220,20 @@ function flush(final) {
 
 function currentTest() {
   try {
-    return expect.getState().currentTestName || null;
+    return sourceTitled(expect.getState().currentTestName || null);
   } catch (e) {
     return null;
   }
+}
+
+// `describe(__filename, …)` (Mozilla's suites name every file's tests so): jest's name of a
+// test starts with the file's path, the converter's with the `__filename` the source says.
+function sourceTitled(name) {
+  if (!name) return name;
+  for (const path of [TEST_FILE, testFileReal]) {
+    if (path && name.startsWith(`${path} `)) return `__filename${name.slice(path.length)}`;
+  }
+  return name;
 }
 
 const testFileReal = TEST_FILE ? safeRealpath(TEST_FILE) : '';
