@@ -605,6 +605,7 @@ function shallowElements(wrapper, root) {
   return elements;
 }
 
+
 // CSS.escape, which older jsdom versions (jest 25 and before) lack.
 function cssEscape(value) {
   if (typeof CSS !== 'undefined' && CSS.escape) return CSS.escape(value);
@@ -943,6 +944,25 @@ function followRenders(Wrapper) {
   }
 }
 if (enzyme) followRenders(enzyme.ShallowWrapper);
+
+// A render the test unmounted (`afterEach(() => wrapper.unmount())`) renders nothing once it
+// has: whether it rendered anything is then not read at the end of its test.
+function markUnmounts(Wrapper) {
+  if (!Wrapper || !Wrapper.prototype || typeof Wrapper.prototype.unmount !== 'function') return;
+  const original = Wrapper.prototype.unmount;
+  Wrapper.prototype.unmount = function () {
+    try {
+      this.__testmendUnmounted = true;
+    } catch (e) {
+      // a frozen wrapper: nothing to mark
+    }
+    return original.apply(this, arguments);
+  };
+}
+if (enzyme) {
+  markUnmounts(enzyme.ShallowWrapper);
+  markUnmounts(enzyme.ReactWrapper);
+}
 function recordRender(wrapper, kind) {
   if (state.renders.length >= MAX_RENDERS) return;
   const site = callSite();
@@ -1062,13 +1082,14 @@ if (enzyme && typeof document !== 'undefined' && typeof enzyme.mount === 'functi
       document.body.appendChild(container);
       const wrapper = originalMount.call(this, node, Object.assign({}, options || {}, { attachTo: container }));
       const index = recordRender(wrapper, 'mount');
+      const emptyAtFirst = !container.hasChildNodes();
       let before = null;
       try {
         before = index === undefined ? null : rootQueries(container.firstElementChild);
       } catch (e) {
         before = null;
       }
-      attached.push({ wrapper, container, index, before });
+      attached.push({ wrapper, container, index, before, emptyAtFirst });
       return wrapper;
     };
   } catch (e) {
@@ -1077,8 +1098,13 @@ if (enzyme && typeof document !== 'undefined' && typeof enzyme.mount === 'functi
 }
 
 afterEach(() => {
-  for (const { wrapper, container, index, before } of attached.splice(0)) {
+  for (const { wrapper, container, index, before, emptyAtFirst } of attached.splice(0)) {
     if (before) keepRootQueries(index, container.firstElementChild, before);
+    // Rendered nothing when it rendered and still nothing at the end of its test.
+    if (index !== undefined && state.renders[index]) {
+      state.renders[index].empty =
+        emptyAtFirst && !wrapper.__testmendUnmounted && !container.hasChildNodes();
+    }
     try {
       wrapper.detach();
     } catch (e) {
@@ -1101,6 +1127,11 @@ afterEach(() => {
       // Only HTML the parser keeps as it is: it moves what HTML does not allow (text inside a
       // <table> goes before it), which React's DOM keeps where it was.
       const html = String(markup(wrapper, wrapper) || '');
+      // The whole tree rendered nothing at the end of its test (read then: rendering it when
+      // the test rendered would call its render props once more than the test expects), as
+      // it is: with children stubbed, what they would have rendered is not in the HTML.
+      state.renders[index].empty =
+        !wrapper.__testmendUnmounted && !unrendered(wrapper).length && html.trim() === '';
       const container = parsed(html);
       if (container.innerHTML === html) keepRootQueries(index, container.firstElementChild, null);
     } catch (e) {

@@ -218,6 +218,9 @@ class RenderRecord(_Model):
     """Queries that selected the root element (the container's first element) alone: for a
     full render, both when it rendered and at the end of the test; for a shallow render, in
     its HTML at the end of the test, when the HTML parser keeps that HTML as it is."""
+    empty: bool = False
+    """The render produced nothing: for a full render, neither when it rendered nor at the end
+    of its test; for a shallow render, the HTML of its whole tree at the end of its test."""
 
 
 class DomCapture(_Model):

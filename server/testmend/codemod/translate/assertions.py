@@ -18,6 +18,7 @@ from ..syntax import (
 from .prop_assertions import PropAssertions, class_argument
 from .state import Ctx, Dropped, Target, Untranslatable
 from .tables import (
+    NO_ROOT_NOTE,
     SELECT_OPS,
     SNAPSHOT_NOTE,
     UNTRANSLATABLE,
@@ -237,6 +238,8 @@ class Assertions(PropAssertions):
                     if not negated and margs and text(margs[0]) in ("0", "1"):
                         return self._exists(target, exists)
                 return f"expect({self.list_code(target, variant)}){neg}.toHaveLength({margs_code});"
+            if matcher == "toHaveClassName" and negated and self._rendered_nothing(target, ctx):
+                return self._no_root(target)
             enzyme_matchers = self._jest_enzyme(target, matcher, negated, margs, margs_code)
             if enzyme_matchers is not None:
                 return enzyme_matchers
@@ -297,6 +300,8 @@ class Assertions(PropAssertions):
             value = self._bool_of(matcher, negated, margs)
             if value is None:
                 raise Untranslatable(f"hasClass() compared with {matcher}")
+            if not value and self._rendered_nothing(target, ctx):
+                return self._no_root(target)
             self._dom_only(target, "hasClass()")
             self.need_jest_dom()
             element = self.element_code(target, "get")
@@ -393,6 +398,24 @@ class Assertions(PropAssertions):
         if value:
             return f"expect({self.element_code(target, 'get')}).toBeInTheDocument();"
         return f"expect({self.element_code(target, 'query')}).not.toBeInTheDocument();"
+
+    @staticmethod
+    def _rendered_nothing(target: Target, ctx: Ctx) -> bool:
+        """``target`` is the root of a render that the capture saw produce nothing in this
+        test: Enzyme's root is then a node with no class (a negated class check holds), while
+        Testing Library's has no element at all (jest-dom refuses ``null``)."""
+        return (
+            target.kind == "root"
+            and ctx.test is not None
+            and target.render.rendered_nothing(ctx.test.name)
+        )
+
+    def _no_root(self, target: Target) -> str:
+        """A class the root of a render that produced nothing lacks: the render is empty, which
+        is what made the check hold (the capture saw it in this test)."""
+        self.need_jest_dom()
+        self.pending_notes.append(("review", NO_ROOT_NOTE))
+        return f"expect({self.member_of(target, 'container')}).toBeEmptyDOMElement();"
 
     def _text_element(self, target: Target) -> tuple[str, str]:
         """The element whose text ``target``'s ``text()`` reads (a root's: its container, a

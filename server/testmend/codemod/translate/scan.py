@@ -164,6 +164,7 @@ class Scanner(WrapperBindings):
         return bool(tags) and all(is_svg_only_tag(t) for t in tags)
 
     def render_kind(self, call: Node) -> RenderKind:
+        seen = [(r.test, r.empty) for r in self._render_records(call) if r.test]
         return RenderKind(
             shallow=self.is_shallow(call),
             svg=self.renders_svg(call),
@@ -171,6 +172,8 @@ class Scanner(WrapperBindings):
             root=self.root_component(call),
             element=self.passed_element(call),
             root_queries=self._root_queries(call),
+            emptied=frozenset(test for test, empty in seen if empty),
+            filled=frozenset(test for test, empty in seen if not empty),
         )
 
     def _root_queries(self, call: Node) -> tuple[tuple[str, str], ...]:

@@ -53,6 +53,15 @@ class RenderKind:
     select the root element alone in every run of every render: the root is then reached by
     the first, not as ``container.firstElementChild``. None: no render says yet (a binding's
     renders are joined with ``|``, which keeps the queries they share)."""
+    emptied: frozenset[str] = frozenset()
+    """The tests in which the capture saw a run of the render produce nothing."""
+    filled: frozenset[str] = frozenset()
+    """The tests in which the capture saw a run of the render produce something."""
+
+    def rendered_nothing(self, test: str) -> bool:
+        """Every run the capture saw of the render in ``test`` produced nothing (and it saw
+        one)."""
+        return test in self.emptied and test not in self.filled
 
     def __or__(self, other: RenderKind) -> RenderKind:
         shared = (
@@ -73,6 +82,8 @@ class RenderKind:
             if other.element in (None, self.element)
             else (other.element if self.element is None else "mixed"),
             shared,
+            self.emptied | other.emptied,
+            self.filled | other.filled,
         )
 
 

@@ -8,6 +8,12 @@ SNAPSHOT_NOTE = "the snapshot now records the DOM; re-record it (jest -u)"
 """The note on a root snapshot; a run that records the snapshot itself drops it (the new
 snapshot travels with the test)."""
 
+NO_ROOT_NOTE = (
+    "the render produced nothing here (the DOM capture saw it): a class its root lacks is "
+    "checked as an empty render, since Testing Library has no root element to ask"
+)
+"""The note on a negated class check of a root that rendered nothing."""
+
 
 ENZYME_MODULE = re.compile(
     r"^(enzyme|enzyme-adapter-[\w-]+|@[\w.-]+/enzyme-adapter-[\w-]+|enzyme-to-json(/.*)?|"
