@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Callable
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -140,10 +141,13 @@ async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
         return await _submitted(deps, state, state.submission)
     capture = DomCapture.model_validate_json(state.dom_capture) if state.dom_capture else None
 
-    def convert() -> CodemodResult:  # in a thread: conventions walk the sources, the codemod parses
+    def convert(fire_event_tests: frozenset[str] = frozenset()) -> CodemodResult:
+        # In a thread: conventions walk the sources, the codemod parses.
         component = state.research.component_under_test if state.research else None
         children = component_children(deps.workspace_root, state.test_file, component)
-        options = deps.conventions.model_copy(update={"component_children": children})
+        options = deps.conventions.model_copy(
+            update={"component_children": children, "fire_event_tests": fire_event_tests}
+        )
         return convert_enzyme_test(
             state.original_content, path=state.test_file, options=options, dom=capture
         )
@@ -174,9 +178,15 @@ async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
         deps.runners.prefetch_checks(state.test_file)
     try:
         result = await run_tests(deps, state, content)
+        again = await _fire_events_where_users_failed(deps, state, convert, content, result)
     except RunnerError as exc:  # the conversion stays the run's candidate: shown, not lost
         reason = exc.message + (f" — {exc.hint}" if exc.hint else "")
         return fail(deps, state, "migrate", reason, candidate=content)
+    if again is not None:
+        converted, result = again
+        content = converted.content
+        if "snapshot_file" in snapshot_update:
+            content = _SNAPSHOT_NOTE_LINE.sub("", content)
     state = state.model_copy(update=_plans_with_dropped(state, converted))
     snapshot_update = {**snapshot_update, "test_plans": state.test_plans}
     loop = _Loop(state, content, result)
@@ -204,6 +214,49 @@ async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
     ]
     snapshot_update = {**snapshot_update, "codemod_findings": noted}
     return _end(deps, state, loop, len(converted.notes), codemod_left, snapshot_update)
+
+
+async def _fire_events_where_users_failed(
+    deps: RunDeps,
+    state: MigrationState,
+    convert: Callable[[frozenset[str]], CodemodResult],
+    content: str,
+    result: TestRunResult,
+) -> tuple[CodemodResult, TestRunResult] | None:
+    """The conversion again with ``fireEvent`` in the tests that failed with user-event's
+    fuller sequence of events (typing into an input the test controls with a mock keeps the
+    old value under each keystroke; Enzyme's ``simulate`` set the new one at once), when more
+    tests then pass and none that passed fails; None otherwise (also where no test failed or
+    no event is a user-event call)."""
+    failing = result.failing()
+    if not failing or deps.conventions.event_style != "userEvent" or "userEvent" not in content:
+        return None
+    paths = _test_file_paths(deps, state.test_file)
+    names = frozenset(_source_name(t.full_name, paths) for t in failing)
+    converted = await asyncio.to_thread(convert, names)
+    if converted.content == content:
+        return None
+    again = await run_tests(deps, state, converted.content)
+    passed = {t.full_name for t in result.tests if t.status == "passed"}
+    passed_again = {t.full_name for t in again.tests if t.status == "passed"}
+    if len(passed_again) > len(passed) and passed <= passed_again:
+        return converted, again
+    sync_candidate(deps, state.test_file, content)  # the first conversion stays the candidate
+    return None
+
+
+def _test_file_paths(deps: RunDeps, test_file: str) -> tuple[str, ...]:
+    path = resolve_in_root(deps.workspace_root, test_file)
+    return tuple(dict.fromkeys([str(path), str(path.resolve())]))
+
+
+def _source_name(full_name: str, paths: tuple[str, ...]) -> str:
+    """A test's name as the source gives it: jest names a test in ``describe(__filename, …)``
+    by the file's path, the conversion by ``__filename``."""
+    for path in paths:
+        if full_name.startswith(f"{path} "):
+            return "__filename" + full_name[len(path) :]
+    return full_name
 
 
 async def _checked(deps: RunDeps, state: MigrationState, candidate: str) -> _Loop | Update:
