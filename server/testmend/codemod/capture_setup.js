@@ -597,7 +597,8 @@ function shallowElements(wrapper, root) {
       return [];
     }
     if (!html) return [];
-    const match = all.find((el) => !used.has(el) && el.outerHTML === html);
+    const match =
+      all.find((el) => !used.has(el) && el.outerHTML === html) || inContext(html, all, used);
     if (!match) return [];
     used.add(match);
     elements.push(match);
@@ -605,6 +606,25 @@ function shallowElements(wrapper, root) {
   return elements;
 }
 
+// A component rendered alone misses what its parents give it through context: a form group's
+// `controlId` becomes its label's `for` and its control's `id` (react-bootstrap's Form.Group;
+// UI kits' FormControl contexts also add `aria-describedby` and the like). The one element
+// of the tree that has the same tag, content and attributes plus only such ones is the node.
+const CONTEXT_ATTRIBUTE = /^(id|for|aria-[a-z]+)$/;
+function inContext(html, all, used) {
+  const alone = parsed(html).firstElementChild;
+  if (!alone) return null;
+  const own = Array.from(alone.attributes);
+  const found = all.filter(
+    (el) =>
+      !used.has(el) &&
+      el.tagName === alone.tagName &&
+      el.innerHTML === alone.innerHTML &&
+      own.every((a) => el.getAttribute(a.name) === a.value) &&
+      Array.from(el.attributes).every((a) => alone.hasAttribute(a.name) || CONTEXT_ATTRIBUTE.test(a.name)),
+  );
+  return found.length === 1 ? found[0] : null;
+}
 
 // CSS.escape, which older jsdom versions (jest 25 and before) lack.
 function cssEscape(value) {
