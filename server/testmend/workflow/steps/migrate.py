@@ -178,7 +178,9 @@ async def migrate(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
         deps.runners.prefetch_checks(state.test_file)
     try:
         result = await run_tests(deps, state, content)
-        again = await _fire_events_where_users_failed(deps, state, convert, content, result)
+        again = await _fire_events_where_users_failed(
+            deps, state, convert, converted, content, result
+        )
     except RunnerError as exc:  # the conversion stays the run's candidate: shown, not lost
         reason = exc.message + (f" — {exc.hint}" if exc.hint else "")
         return fail(deps, state, "migrate", reason, candidate=content)
@@ -220,6 +222,7 @@ async def _fire_events_where_users_failed(
     deps: RunDeps,
     state: MigrationState,
     convert: Callable[[frozenset[str]], CodemodResult],
+    first: CodemodResult,
     content: str,
     result: TestRunResult,
 ) -> tuple[CodemodResult, TestRunResult] | None:
@@ -227,14 +230,15 @@ async def _fire_events_where_users_failed(
     fuller sequence of events (typing into an input the test controls with a mock keeps the
     old value under each keystroke; Enzyme's ``simulate`` set the new one at once), when more
     tests then pass and none that passed fails; None otherwise (also where no test failed or
-    no event is a user-event call)."""
+    no event is a user-event call). ``content`` is the candidate ``first`` gave, which stays
+    the one in the workspace when the second conversion is not kept."""
     failing = result.failing()
     if not failing or deps.conventions.event_style != "userEvent" or "userEvent" not in content:
         return None
     paths = _test_file_paths(deps, state.test_file)
     names = frozenset(_source_name(t.full_name, paths) for t in failing)
     converted = await asyncio.to_thread(convert, names)
-    if converted.content == content:
+    if converted.content == first.content:
         return None
     again = await run_tests(deps, state, converted.content)
     passed = {t.full_name for t in result.tests if t.status == "passed"}
