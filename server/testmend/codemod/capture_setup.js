@@ -588,17 +588,17 @@ function shallowElements(wrapper, root) {
   const used = new Set();
   const elements = [];
   for (let i = 0; i < wrapper.length; i += 1) {
-    let html;
+    let node;
     try {
       const own = markup(wrapper.at(i), root);
-      const node = own ? parsed(own).firstElementChild : null;
-      html = node ? node.outerHTML : null;
+      node = own ? parsed(own).firstElementChild : null;
     } catch (e) {
       return [];
     }
-    if (!html) return [];
+    if (!node) return [];
+    const html = node.outerHTML;
     const match =
-      all.find((el) => !used.has(el) && el.outerHTML === html) || inContext(html, all, used);
+      all.find((el) => !used.has(el) && el.outerHTML === html) || inContext(node, all, used);
     if (!match) return [];
     used.add(match);
     elements.push(match);
@@ -611,9 +611,7 @@ function shallowElements(wrapper, root) {
 // UI kits' FormControl contexts also add `aria-describedby` and the like). The one element
 // of the tree that has the same tag, content and attributes plus only such ones is the node.
 const CONTEXT_ATTRIBUTE = /^(id|for|aria-[a-z]+)$/;
-function inContext(html, all, used) {
-  const alone = parsed(html).firstElementChild;
-  if (!alone) return null;
+function inContext(alone, all, used) {
   const own = Array.from(alone.attributes);
   const found = all.filter(
     (el) =>
