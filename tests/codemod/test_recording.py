@@ -241,13 +241,20 @@ async def test_props_of_child_components_are_recorded_and_keep_the_tests_intent(
     assert "const second = recordedProps(Item)[1];" in content
     # `items` is also counted in the DOM; its props come from the recording.
     assert "expect(recordedProps(Item)[1].label).toBe('b');" in content
-    assert "act(() => {\n      recordedProps(Item)[1].onPick();\n    });" in content
+    # Item hands its onPick to its button: calling it is a click on that button.
+    assert "await user.click(screen.getByRole('button', { name: 'b' }));" in content
+    assert ".onPick(" not in content
     assert "// testmend: Enzyme read the props that Item received" in content
     for correct, broken, tests in [
         (
             "label={label}",
             "label={label.toUpperCase()}",
-            ["gives each item its label", "lists one item per label"],
+            # (the pick's click finds its button by the label it shows)
+            [
+                "gives each item its label",
+                "lists one item per label",
+                "reports a pick an item makes",
+            ],
         ),
         (
             "selected={i === selected}",
@@ -258,6 +265,14 @@ async def test_props_of_child_components_are_recorded_and_keep_the_tests_intent(
     ]:
         failing = await broken_tests(app_copy, file, widgets / "List.js", correct, broken)
         assert failing == [f"<List> {test}" for test in tests], correct
+    # An item whose button drops the callback: the click the recording's call became notices.
+    failing = await broken_tests(
+        app_copy, file, widgets / "Item.js", "onClick={onPick}", "onClick={() => undefined}"
+    )
+    assert failing == [
+        "<List> marks the item the user picked",
+        "<List> reports a pick an item makes",
+    ]
 
 
 async def test_props_of_a_shallow_root_component_are_recorded(

@@ -922,11 +922,98 @@ function patchRoot(Wrapper, isShallow) {
   }
 }
 
+// A child component's callback prop the test reads to call it (`find(Button).prop('onClick')`,
+// `invoke('onClick')`, `props().onClick`): the element the child rendered that holds the very
+// same function as its own event handler (`<button onClick={props.onClick}>`), whose event
+// React answers by calling it, and the queries that select that element; recorded at the read
+// under the selector ':handler'. Found in the React tree (portals included) by identity, so a
+// child that wraps the callback in a handler of its own is never taken for one that passes it.
+const MAX_HOSTS = 500;
+const HANDLER_PROP = /^on[A-Z]/;
+function handlerHost(self, fn) {
+  const hosts = self.findWhere((n) => typeof n.type() === 'string');
+  for (let i = 0; i < hosts.length && i < MAX_HOSTS; i += 1) {
+    const node = hosts.at(i);
+    const own = node.props();
+    const key = Object.keys(own).find((k) => HANDLER_PROP.test(k) && own[k] === fn);
+    if (!key) continue;
+    const element = node.getDOMNode();
+    return element && element.nodeType === 1 ? { key, element } : null;
+  }
+  return null;
+}
+
+let inHandlerRecord = false;
+function recordHandlers(self, name) {
+  if (inHandlerRecord || state.records.length >= MAX_RECORDS || self.length !== 1) return;
+  if (self === self.root() || !componentOf(self.getElement())) return;
+  const site = callSite();
+  if (!site) return;
+  inHandlerRecord = true;
+  counting = true; // the findWhere below is no find of the test's
+  try {
+    const props = self.props();
+    const names = name ? [name] : Object.keys(props);
+    const handlers = {};
+    for (const key of names) {
+      if (!HANDLER_PROP.test(key) || typeof props[key] !== 'function') continue;
+      const host = handlerHost(self, props[key]);
+      if (!host) continue;
+      handlers[key] = {
+        event: host.key,
+        element: describeElement(host.element),
+        queries: queriesFor([host.element]),
+      };
+    }
+    state.records.push({
+      line: site.line,
+      column: site.column,
+      selector: ':handler',
+      test: currentTest(),
+      count: Object.keys(handlers).length,
+      shallow: false,
+      elements: [],
+      queries: [],
+      element_queries: [],
+      css: null,
+      handlers,
+    });
+  } catch (e) {
+    // an unmounted render: nothing to record
+  } finally {
+    counting = false;
+    inHandlerRecord = false;
+  }
+}
+
+function patchHandlerReads(Wrapper) {
+  if (!Wrapper || !Wrapper.prototype || Wrapper.prototype.__testmendHandlersPatched) return;
+  Wrapper.prototype.__testmendHandlersPatched = true;
+  for (const method of ['prop', 'invoke', 'props']) {
+    const original = Wrapper.prototype[method];
+    if (typeof original !== 'function') continue;
+    Wrapper.prototype[method] = function handlerRead(key) {
+      const name = method === 'props' ? null : key;
+      if (!inHandlerRecord && (name === null || (typeof name === 'string' && HANDLER_PROP.test(name)))) {
+        try {
+          // Its caller: the frame after this function's own (see `children` above).
+          const caller = String(new Error().stack || '').split('\n')[2] || '';
+          if (frameInTest(caller)) recordHandlers(this, name);
+        } catch (e) {
+          // not a wrapper of one node
+        }
+      }
+      return original.apply(this, arguments);
+    };
+  }
+}
+
 if (enzyme) {
   patch(enzyme.ReactWrapper, false);
   patch(enzyme.ShallowWrapper, true);
   patchRoot(enzyme.ReactWrapper, false);
   patchRoot(enzyme.ShallowWrapper, true);
+  patchHandlerReads(enzyme.ReactWrapper);
 }
 
 // Each render call site: the tag of the root element the component rendered (an SVG element

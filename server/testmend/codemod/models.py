@@ -141,8 +141,21 @@ class HostSelection(_Model):
     css: str | None = None
 
 
+class CapturedHandler(_Model):
+    """A child component's callback prop that an element it rendered holds as its own event
+    handler (the same function): React calls it on that element's event."""
+
+    event: str
+    """The element's handler prop holding it (``onClick``)."""
+    element: CapturedElement
+    queries: list[CapturedQuery] = []
+    """Verified queries for that element alone."""
+
+
 class FindRecord(_Model):
-    """One execution of ``find(selector)`` at a call site of the test file."""
+    """One execution of ``find(selector)`` at a call site of the test file (or, under the
+    selectors ``:root`` and ``:handler``, the render's root or a child's callback props where
+    the test read them)."""
 
     line: int
     column: int
@@ -177,6 +190,10 @@ class FindRecord(_Model):
     component_index: int | None = None
     """When it selected one of several nodes of a component by a CSS selector (``.mainSide
     Panel`` on one of two ``<SidePanel>``): which of them, in the render's order."""
+
+    handlers: dict[str, CapturedHandler] = {}
+    """Under ``:handler`` (a component's callback props read, ``count`` of them found): each
+    prop that an element the component rendered holds as its own handler."""
 
     def host_nodes(self) -> FindRecord:
         """This record as ``find(…).hostNodes()`` saw it."""

@@ -18,18 +18,22 @@ class CapturedQueries(Chains):
 
     # -- capture lookup ----------------------------------------------------------------------
 
-    def _records_at(self, prop: Node, ctx: Ctx, *, root: bool = False) -> list[FindRecord] | None:
+    def _records_at(
+        self, prop: Node, ctx: Ctx, *, root: bool = False, handler: bool = False
+    ) -> list[FindRecord] | None:
         """The capture's records at the call ``prop`` names: its finds, or (``root``) the root
-        wrapper's element where the test used it (selector ``:root``)."""
+        wrapper's element where the test used it (selector ``:root``), or (``handler``) the
+        elements holding a child's callback props where the test read them (``:handler``)."""
         if not self.records:
             return None
+        kind = ":root" if root else ":handler" if handler else None
         key = (prop.start_point[0] + 1, prop.start_point[1] + 1)
-        records = self._of_kind(self.records.get(key), root)
+        records = self._of_kind(self.records.get(key), kind)
         if records is None:
             # Stack columns can point at the call's start on some engines.
             line = key[0]
             same_line = [r for k, rs in self.records.items() if k[0] == line for r in rs]
-            same_line = self._of_kind(same_line, root) or []
+            same_line = self._of_kind(same_line, kind) or []
             literal = _literal_selector(prop)
             if literal is not None:  # not another find's records on the same line
                 same_line = [r for r in same_line if r.selector == literal]
@@ -48,10 +52,15 @@ class CapturedQueries(Chains):
         return records
 
     @staticmethod
-    def _of_kind(records: list[FindRecord] | None, root: bool) -> list[FindRecord] | None:
+    def _of_kind(records: list[FindRecord] | None, kind: str | None) -> list[FindRecord] | None:
+        """``records`` of the special selector ``kind`` (``:root``, ``:handler``), or of the
+        finds (None)."""
         if records is None:
             return None
-        kept = [r for r in records if (r.selector == ":root") == root]
+        special = (":root", ":handler")
+        kept = [
+            r for r in records if r.selector == kind or (kind is None and r.selector not in special)
+        ]
         return kept or None
 
     def _consensus(

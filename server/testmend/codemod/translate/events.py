@@ -15,10 +15,16 @@ from ..syntax import (
     string_value,
     text,
     unwrap,
+    walk,
 )
 from .awaiting import Awaiting
 from .state import Ctx, Target, Untranslatable
 from .tables import EVENT_METHODS, EVENTS, SELECT_OPS
+
+# What may stand around a callback read before it is called: ``(x.prop('onClick') as any)()``.
+_WRAPPERS = frozenset(
+    {"parenthesized_expression", "as_expression", "non_null_expression", "satisfies_expression"}
+)
 
 # Members a test's mock event replaces with functions: never data for the real event's init.
 _MOCKED = frozenset({*EVENT_METHODS, "persist"})
@@ -76,6 +82,96 @@ class Events(Awaiting):
                 return submitted
         self.fallback_note(target, ctx)
         return self._fire(target, event, expr, data, ctx)
+
+    def child_handler_call(self, expr: Node, ctx: Ctx) -> str | None:
+        """A statement calling a child component's callback prop (``(wrapper.find(Button)
+        .prop('onClick') as any)()``) that an element the child rendered holds as its own
+        handler, as the capture saw where the test read it: that element's event, as a user
+        makes it, which makes the child call its prop. None when the capture saw no such
+        element in every run, or when the call passes what no event carries (a value, not an
+        event: ``onChange('bar')``); the recording calls it then."""
+        found = self._child_event(expr, ctx)
+        if found is None:
+            return None
+        target, event, data = found
+        return self._fire(target, event, expr, data, ctx)
+
+    def _child_event(self, expr: Node, ctx: Ctx) -> tuple[Target, str, Node | None] | None:
+        """For ``child_handler_call``: (the element holding the callback, its event, the
+        test's event data), or None."""
+        # `(x.prop('onClick') as any)(…)`, `x.invoke('onClick')(…)`: read where the capture saw
+        # an Enzyme wrapper's prop read (only those have `:handler` records).
+        expr = unwrap(expr) or expr
+        if expr.type != "call_expression":
+            return None
+        fn = unwrap(expr.child_by_field_name("function"))
+        if fn is None or fn.type != "call_expression":
+            return None
+        read = fn.child_by_field_name("function")
+        prop = read.child_by_field_name("property") if read is not None else None
+        if prop is None or text(prop) not in ("prop", "invoke") or len(args_of(fn)) != 1:
+            return None
+        name = string_value(args_of(fn)[0])
+        call_args = args_of(expr)
+        if name is None or len(call_args) > 1:
+            return None
+        if call_args and not self._event_like(call_args[0]):
+            return None
+        records = self._records_at(prop, ctx, handler=True) or []
+        handlers = [r.handlers.get(name) for r in records]
+        held = [h for h in handlers if h is not None]
+        if not held or len(held) != len(handlers) or len({h.event for h in held}) != 1:
+            return None
+        event = EVENTS.get(held[0].event[2:].lower())
+        target = self._agreed([h.queries for h in held], multi=False)
+        if event is None or target is None:
+            return None
+        element = held[0].element
+        target.captured = (element,)
+        target.checkbox = element.tag == "input" and element.attributes.get("type") in (
+            "checkbox",
+            "radio",
+        )
+        return target, event, call_args[0] if call_args else None
+
+    def events_answer(self, name: str, stmt: Node, ctx: Ctx) -> bool:
+        """Every use of ``name`` after ``stmt`` (``const confirm = wrapper.find(Button)
+        .last()``) calls one of its callback props as a statement, and each call is an
+        element's event (``child_handler_call``): the selection is not needed."""
+        scope = stmt.parent
+        uses = 0
+        for n in walk(scope) if scope is not None else []:
+            if n.type != "identifier" or text(n) != name or n.start_byte < stmt.end_byte:
+                continue
+            member = n.parent  # `confirm.prop`
+            callee = member.parent if member is not None else None  # `confirm.prop('onClick')`
+            if member is None or member.type != "member_expression" or callee is None:
+                return False
+            while callee.parent is not None and callee.parent.type in _WRAPPERS:
+                callee = callee.parent
+            outer = callee.parent
+            if outer is None or outer.type != "call_expression":
+                return False
+            if outer.child_by_field_name("function") != callee:
+                return False
+            statement = outer.parent
+            if statement is not None and statement.type == "await_expression":
+                statement = statement.parent
+            if statement is None or statement.type != "expression_statement":
+                return False
+            if self._child_event(outer, ctx) is None:
+                return False
+            uses += 1
+        return uses > 0
+
+    @staticmethod
+    def _event_like(arg: Node) -> bool:
+        """``arg`` may stand for an event: an object (``{ target: { value: 'x' } }``,
+        ``{ preventDefault: jest.fn() }``) or a variable declared as one."""
+        value = unwrap(arg)
+        if value is not None and value.type == "identifier":
+            value = object_declared(text(value), arg)
+        return value is not None and value.type == "object"
 
     def _find_of(self, base: Node, ops: list[tuple[str, list[Node], Node]]) -> Node | None:
         """The ``find`` call that selected what ``ops`` on ``base`` end at: the last op, or the
@@ -236,7 +332,7 @@ class Events(Awaiting):
         tags = {
             (e.tag, e.attributes.get("type", "text"))
             for r in self.dom.records
-            if r.line == line and r.count == 1 and r.selector != ":root"
+            if r.line == line and r.count == 1 and r.selector not in (":root", ":handler")
             for e in r.elements
         }
         if len(tags) != 1:

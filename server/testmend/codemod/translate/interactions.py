@@ -20,6 +20,13 @@ from .tables import FORM_CONTROLS, SELECT_OPS, UNTRANSLATABLE
 
 _INTERNALS = ("state", "setState", "instance")
 
+CALLBACK_NOTE = (
+    "calls {callee} directly, through the recording: no element it rendered calls that prop "
+    "on an event with what the test passes (the capture saw none holding it as its handler, "
+    "or the test passes a value no event carries). A user's action on what it renders, "
+    "asserted by its effect, would test the wiring too"
+)
+
 
 class Interactions(Events):
     """Values read from wrappers, and the user actions and re-renders."""
@@ -203,6 +210,9 @@ class Interactions(Events):
                     if chain and chain[1] and chain[1][-1][0] == "debug":
                         self.need("screen")
                         return "screen.debug();"
+        event = self.child_handler_call(expr, ctx)
+        if event is not None:
+            return event
         recorded = self.recorded_call(expr, ctx)
         if recorded is not None:
             return recorded
@@ -292,6 +302,11 @@ class Interactions(Events):
                 return None
             callee = f"{read[0]}.{member}"
             call_args = ", ".join(self.value(a, ctx) for a in margs)
+        prop = re.fullmatch(r"recordedProps\((\w+)\).*?\.(\w+)", callee)
+        named = f"{prop[1]}'s {prop[2]}" if prop else callee
+        message = CALLBACK_NOTE.format(callee=named)
+        if ("review", message) not in self.pending_notes:
+            self.pending_notes.append(("review", message))
         return f"{self.need('act')}(() => {{\x00  {callee}({call_args});\x00}});"
 
     def class_internal(

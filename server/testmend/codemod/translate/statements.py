@@ -212,7 +212,11 @@ class Statements(Assertions):
                 if (
                     inner is not None
                     and inner.type == "call_expression"
-                    and (self.chain(inner) or self.handler_call(inner))
+                    and (
+                        self.chain(inner)
+                        or self.handler_call(inner)
+                        or self._child_event(inner, ctx) is not None
+                    )
                 ):
                     expr = inner
             if expr.type == "call_expression":
@@ -432,13 +436,19 @@ class Statements(Assertions):
             return False
         base, ops = chain
         base_binding = self.binding_named(text(base), base) if base.type == "identifier" else None
-        selection = (
-            self.recorded_selection(ops)
-            if self.selection_length(ops) == len(ops)
+        props_only = (
+            self.selection_length(ops) == len(ops)
             and (base_binding is None or base_binding.kind != "derived")
             and self.props_only(name, stmt)
-            else None
         )
+        if props_only and self.events_answer(name, stmt, ctx):
+            # `const confirm = wrapper.find(Button).last()`, then only its callbacks called,
+            # each a click (or another event) on the element holding it: no selection left.
+            held = Binding(name, "derived", declarator, props_of=text(ops[0][1][0]))
+            self.bindings.setdefault(name, []).append(held)
+            self.remove_statement(stmt, "its callbacks are events on the elements holding them")
+            return True
+        selection = self.recorded_selection(ops) if props_only else None
         if selection is not None:
             # `const axis = wrapper.find(Axis)`, then only `axis.prop('k')`: the props of Axis.
             derived = Binding(name, "derived", declarator, props_of=text(ops[0][1][0]))

@@ -1,0 +1,120 @@
+"""A child component's callback prop the test calls itself (``(wrapper.find(Button).prop
+('onClick') as any)()``: kubeapps' ``CdsButton``, ``ConfirmDialog``; any UI kit), under the
+example app's real jest. Where an element the child rendered holds that very function as its
+handler, the call becomes that element's event as a user makes it, so the wiring between the
+child and the element is tested too; where the test passes what no event carries (a filter's
+value), the recording calls it, with a finding."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.codemod import broken_tests, migrate_offline, untranslated, write_components
+
+SOURCES = {
+    "Button.tsx": """
+        import { ReactNode } from 'react';
+
+        export function Button(props: { onClick: () => void; children: ReactNode }) {
+          return (
+            <button type="button" className="btn" onClick={props.onClick}>
+              {props.children}
+            </button>
+          );
+        }
+    """,
+    "SearchFilter.tsx": """
+        export function SearchFilter({ onChange }: { onChange: (value: string) => void }) {
+          return <input aria-label="Search" onChange={(event) => onChange(event.target.value)} />;
+        }
+    """,
+    "Toolbar.tsx": """
+        import { useState } from 'react';
+        import { Button } from './Button';
+        import { SearchFilter } from './SearchFilter';
+
+        export function Toolbar(props: { onDelete: () => void; onSearch: (q: string) => void }) {
+          const [confirming, setConfirming] = useState(false);
+          return (
+            <div>
+              <SearchFilter onChange={props.onSearch} />
+              <Button onClick={() => setConfirming(true)}>Delete</Button>
+              {confirming && <Button onClick={props.onDelete}>Confirm</Button>}
+            </div>
+          );
+        }
+    """,
+}
+
+SUITE = """
+import { mount } from 'enzyme';
+import { Button } from './Button';
+import { SearchFilter } from './SearchFilter';
+import { Toolbar } from './Toolbar';
+
+describe('Toolbar', () => {
+  it('asks before deleting', () => {
+    const onDelete = jest.fn();
+    const wrapper = mount(<Toolbar onDelete={onDelete} onSearch={jest.fn()} />);
+    (wrapper.find(Button).prop('onClick') as any)();
+    wrapper.update();
+    expect(wrapper.find(Button)).toHaveLength(2);
+    expect(onDelete).not.toHaveBeenCalled();
+  });
+
+  it('deletes once confirmed', () => {
+    const onDelete = jest.fn();
+    const wrapper = mount(<Toolbar onDelete={onDelete} onSearch={jest.fn()} />);
+    (wrapper.find(Button).prop('onClick') as any)();
+    wrapper.update();
+    const confirm = wrapper.find(Button).last();
+    (confirm.prop('onClick') as any)();
+    expect(onDelete).toHaveBeenCalled();
+  });
+
+  it('searches for what the filter reports', () => {
+    const onSearch = jest.fn();
+    const wrapper = mount(<Toolbar onDelete={jest.fn()} onSearch={onSearch} />);
+    (wrapper.find(SearchFilter).prop('onChange') as any)('bar');
+    expect(onSearch).toHaveBeenCalledWith('bar');
+  });
+});
+"""
+
+
+@pytest.fixture
+def toolbar(app_copy: Path) -> Path:
+    return write_components(app_copy / "src/components/Toolbar", SOURCES)
+
+
+async def test_a_callback_an_element_holds_becomes_a_click_on_it(
+    app_copy: Path, toolbar: Path
+) -> None:
+    file = "src/components/Toolbar/Toolbar.test.tsx"
+    (app_copy / file).write_text(SUITE.lstrip())
+    result = await migrate_offline(app_copy, file, write=True)
+    assert result.tests_pass and result.summary.enzyme_free, result.reasons
+    assert untranslated(result) == []
+    content = result.content
+
+    # The buttons' callbacks: clicks on the buttons the capture saw hold them.
+    assert "await user.click(screen.getByRole('button', { name: 'Delete' }));" in content, content
+    assert "await user.click(screen.getByRole('button', { name: 'Confirm' }));" in content, content
+    assert "recordedProps(Button)" not in content, content
+    # The filter's value is no event's: called through the recording, with a finding.
+    assert "recordedProps(SearchFilter)[0].onChange('bar')" in content, content
+    notes = [f.message for f in result.codemod_findings if "SearchFilter's onChange" in f.message]
+    assert notes, result.codemod_findings
+
+    # A button that drops its callback is now noticed by the tests that click it, and only
+    # by them (the recording called the callback whatever the button did with it).
+    failing = await broken_tests(
+        app_copy,
+        file,
+        toolbar / "Button.tsx",
+        "onClick={props.onClick}",
+        "onClick={() => undefined}",
+    )
+    assert failing == ["Toolbar asks before deleting", "Toolbar deletes once confirmed"], failing
