@@ -246,3 +246,102 @@ def test_a_monorepos_packages_keep_the_shared_modules_of_their_tests(tmp_path: P
     assert list(result.support_files) == ["packages/shape/test/recordProps.ts"]
     result = convert_enzyme_test(source, path="packages/text/src/Text.test.tsx", options=options)
     assert "from '../../../config-jest/setup/recordProps';" in result.content, result.content
+
+
+KUBEAPPS_STYLE_HELPER = """
+import { mount } from "enzyme";
+import { render } from "@testing-library/react";
+import { Provider } from "react-redux";
+
+export const defaultStore = { getState: () => ({}) };
+
+export const mountWrapper = (store, children) =>
+  mount(<Provider store={store}>{children}</Provider>);
+
+export function renderWithProviders(ui, { store = defaultStore } = {}) {
+  return render(<Provider store={store}>{ui}</Provider>);
+}
+"""
+
+
+def _kubeapps_style(root: Path, helper: str) -> str:
+    """A project whose helper module (``helper``) tests import by the ``baseUrl`` of a
+    tsconfig with block comments; the test's source."""
+    write(root, "package.json", json.dumps({"name": "x"}))
+    write(
+        root,
+        "tsconfig.json",
+        '{\n  "compilerOptions": {\n    "jsx": "react-jsx" /* JSX */,\n'
+        '    "baseUrl": "src" /* bare specifiers */,\n  }\n}\n',
+    )
+    write(root, "src/shared/specs/mountWrapper.tsx", helper)
+    test = (
+        'import { defaultStore, mountWrapper } from "shared/specs/mountWrapper";\n'
+        'import Button from "./Button";\n\n'
+        'it("renders", () => {\n'
+        "  const wrapper = mountWrapper(defaultStore, <Button />);\n"
+        '  expect(wrapper.find("button")).toHaveLength(1);\n'
+        "});\n"
+    )
+    write(root, "src/Button.test.tsx", test)
+    return test
+
+
+def test_a_helper_module_of_both_kinds_found_by_the_base_url_tests_import_it_by(
+    tmp_path: Path,
+) -> None:
+    """kubeapps' ``shared/specs/mountWrapper``: an Enzyme ``mountWrapper(store, element)``
+    beside an RTL ``renderWithProviders`` in one module. Its Enzyme render is an Enzyme helper
+    (a test that renders through it is no Enzyme-free test), whose twin testmend writes into
+    the module: the same definition, rendering with Testing Library."""
+    test = _kubeapps_style(tmp_path, KUBEAPPS_STYLE_HELPER)
+    options = detect_conventions(tmp_path)
+    assert options.render_helper is not None
+    assert options.render_helper.render_name == "renderWithProviders"
+    assert "shared/specs/mountWrapper" in options.enzyme_helper_modules
+    [mapping] = options.helper_mappings
+    assert (mapping.enzyme_name, mapping.render_name) == ("mountWrapper", "renderWrapper")
+    assert mapping.render_path == "src/shared/specs/mountWrapper.tsx"
+    assert mapping.twin is not None and mapping.twin.startswith(KUBEAPPS_STYLE_HELPER.rstrip())
+    assert (
+        "export const renderWrapper = (store, children) =>\n"
+        "  render(<Provider store={store}>{children}</Provider>);" in mapping.twin
+    ), mapping.twin
+
+    result = convert_enzyme_test(test, path="src/Button.test.tsx", options=options)
+    assert result.enzyme_free, result.error
+    assert "renderWrapper(defaultStore, <Button />);" in result.content, result.content
+    assert 'import { defaultStore, renderWrapper } from "shared/specs/mountWrapper";' in (
+        result.content
+    )
+    assert result.support_files["src/shared/specs/mountWrapper.tsx"] == mapping.twin
+    # The module's RTL render is not Enzyme: a test taking only it is not converted.
+    rtl_only = 'import { renderWithProviders } from "shared/specs/mountWrapper";\n'
+    other = convert_enzyme_test(rtl_only, path="src/Other.test.tsx", options=options)
+    assert other.enzyme_free and not other.changed, other.error
+
+
+def test_a_helper_that_uses_the_wrapper_it_mounts_gets_no_twin_and_its_tests_are_refused(
+    tmp_path: Path,
+) -> None:
+    """A helper that calls the wrapper's methods before returning it (``wrapper.update()``)
+    would hand its callers something else than a render result: no twin; a test rendering
+    through it is refused in one sentence, not converted into a call that drops the store."""
+    helper = KUBEAPPS_STYLE_HELPER.replace(
+        "export const mountWrapper = (store, children) =>\n"
+        "  mount(<Provider store={store}>{children}</Provider>);",
+        "export const mountWrapper = (store, children) => {\n"
+        "  const wrapper = mount(<Provider store={store}>{children}</Provider>);\n"
+        "  wrapper.update();\n"
+        "  return wrapper;\n"
+        "};",
+    )
+    assert helper != KUBEAPPS_STYLE_HELPER
+    test = _kubeapps_style(tmp_path, helper)
+    options = detect_conventions(tmp_path)
+    assert options.helper_mappings == []
+    assert options.enzyme_helper_renders == {"mountWrapper": "mount"}
+    result = convert_enzyme_test(test, path="src/Button.test.tsx", options=options)
+    assert not result.changed and not result.enzyme_free
+    assert result.error is not None and "mountWrapper()" in result.error, result.error
+    assert "takes the element after other arguments" in result.error

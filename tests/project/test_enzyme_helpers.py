@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from testmend.project.enzyme_helpers import EnzymeHelpers, imported_names
+from testmend.project.enzyme_helpers import EnzymeHelpers, enzyme_renders, imported_names
 
 HELPER = """
 import { mount } from 'enzyme';
@@ -48,3 +48,40 @@ def test_imported_names_per_module() -> None:
         "./r": ["renderX"],
         "../test-helpers": ["shallowUntilTarget", "spyOn"],
     }
+
+
+BOTH_KINDS = """
+import { mount, shallow as enzymeShallow } from 'enzyme';
+import { render } from '@testing-library/react';
+
+export const mountWrapper = (store, element) => mount(element);
+
+export function renderWithProviders(ui) {
+  return render(ui);
+}
+
+export const shallowUntilTarget = (element, target, { _shallow = enzymeShallow } = {}) =>
+  _shallow(element).dive();
+"""
+
+
+def test_of_a_module_of_both_kinds_only_its_enzyme_renders_make_an_enzyme_test(
+    tmp_path: Path,
+) -> None:
+    """kubeapps keeps an RTL ``renderWithProviders`` beside its Enzyme ``mountWrapper``; a
+    test that renders only with the first is a Testing Library test already."""
+    (tmp_path / "package.json").write_text("{}")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "helpers.tsx").write_text(BOTH_KINDS)
+    helpers = EnzymeHelpers(tmp_path)
+    assert helpers.uses_enzyme("src/a.test.tsx", "import { mountWrapper } from './helpers';\n")
+    # (Enzyme's shallow reached as a default value, under another name)
+    assert helpers.uses_enzyme(
+        "src/a.test.tsx", "import { shallowUntilTarget } from './helpers';\n"
+    )
+    assert not helpers.uses_enzyme(
+        "src/a.test.tsx", "import { renderWithProviders } from './helpers';\n"
+    )
+    assert enzyme_renders(BOTH_KINDS, "mountWrapper")
+    assert not enzyme_renders(BOTH_KINDS, "renderWithProviders")
+    assert enzyme_renders(BOTH_KINDS, "shallowUntilTarget")

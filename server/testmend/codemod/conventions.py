@@ -13,8 +13,10 @@ from typing import Literal
 from ..config import EventsSetting
 from ..enzyme_import import ENZYME_IMPORT
 from ..layout import NEVER_WALKED
-from ..project.enzyme_helpers import RENDERING_NAME
+from ..project.configs import parse_jsonc
+from ..project.enzyme_helpers import RENDERING_NAME, enzyme_renders
 from ..project.packages import installed_version, read_package_json
+from .helper_twins import helper_twin, twin_name
 from .models import CodemodOptions, EventStyle, HelperMapping, RenderHelper
 from .translate.action_helpers import action_helpers_in
 from .translate.helper_modules import selection_helpers_in
@@ -100,29 +102,54 @@ def _resolve_specifier(
     if spec.startswith("."):
         return (importer.parent / spec).resolve().as_posix()
     for prefix, target in aliases:
-        if spec.startswith(prefix):
+        if prefix == "":
+            # `baseUrl`: a bare specifier names a module under it when one is there
+            base = root / target / spec
+            if any(base.with_name(base.name + ext).is_file() for ext in _SOURCE_EXT) or any(
+                (base / f"index{ext}").is_file() for ext in _SOURCE_EXT
+            ):
+                return base.resolve().as_posix()
+        elif spec.startswith(prefix):
             return (root / target / spec[len(prefix) :]).resolve().as_posix()
     return spec
 
 
 def _aliases(root: Path) -> list[tuple[str, str]]:
-    """Import aliases from tsconfig/jsconfig ``paths`` (``@/*`` → ``src/*``)."""
+    """Import aliases from tsconfig/jsconfig ``paths`` (``@/*`` → ``src/*``), then its
+    ``baseUrl`` under the prefix ``""`` (``shared/specs/x`` → ``src/shared/specs/x``)."""
     aliases: list[tuple[str, str]] = []
     for name in ("tsconfig.json", "jsconfig.json"):
         text = _read(root / name)
         if not text:
             continue
-        text = re.sub(r"^\s*//.*$", "", text, flags=re.M)
         try:
-            data = json.loads(re.sub(r",(\s*[}\]])", r"\1", text))
+            data = parse_jsonc(text)
         except ValueError:
+            continue
+        if not isinstance(data, dict):
             continue
         options = data.get("compilerOptions") or {}
         base = options.get("baseUrl", ".")
         for key, targets in (options.get("paths") or {}).items():
             if key.endswith("/*") and targets and str(targets[0]).endswith("/*"):
                 aliases.append((key[:-1], os.path.normpath(os.path.join(base, targets[0][:-1]))))
+        if "baseUrl" in options:
+            aliases.append(("", os.path.normpath(base)))  # after `paths`, as TypeScript does
     return aliases
+
+
+def _mapped_by(name: str, render_helper: RenderHelper | None) -> str | None:
+    """The render function of the project's Testing Library module that stands for its Enzyme
+    helper ``name``: ``renderWithStore`` for ``mountWithStore``, else its one ``render
+    With…`` for a ``mount/shallowWith…`` (both render inside providers); None."""
+    if render_helper is None:
+        return None
+    rest = RENDERING_NAME.sub("", name)
+    if f"render{rest}" in render_helper.custom_render_names:
+        return f"render{rest}"
+    if len(render_helper.custom_render_names) == 1 and rest.startswith("With"):
+        return render_helper.custom_render_names[0]
+    return None
 
 
 def _helper_render_kind(name: str, text: str) -> Literal["mount", "shallow"]:
@@ -304,8 +331,10 @@ def detect_conventions(project_root: Path, *, events: EventsSetting = "auto") ->
                     custom_render_names=custom,
                     reexports_rtl=reexports,
                 )
-        elif ENZYME_IMPORT.search(text) and exports:
-            helpers = [n for n in exports if RENDERING_NAME.match(n)]
+        if ENZYME_IMPORT.search(text) and exports:
+            # (a module of both kinds: teams moving to Testing Library keep an RTL
+            # `renderWithProviders` beside the Enzyme `mountWrapper` most tests still use)
+            helpers = [n for n in exports if RENDERING_NAME.match(n) and enzyme_renders(text, n)]
             spec = _preferred_specifier(path, root, importers.get(key, Counter()))
             enzyme_helpers.append((path, helpers, spec))
             enzyme_helper_specs.update(
@@ -316,20 +345,27 @@ def detect_conventions(project_root: Path, *, events: EventsSetting = "auto") ->
                 enzyme_helper_renders[name] = _helper_render_kind(name, text)
 
     mappings: list[HelperMapping] = []
+    for path, helpers, spec in enzyme_helpers:
+        for name in helpers:
+            if enzyme_helper_renders.get(name) != "mount" or _mapped_by(name, render_helper):
+                continue
+            twin = helper_twin(texts[path], path.as_posix(), name)
+            if twin is not None:
+                relative = path.relative_to(root).as_posix()
+                mappings.append(
+                    HelperMapping(
+                        enzyme_name=name,
+                        enzyme_module=spec,
+                        render_name=twin_name(name),
+                        render_module=spec,
+                        render_path=relative,
+                        twin=twin,
+                    )
+                )
     if render_helper is not None:
         for _path, helpers, spec in enzyme_helpers:
             for name in helpers:
-                rest = RENDERING_NAME.sub("", name)
-                target = next(
-                    (c for c in (f"render{rest}",) if c in render_helper.custom_render_names), None
-                )
-                if (
-                    target is None
-                    and len(render_helper.custom_render_names) == 1
-                    and rest.startswith("With")
-                ):
-                    # mountWithStore ↔ renderWithProviders: both render inside providers.
-                    target = render_helper.custom_render_names[0]
+                target = _mapped_by(name, render_helper)
                 if target is None:
                     continue
                 mappings.append(

@@ -101,6 +101,9 @@ def convert_enzyme_test(
     converter.scan_imports()
     if not converter.enzyme_import_nodes and not converter.helper_imports:
         return unchanged("not an Enzyme test: it does not import enzyme", enzyme_free=True)
+    refused = converter.helper_render_refused()
+    if refused is not None:
+        return unchanged(f"not converted: {refused}", enzyme_free=False)
     converter.run()
     if (
         unready

@@ -29,6 +29,12 @@ class HelperMapping(_Model):
     """The module specifier tests import the render helper from, e.g. ``@/test-utils``."""
     options: Literal["pass-through", "drop"] = "pass-through"
     """How the helper's second argument translates: the same option names, or not at all."""
+    render_path: str | None = None
+    """Project-relative path of the module of the render helper, when it is not the project's
+    Testing Library module (a twin, in the Enzyme helper's own module)."""
+    twin: str | None = None
+    """When the render helper is testmend's twin of the Enzyme helper (``helper_twins``): that
+    module with the twin in it, written as a file of each result that uses it."""
 
 
 class RenderHelper(_Model):

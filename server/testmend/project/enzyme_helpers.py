@@ -27,6 +27,54 @@ RENDERING_NAME = re.compile(r"^(mount|shallow|render)")
 """The exports of an Enzyme helper module that render (``mountWrapper``, ``shallowUntilTarget``);
 the codemod's conventions convert them like Enzyme's own."""
 
+_ENZYME_NAMED = re.compile(r"""import\s*\{([^}]*)\}\s*from\s*['"]enzyme['"]""")
+_ENZYME_WHOLE = re.compile(
+    r"""import\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s+from\s*['"]enzyme['"]"""
+    r"""|(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*require\(\s*['"]enzyme['"]\s*\)"""
+)
+_ENZYME_REQUIRED = re.compile(
+    r"""(?:const|let|var)\s*\{([^}]*)\}\s*=\s*require\(\s*['"]enzyme['"]\s*\)"""
+)
+_TOP_EXPORT = re.compile(r"^export\s", re.M)
+
+
+def _enzyme_uses(text: str) -> re.Pattern[str] | None:
+    """A pattern of the uses of Enzyme's renders in a module (``mount(…)``, ``_shallow =
+    shallow``, ``Enzyme.mount``, by the names it imports them under), or None when it imports
+    none."""
+    names: list[str] = []
+    for clause in [*_ENZYME_NAMED.findall(text), *_ENZYME_REQUIRED.findall(text)]:
+        for part in clause.split(","):
+            bits = re.split(r"\s+as\s+|\s*:\s*", part.strip())
+            if bits and bits[0] in ("mount", "shallow", "render"):
+                names.append(re.escape(bits[-1]))
+    spaces = [re.escape(a or b) for a, b in _ENZYME_WHOLE.findall(text)]
+    alternatives = [rf"(?<![\w$.]){n}(?![\w$])" for n in names]
+    alternatives += [rf"(?<![\w$.]){n}\.(?:mount|shallow|render)(?![\w$])" for n in spaces]
+    return re.compile("|".join(alternatives)) if alternatives else None
+
+
+def enzyme_renders(text: str, name: str) -> bool:
+    """The export ``name`` of the module ``text`` renders with Enzyme: its definition (up to
+    the next top-level ``export``) uses what the module imports from Enzyme to render. A
+    module that keeps an RTL ``renderWithProviders`` beside its Enzyme ``mountWrapper`` (teams
+    moving to Testing Library do) has one of each. True when the definition is not found
+    (``export { x }`` of a name defined otherwise): what it does cannot be told."""
+    uses = _enzyme_uses(text)
+    if uses is None:
+        return False
+    name = re.escape(name)
+    start = re.search(
+        rf"^export\s+(?:default\s+)?(?:async\s+)?function\s*\*?\s*{name}\b"
+        rf"|^export\s+(?:const|let|var)\s+{name}\b",
+        text,
+        re.M,
+    )
+    if start is None:
+        return True
+    end = _TOP_EXPORT.search(text, start.end())
+    return uses.search(text, start.end(), end.start() if end else len(text)) is not None
+
 
 def imported_names(text: str) -> dict[str, list[str] | None]:
     """Per module ``text`` imports or requires: the names it takes by name, or None when it takes
@@ -82,6 +130,19 @@ class EnzymeHelpers:
             resolution = self.resolver.resolve(rel, specifier)
             if resolution.resolved is None or not resolution.follow or resolution.resolved == rel:
                 continue
-            if self.imports_enzyme(resolution.resolved):
+            if self.imports_enzyme(resolution.resolved) and self._renders_any(
+                resolution.resolved, taken
+            ):
                 return True
         return False
+
+    def _renders_any(self, rel: str, taken: list[str] | None) -> bool:
+        """Of the names ``taken`` from the project module ``rel`` (None: the module whole),
+        one renders with Enzyme."""
+        if taken is None:
+            return True
+        try:
+            _, text = read_text_file(self.root, rel)
+        except (ProjectToolError, PathEscapeError, OSError):
+            return True
+        return any(RENDERING_NAME.match(n) and enzyme_renders(text, n) for n in taken)

@@ -34,10 +34,12 @@ class ImportScanner(ConverterState):
         """``local`` is the project's Enzyme render helper: render with its RTL counterpart,
         imported by a path relative to this test."""
         helper = self.options.render_helper
-        module = relative_specifier(
-            mapping.render_module, helper.path if helper is not None else None, self.path
-        )
+        path = mapping.render_path or (helper.path if helper is not None else None)
+        module = relative_specifier(mapping.render_module, path, self.path)
         self.helper_renders[local] = (mapping.render_name, module, mapping.options)
+        if mapping.twin is not None and mapping.render_path is not None:
+            # testmend's twin of the helper, in the helper's module: a file of the result.
+            self.support_files[mapping.render_path] = mapping.twin
 
     def scan_imports(self) -> None:
         root = self.tree.root_node

@@ -87,6 +87,26 @@ class RenderCalls(ClassRefs):
             self.note_only(call, "review", "enzyme render() (static HTML) became a full render")
         return self._rewrite_call(call, render_name, 1, svg=self.renders_svg(call))
 
+    def helper_render_refused(self) -> str | None:
+        """Why the file's renders through the project's helpers cannot be converted, or None.
+        A helper that takes the element after other arguments (``mountWrapper(store, <X />)``)
+        wraps it in what its own body gives (a store's provider, a router, translations),
+        which no call of it shows."""
+        for call in (n for n in walk(self.tree.root_node) if n.type == "call_expression"):
+            name = text(call.child_by_field_name("function"))
+            args = [unwrap(a) for a in args_of(call)]
+            if name not in self.project_renders or not args:
+                continue
+            if (args[0] is None or not args[0].type.startswith("jsx_")) and any(
+                a is not None and a.type.startswith("jsx_") for a in args[1:]
+            ):
+                return (
+                    f"it renders through the project's {name}(), which takes the element after "
+                    "other arguments and wraps it in what its own body gives; the project has "
+                    f"no Testing Library counterpart of {name} to render it the same way"
+                )
+        return None
+
     def around_render(self, call: Node) -> tuple[str, str] | None:
         """The JSX the render ``call`` puts around its element (once per call; the notes and
         imports it needs with it): the providers its options give, a store or a router the

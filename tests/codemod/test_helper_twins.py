@@ -1,0 +1,103 @@
+"""A project's Enzyme render helper that takes the element after other arguments and wraps it
+in what its own module keeps private (kubeapps' ``mountWrapper(store, children)``: a store's
+provider, translations from the module's own messages), under the example app's real jest.
+testmend writes the helper's twin into its module (``renderWrapper``: the same definition,
+rendering with Testing Library) as a file of the result, and the test renders through it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.codemod import broken_tests, migrate_offline, untranslated, write_components
+
+HELPER = """
+import { mount } from 'enzyme';
+import { ReactElement } from 'react';
+import { Messages, MessagesContext } from '../components/Greeting/messages';
+
+const messages: Record<string, Messages> = {
+  de: { hello: 'Hallo' },
+  en: { hello: 'Hello' },
+};
+
+export const mountWrapper = (locale: string, children: ReactElement) =>
+  mount(<MessagesContext.Provider value={messages[locale]}>{children}</MessagesContext.Provider>);
+"""
+
+SOURCES = {
+    "messages.ts": """
+        import { createContext } from 'react';
+
+        export interface Messages {
+          hello: string;
+        }
+
+        export const MessagesContext = createContext<Messages>({ hello: '?' });
+    """,
+    "Greeting.tsx": """
+        import { useContext } from 'react';
+        import { MessagesContext } from './messages';
+
+        export function Greeting({ name }: { name: string }) {
+          const { hello } = useContext(MessagesContext);
+          return <p>{`${hello}, ${name}`}</p>;
+        }
+    """,
+}
+
+SUITE = """
+import { mountWrapper } from '../../specs/mountWrapper';
+import { Greeting } from './Greeting';
+
+describe('Greeting', () => {
+  it('greets in German', () => {
+    const wrapper = mountWrapper('de', <Greeting name="Ada" />);
+    expect(wrapper.find('p').text()).toBe('Hallo, Ada');
+  });
+
+  it('greets in English', () => {
+    const wrapper = mountWrapper('en', <Greeting name="Ada" />);
+    expect(wrapper.find('p').text()).toBe('Hello, Ada');
+  });
+});
+"""
+
+
+@pytest.fixture
+def greeting(app_copy: Path) -> Path:
+    (app_copy / "src/specs").mkdir()
+    (app_copy / "src/specs/mountWrapper.tsx").write_text(HELPER.lstrip())
+    return write_components(app_copy / "src/components/Greeting", SOURCES)
+
+
+async def test_a_helper_wrapping_the_element_in_its_modules_providers_gets_a_twin(
+    app_copy: Path, greeting: Path
+) -> None:
+    file = "src/components/Greeting/Greeting.test.tsx"
+    (app_copy / file).write_text(SUITE.lstrip())
+    result = await migrate_offline(app_copy, file, write=True)
+    assert result.tests_pass and result.summary.enzyme_free, result.reasons
+    assert untranslated(result) == []
+    assert "renderWrapper('de', <Greeting name=\"Ada\" />);" in result.content, result.content
+    assert "import { renderWrapper } from '../../specs/mountWrapper';" in result.content
+
+    # The twin, beside the helper the other tests still use, in the result's files.
+    module = (app_copy / "src/specs/mountWrapper.tsx").read_text()
+    assert result.extra_files["src/specs/mountWrapper.tsx"] == module
+    rtl = "import { render } from '@testing-library/react';\n"
+    assert rtl in module, module
+    assert module.replace(rtl, "").startswith(HELPER.strip()), module  # the helper kept
+    assert "export const renderWrapper = (locale: string, children: ReactElement) =>" in module
+    assert "  render(<MessagesContext.Provider value={messages[locale]}>" in module, module
+
+    # The twin gives the test what the helper gave: a greeting without the messages fails.
+    failing = await broken_tests(
+        app_copy,
+        file,
+        app_copy / "src/specs/mountWrapper.tsx",
+        "  render(<MessagesContext.Provider value={messages[locale]}>{children}",
+        "  render(<MessagesContext.Provider value={messages.en}>{children}",
+    )
+    assert failing == ["Greeting greets in German"], failing
