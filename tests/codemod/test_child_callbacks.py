@@ -17,9 +17,13 @@ SOURCES = {
     "Button.tsx": """
         import { ReactNode } from 'react';
 
-        export function Button(props: { onClick: () => void; children: ReactNode }) {
+        export function Button(props: {
+          onClick: () => void;
+          disabled?: boolean;
+          children: ReactNode;
+        }) {
           return (
-            <button type="button" className="btn" onClick={props.onClick}>
+            <button type="button" className="btn" onClick={props.onClick} disabled={props.disabled}>
               {props.children}
             </button>
           );
@@ -28,6 +32,13 @@ SOURCES = {
     "SearchFilter.tsx": """
         export function SearchFilter({ onChange }: { onChange: (value: string) => void }) {
           return <input aria-label="Search" onChange={(event) => onChange(event.target.value)} />;
+        }
+    """,
+    "Archive.tsx": """
+        import { Button } from './Button';
+
+        export function Archive(props: { onArchive: () => void }) {
+          return <Button onClick={props.onArchive} disabled>Archive</Button>;
         }
     """,
     "Toolbar.tsx": """
@@ -84,7 +95,7 @@ describe('Toolbar', () => {
 """
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def toolbar(app_copy: Path) -> Path:
     return write_components(app_copy / "src/components/Toolbar", SOURCES)
 
@@ -118,3 +129,33 @@ async def test_a_callback_an_element_holds_becomes_a_click_on_it(
         "onClick={() => undefined}",
     )
     assert failing == ["Toolbar asks before deleting", "Toolbar deletes once confirmed"], failing
+
+
+ARCHIVE_SUITE = """
+import { mount } from 'enzyme';
+import { Archive } from './Archive';
+import { Button } from './Button';
+
+describe('Archive', () => {
+  it('hands its callback to its button', () => {
+    const onArchive = jest.fn();
+    const wrapper = mount(<Archive onArchive={onArchive} />);
+    (wrapper.find(Button).prop('onClick') as any)();
+    expect(onArchive).toHaveBeenCalled();
+  });
+});
+"""
+
+
+async def test_a_callback_a_disabled_element_holds_is_called_through_the_recording(
+    app_copy: Path, toolbar: Path
+) -> None:
+    """The button is disabled: no click of a user's reaches the callback the test calls, so the
+    test keeps calling it itself, through the recording, with a finding."""
+    file = "src/components/Toolbar/Archive.test.tsx"
+    (app_copy / file).write_text(ARCHIVE_SUITE.lstrip())
+    result = await migrate_offline(app_copy, file)
+    assert result.tests_pass and result.summary.enzyme_free, result.reasons
+    assert "recordedProps(Button)[0].onClick();" in result.content, result.content
+    assert "click(" not in result.content, result.content
+    assert any("Button's onClick" in f.message for f in result.codemod_findings)

@@ -127,6 +127,8 @@ class Events(Awaiting):
         if event is None or target is None:
             return None
         element = held[0].element
+        if any("disabled" in h.element.attributes for h in held):
+            return None  # no user's event reaches it: the test did what no user can
         target.captured = (element,)
         target.checkbox = element.tag == "input" and element.attributes.get("type") in (
             "checkbox",
