@@ -635,3 +635,28 @@ async def test_the_component_at_a_shallow_root_is_asserted_as_mounted_once(
         app_copy, file, widgets / "Panel.js", "return (", "return <p>Panel</p>;\n  return ("
     )
     assert failing == ["<Panel> is a frame"]
+
+
+def test_jest_enzymes_existence_of_a_component_nothing_queries_is_read_from_the_recording() -> None:
+    """kubeapps' ``expect(wrapper.find(LoadingWrapper)).not.toExist()`` (jest-enzyme; 9 such
+    checks in 5 files): with no capture of what the component renders, its mounted instances
+    are counted, as ``exists()`` is (which ``test_a_component_selection_the_test_names_…``
+    runs under real jest)."""
+    source = (
+        "import { mount } from 'enzyme';\n"
+        "import LoadingWrapper from 'components/LoadingWrapper';\n"
+        "import Catalog from './Catalog';\n\n"
+        "it('shows no spinner once fetched', () => {\n"
+        "  const wrapper = mount(<Catalog fetched />);\n"
+        "  expect(wrapper.find(LoadingWrapper)).not.toExist();\n"
+        "});\n\n"
+        "it('shows a spinner while fetching', () => {\n"
+        "  const wrapper = mount(<Catalog />);\n"
+        "  expect(wrapper.find(LoadingWrapper)).toExist();\n"
+        "});\n"
+    )
+    result = convert_enzyme_test(source, path="src/Catalog.test.tsx", options=CodemodOptions())
+    assert result.error is None, result.error
+    assert "expect(recordedProps(LoadingWrapper)).toHaveLength(0);" in result.content
+    assert "expect(recordedProps(LoadingWrapper)).not.toHaveLength(0);" in result.content
+    assert "jest.mock('components/LoadingWrapper'" in result.content, result.content

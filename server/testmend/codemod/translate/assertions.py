@@ -169,7 +169,8 @@ class Assertions(PropAssertions):
         ctx: Ctx,
     ) -> str | None:
         """A count or an existence check of a component nothing queries
-        (``find(FontAwesomeIcon)``): its mounted instances, recorded; None for other shapes."""
+        (``find(FontAwesomeIcon)``, ``expect(wrapper.find(LoadingWrapper)).not.toExist()``): its
+        mounted instances, recorded; None for other shapes."""
         binding = self.binding_named(text(base), base) if base.type == "identifier" else None
         if binding is not None and binding.recorded_only:
             ops = [*(binding.selection or []), *ops]  # `viewer` for `root.find(Viewer)`
@@ -186,6 +187,8 @@ class Assertions(PropAssertions):
             count = self.value(margs[0], ctx)
         elif after == ["exists"] and not ops[-1][1]:
             count = self._bool_of(matcher, negated, margs)
+        elif not after and matcher == "toExist" and not margs:
+            count = not negated  # jest-enzyme's `expect(wrapper.find(C)).(not.)toExist()`
         if count is None:
             return None
         return self.recorded_count(base, ops, count)
