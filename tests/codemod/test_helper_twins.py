@@ -65,7 +65,7 @@ describe('Greeting', () => {
 """
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def greeting(app_copy: Path) -> Path:
     (app_copy / "src/specs").mkdir()
     (app_copy / "src/specs/mountWrapper.tsx").write_text(HELPER.lstrip())
@@ -101,3 +101,48 @@ async def test_a_helper_wrapping_the_element_in_its_modules_providers_gets_a_twi
         "  render(<MessagesContext.Provider value={messages.en}>{children}",
     )
     assert failing == ["Greeting greets in German"], failing
+
+
+LEGACY_HELPER = """
+import { mount } from 'enzyme';
+import { ReactElement } from 'react';
+
+export const mountLegacy = (element: ReactElement) => mount(element);
+"""
+
+LEGACY_SUITE = """
+import { mountLegacy } from '~specs/legacy';
+import { Greeting } from './Greeting';
+
+it('greets', () => {
+  const wrapper = mountLegacy(<Greeting name="Ada" />);
+  expect(wrapper.find('p').text()).toBe('?, Ada');
+});
+"""
+
+
+async def test_a_result_still_rendering_through_an_enzyme_helper_is_never_enzyme_free(
+    app_copy: Path, greeting: Path
+) -> None:
+    """A helper the tests reach by a name only jest's ``moduleNameMapper`` gives (``~specs``):
+    the engine's pre-run check resolves it and finds Enzyme, the conversion does not and
+    leaves the file as it is. The result is not called Enzyme-free, so it is never accepted
+    (the unchanged originals of 52 kubeapps files were, until the conversion found their
+    helper)."""
+    config = app_copy / "jest.config.js"
+    original = config.read_text()
+    mapped = "'^@/(.*)$': '<rootDir>/src/$1',"
+    assert mapped in original
+    config.write_text(
+        original.replace(mapped, mapped + "\n    '^~specs/(.*)$': '<rootDir>/src/specs/$1',")
+    )
+    (app_copy / "src/specs/legacy.tsx").write_text(LEGACY_HELPER.lstrip())
+    file = "src/components/Greeting/Legacy.test.tsx"
+    (app_copy / file).write_text(LEGACY_SUITE.lstrip())
+    try:
+        result = await migrate_offline(app_copy, file)
+    finally:
+        config.write_text(original)
+    assert not result.summary.enzyme_free, result.content
+    assert result.status != "succeeded"
+    assert "the file still uses Enzyme" in result.reasons, result.reasons

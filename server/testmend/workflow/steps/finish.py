@@ -15,6 +15,7 @@ from langgraph.runtime import Runtime
 
 from ...codemod import is_enzyme_free
 from ...fidelity import Finding, test_counts
+from ...project.enzyme_helpers import EnzymeHelpers
 from ..candidate import sync_candidate
 from ..context import RunDeps
 from ..events import StepFinished
@@ -41,7 +42,12 @@ async def finish(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
     fidelity = await result_fidelity(deps, state, candidate)
     fidelity = fidelity.model_copy(update={"behaviour_findings": lost})
     counts = test_counts(fidelity.rows, state.mode)
-    enzyme_free = is_enzyme_free(candidate, state.test_file, deps.conventions)
+    # Enzyme-free by the conventions' helpers, and by the test's imports as the pre-run check
+    # reads them (a rendering function taken from a module of the workspace that renders with
+    # Enzyme): a result the two disagree on is not Enzyme-free.
+    enzyme_free = is_enzyme_free(
+        candidate, state.test_file, deps.conventions
+    ) and not EnzymeHelpers(deps.workspace_root).uses_enzyme(state.test_file, candidate)
     intent = fidelity.intent
     summary = state.exit.summary.model_copy(
         update={
