@@ -85,3 +85,26 @@ def test_of_a_module_of_both_kinds_only_its_enzyme_renders_make_an_enzyme_test(
     assert enzyme_renders(BOTH_KINDS, "mountWrapper")
     assert not enzyme_renders(BOTH_KINDS, "renderWithProviders")
     assert enzyme_renders(BOTH_KINDS, "shallowUntilTarget")
+
+
+def test_enzyme_renders_reads_every_form_of_the_enzyme_import() -> None:
+    default_and_named = (
+        "import Enzyme, { mount as m } from 'enzyme';\n"
+        "export const mountX = (e) => m(e);\n"
+        "export const renderY = (e) => rtl(e);\n"
+    )
+    namespace = (
+        "import * as enzyme from 'enzyme';\n"
+        "export function mountX(e) { return enzyme.mount(e); }\n"
+        "export function renderY(e) { return rtl(e); }\n"
+    )
+    required = (
+        "const { shallow } = require('enzyme');\nexport const shallowX = (e) => shallow(e);\n"
+    )
+    for module in (default_and_named, namespace):
+        assert enzyme_renders(module, "mountX")
+        assert not enzyme_renders(module, "renderY")
+    assert enzyme_renders(required, "shallowX")
+    # An import these patterns do not read: what the helper does cannot be told.
+    unread = "import enzyme = require('enzyme');\nexport const renderX = (e) => go(e);\n"
+    assert enzyme_renders(unread, "renderX")

@@ -27,9 +27,11 @@ RENDERING_NAME = re.compile(r"^(mount|shallow|render)")
 """The exports of an Enzyme helper module that render (``mountWrapper``, ``shallowUntilTarget``);
 the codemod's conventions convert them like Enzyme's own."""
 
-_ENZYME_NAMED = re.compile(r"""import\s*\{([^}]*)\}\s*from\s*['"]enzyme['"]""")
+_ENZYME_NAMED = re.compile(
+    r"""import\s*(?:[A-Za-z_$][\w$]*\s*,\s*)?\{([^}]*)\}\s*from\s*['"]enzyme['"]"""
+)
 _ENZYME_WHOLE = re.compile(
-    r"""import\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s+from\s*['"]enzyme['"]"""
+    r"""import\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s*(?:,\s*\{[^}]*\}\s*)?from\s*['"]enzyme['"]"""
     r"""|(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*require\(\s*['"]enzyme['"]\s*\)"""
 )
 _ENZYME_REQUIRED = re.compile(
@@ -59,10 +61,11 @@ def enzyme_renders(text: str, name: str) -> bool:
     the next top-level ``export``) uses what the module imports from Enzyme to render. A
     module that keeps an RTL ``renderWithProviders`` beside its Enzyme ``mountWrapper`` (teams
     moving to Testing Library do) has one of each. True when the definition is not found
-    (``export { x }`` of a name defined otherwise): what it does cannot be told."""
+    (``export { x }`` of a name defined otherwise) or the module's Enzyme import is not one
+    these patterns read: what it does cannot be told."""
     uses = _enzyme_uses(text)
     if uses is None:
-        return False
+        return True
     name = re.escape(name)
     start = re.search(
         rf"^export\s+(?:default\s+)?(?:async\s+)?function\s*\*?\s*{name}\b"
