@@ -345,3 +345,29 @@ def test_a_helper_that_uses_the_wrapper_it_mounts_gets_no_twin_and_its_tests_are
     assert not result.changed and not result.enzyme_free
     assert result.error is not None and "mountWrapper()" in result.error, result.error
     assert "takes the element after other arguments" in result.error
+
+
+def test_two_helpers_of_one_module_get_their_twins_in_one_text_of_it(tmp_path: Path) -> None:
+    """Each result carries the helper's module whole: with two helpers, a result using one and
+    a result using the other must carry the same module, or applying both would conflict."""
+    helper = (
+        "import { mount } from 'enzyme';\n"
+        "import { Provider } from 'react-redux';\n\n"
+        "export const mountWrapper = (store, children) =>\n"
+        "  mount(<Provider store={store}>{children}</Provider>);\n\n"
+        "export function mountBare(children) {\n"
+        "  return mount(children);\n"
+        "}\n"
+    )
+    _kubeapps_style(tmp_path, helper)
+    options = detect_conventions(tmp_path)
+    twins = {m.enzyme_name: m for m in options.helper_mappings}
+    assert {n: m.render_name for n, m in twins.items()} == {
+        "mountWrapper": "renderWrapper",
+        "mountBare": "renderBare",
+    }
+    module = twins["mountWrapper"].twin
+    assert module is not None and module == twins["mountBare"].twin
+    assert module.count("import { render } from '@testing-library/react';") == 1, module
+    assert "export function renderBare(children) {\n  return render(children);\n}" in module
+    assert "export const renderWrapper = (store, children) =>" in module

@@ -346,22 +346,27 @@ def detect_conventions(project_root: Path, *, events: EventsSetting = "auto") ->
 
     mappings: list[HelperMapping] = []
     for path, helpers, spec in enzyme_helpers:
+        # Every twin of a module goes into one text of it, which each result carries whole.
+        module, twinned = texts[path], []
         for name in helpers:
             if enzyme_helper_renders.get(name) != "mount" or _mapped_by(name, render_helper):
                 continue
-            twin = helper_twin(texts[path], path.as_posix(), name)
+            twin = helper_twin(module, path.as_posix(), name)
             if twin is not None:
-                relative = path.relative_to(root).as_posix()
-                mappings.append(
-                    HelperMapping(
-                        enzyme_name=name,
-                        enzyme_module=spec,
-                        render_name=twin_name(name),
-                        render_module=spec,
-                        render_path=relative,
-                        twin=twin,
-                    )
-                )
+                module = twin
+                twinned.append(name)
+        relative = path.relative_to(root).as_posix()
+        mappings += [
+            HelperMapping(
+                enzyme_name=name,
+                enzyme_module=spec,
+                render_name=twin_name(name),
+                render_module=spec,
+                render_path=relative,
+                twin=module,
+            )
+            for name in twinned
+        ]
     if render_helper is not None:
         for _path, helpers, spec in enzyme_helpers:
             for name in helpers:
