@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.codemod import broken_tests, migrate_offline, untranslated, write_components
+from tests.support.codemod import broken_tests, migrate_offline, migrated, write_components
 
 SOURCES = {
     "Button.tsx": """
@@ -104,10 +104,7 @@ async def test_a_callback_an_element_holds_becomes_a_click_on_it(
     app_copy: Path, toolbar: Path
 ) -> None:
     file = "src/components/Toolbar/Toolbar.test.tsx"
-    (app_copy / file).write_text(SUITE.lstrip())
-    result = await migrate_offline(app_copy, file, write=True)
-    assert result.tests_pass and result.summary.enzyme_free, result.reasons
-    assert untranslated(result) == []
+    result = await migrated(app_copy, file, SUITE)
     content = result.content
 
     # The buttons' callbacks: clicks on the buttons the capture saw hold them.

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.codemod import broken_tests, migrate_offline, untranslated, write_components
+from tests.support.codemod import broken_tests, migrate_offline, migrated, write_components
 
 HELPER = """
 import { mount } from 'enzyme';
@@ -76,10 +76,7 @@ async def test_a_helper_wrapping_the_element_in_its_modules_providers_gets_a_twi
     app_copy: Path, greeting: Path
 ) -> None:
     file = "src/components/Greeting/Greeting.test.tsx"
-    (app_copy / file).write_text(SUITE.lstrip())
-    result = await migrate_offline(app_copy, file, write=True)
-    assert result.tests_pass and result.summary.enzyme_free, result.reasons
-    assert untranslated(result) == []
+    result = await migrated(app_copy, file, SUITE)
     assert "renderWrapper('de', <Greeting name=\"Ada\" />);" in result.content, result.content
     assert "import { renderWrapper } from '../../specs/mountWrapper';" in result.content
 

@@ -42,14 +42,19 @@ def write_components(folder: Path, sources: dict[str, str]) -> Path:
     return folder
 
 
-async def migrate(app: Path, file: str, suite: str) -> str:
+async def migrated(app: Path, file: str, suite: str) -> RunResult:
     """``suite`` written at ``file`` and migrated offline; the result (every test passing,
-    nothing left untranslated) written in its place."""
+    nothing left untranslated) written in its place, its other files too."""
     (app / file).write_text(suite.lstrip())
     result = await migrate_offline(app, file, write=True)
     assert result.tests_pass and result.summary.enzyme_free, result.reasons
     assert untranslated(result) == []
-    return result.content
+    return result
+
+
+async def migrate(app: Path, file: str, suite: str) -> str:
+    """``migrated``'s content."""
+    return (await migrated(app, file, suite)).content
 
 
 async def broken_tests(app: Path, file: str, module: Path, correct: str, broken: str) -> list[str]:

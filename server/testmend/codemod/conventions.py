@@ -14,7 +14,7 @@ from ..config import EventsSetting
 from ..enzyme_import import ENZYME_IMPORT
 from ..layout import NEVER_WALKED
 from ..project.configs import parse_jsonc
-from ..project.enzyme_helpers import RENDERING_NAME, enzyme_renders
+from ..project.enzyme_helpers import RENDERING_NAME, enzyme_render_imports, enzyme_renders
 from ..project.packages import installed_version, read_package_json
 from .helper_twins import helper_twin, twin_name
 from .models import CodemodOptions, EventStyle, HelperMapping, RenderHelper
@@ -160,8 +160,7 @@ def _helper_render_kind(name: str, text: str) -> Literal["mount", "shallow"]:
         return "shallow"
     if name.startswith("mount"):
         return "mount"
-    imported = re.search(r"import\s*\{([^}]*)\}\s*from\s*['\"]enzyme['\"]", text)
-    names = set(re.findall(r"\w+", imported.group(1))) if imported else set()
+    names = enzyme_render_imports(text)
     return "shallow" if "shallow" in names and "mount" not in names else "mount"
 
 

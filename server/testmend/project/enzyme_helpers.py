@@ -40,16 +40,23 @@ _ENZYME_REQUIRED = re.compile(
 _TOP_EXPORT = re.compile(r"^export\s", re.M)
 
 
-def _enzyme_uses(text: str) -> re.Pattern[str] | None:
-    """A pattern of the uses of Enzyme's renders in a module (``mount(…)``, ``_shallow =
-    shallow``, ``Enzyme.mount``, by the names it imports them under), or None when it imports
-    none."""
-    names: list[str] = []
+def enzyme_render_imports(text: str) -> dict[str, str]:
+    """Enzyme's renders a module imports by name (``import { mount as m } from 'enzyme'``,
+    ``const { shallow } = require('enzyme')``): imported name → local name."""
+    found: dict[str, str] = {}
     for clause in [*_ENZYME_NAMED.findall(text), *_ENZYME_REQUIRED.findall(text)]:
         for part in clause.split(","):
             bits = re.split(r"\s+as\s+|\s*:\s*", part.strip())
             if bits and bits[0] in ("mount", "shallow", "render"):
-                names.append(re.escape(bits[-1]))
+                found[bits[0]] = bits[-1]
+    return found
+
+
+def _enzyme_uses(text: str) -> re.Pattern[str] | None:
+    """A pattern of the uses of Enzyme's renders in a module (``mount(…)``, ``_shallow =
+    shallow``, ``Enzyme.mount``, by the names it imports them under), or None when it imports
+    none."""
+    names = [re.escape(local) for local in enzyme_render_imports(text).values()]
     spaces = [re.escape(a or b) for a, b in _ENZYME_WHOLE.findall(text)]
     alternatives = [rf"(?<![\w$.]){n}(?![\w$])" for n in names]
     alternatives += [rf"(?<![\w$.]){n}\.(?:mount|shallow|render)(?![\w$])" for n in spaces]
