@@ -15,7 +15,7 @@ import pytest
 
 from testmend.config import load_config
 from testmend.runners import ProjectRunners, RunnerTimeoutError
-from testmend.runners.warm import SCRIPT, WarmJest
+from testmend.runners.warm import WarmJest
 from tests.support.runners import PASSING_TEST, write
 
 
@@ -29,8 +29,10 @@ def pid_of(runners: ProjectRunners) -> int | None:
     return runners.warm.pid
 
 
-def pgrep(pattern: str) -> list[str]:
-    out = subprocess.run(["pgrep", "-f", pattern], capture_output=True, text=True).stdout
+def group_left(pgid: int) -> list[str]:
+    """The processes still in the warm jest's process group: its own, not every testmend's on
+    the machine (another run's warm jest has the same script on its command line)."""
+    out = subprocess.run(["pgrep", "-g", str(pgid)], capture_output=True, text=True).stdout
     return out.split()
 
 
@@ -60,10 +62,10 @@ async def test_an_edit_then_a_rerun_in_the_same_process(example_copy: Path) -> N
         # Several files in one run (the intent check), still the same process.
         both = await runners.run_test_files([test, PASSING_TEST])
         assert both[test].passed_count == 1 and both[PASSING_TEST].success
-        assert pid_of(runners) == pid
+        assert pid_of(runners) == pid and group_left(pid)
     finally:
         await runners.aclose()
-    assert pid_of(runners) is None and not pgrep(str(SCRIPT))
+    assert pid_of(runners) is None and not group_left(pid)
 
 
 async def test_several_files_run_in_the_warm_process_itself(example_copy: Path) -> None:
@@ -139,13 +141,16 @@ async def test_a_hanging_test_is_killed_at_the_timeout(example_copy: Path) -> No
         """,
     )
     try:
+        run = asyncio.ensure_future(runners.run_tests(hanging))
+        while (pid := pid_of(runners)) is None and not run.done():
+            await asyncio.sleep(0.05)
+        assert pid is not None
         with pytest.raises(RunnerTimeoutError):
-            await runners.run_tests(hanging)
-        assert pid_of(runners) is None  # its group was killed
+            await run
+        assert pid_of(runners) is None and not group_left(pid)  # its group was killed
         assert (await runners.run_tests(PASSING_TEST)).success  # a new process serves the next
     finally:
         await runners.aclose()
-    assert not pgrep(str(SCRIPT))
 
 
 def node_spawner(cwd: Path) -> Callable[[Sequence[str]], Awaitable[asyncio.subprocess.Process]]:
