@@ -34,6 +34,35 @@ SOURCES = {
           return <input aria-label="Search" onChange={(event) => onChange(event.target.value)} />;
         }
     """,
+    "Options.tsx": """
+        import { ChangeEvent } from 'react';
+
+        export function Options(props: {
+          options: string[];
+          onChange: (event: ChangeEvent<HTMLInputElement>) => void;
+        }) {
+          return (
+            <div className="options">
+              {props.options.map((option) => (
+                <label key={option}>
+                  <input type="checkbox" value={option} onChange={props.onChange} />
+                  {option}
+                </label>
+              ))}
+            </div>
+          );
+        }
+    """,
+    "Filters.tsx": """
+        import { ChangeEvent } from 'react';
+        import { Options } from './Options';
+
+        export function Filters(props: { onAdd: (value: string) => void }) {
+          const onChange = (event: ChangeEvent<HTMLInputElement>) =>
+            props.onAdd(event.target.value);
+          return <Options options={['foo', 'bar']} onChange={onChange} />;
+        }
+    """,
     "Archive.tsx": """
         import { Button } from './Button';
 
@@ -156,3 +185,38 @@ async def test_a_callback_a_disabled_element_holds_is_called_through_the_recordi
     assert "recordedProps(Button)[0].onClick();" in result.content, result.content
     assert "click(" not in result.content, result.content
     assert any("Button's onClick" in f.message for f in result.codemod_findings)
+
+
+FILTERS_SUITE = """
+import { mount } from 'enzyme';
+import { Filters } from './Filters';
+import { Options } from './Options';
+
+describe('Filters', () => {
+  it('adds the option checked', () => {
+    const onAdd = jest.fn();
+    const wrapper = mount(<Filters onAdd={onAdd} />);
+    (wrapper.find(Options).prop('onChange') as any)({ target: { value: 'bar' } });
+    expect(onAdd).toHaveBeenCalledWith('bar');
+  });
+});
+"""
+
+
+async def test_a_callback_every_item_holds_is_the_event_of_the_item_the_data_names(
+    app_copy: Path, toolbar: Path
+) -> None:
+    """Each option's checkbox holds the same callback (kubeapps' ``MultiCheckbox``): the event's
+    data (``{ target: { value: 'bar' } }``) names the one the test meant, the one whose value a
+    change on it carries."""
+    file = "src/components/Toolbar/Filters.test.tsx"
+    result = await migrated(app_copy, file, FILTERS_SUITE)
+    assert "await user.click(screen.getByRole('checkbox', { name: 'bar' }));" in result.content
+    failing = await broken_tests(
+        app_copy,
+        file,
+        toolbar / "Options.tsx",
+        "value={option} onChange={props.onChange}",
+        "value={option.toUpperCase()} onChange={props.onChange}",
+    )
+    assert failing == ["Filters adds the option checked"], failing

@@ -143,3 +143,61 @@ async def test_a_result_still_rendering_through_an_enzyme_helper_is_never_enzyme
     assert not result.summary.enzyme_free, result.content
     assert result.status != "succeeded"
     assert "the file still uses Enzyme" in result.reasons, result.reasons
+
+
+ROOT_PROPS_SUITE = """
+import { mountWrapper } from '../../specs/mountWrapper';
+import { Greeting } from './Greeting';
+
+const defaultProps = { name: 'Ada' };
+
+it('shows the name it was rendered with', () => {
+  const wrapper = mountWrapper('en', <Greeting {...defaultProps} />);
+  wrapper.setProps({ ...defaultProps, name: 'Bob' });
+  expect(wrapper.find('p').text()).toBe('Hello, Ada');
+});
+"""
+
+ROOT_OWN_PROPS_SUITE = """
+import { mountWrapper } from '../../specs/mountWrapper';
+import { Greeting } from './Greeting';
+
+it('shows the messages its provider was given', () => {
+  const wrapper = mountWrapper('en', <Greeting name="Ada" />);
+  wrapper.setProps({ value: { hello: 'Hi' } });
+  expect(wrapper.find('p').text()).toBe('Hi, Ada');
+});
+"""
+
+
+async def test_props_set_on_the_helpers_root_never_reach_the_tests_element(
+    app_copy: Path, greeting: Path
+) -> None:
+    """Enzyme's root is the element the helper mounts, the provider: ``setProps`` set its
+    props, and the provider hands none of them (``name``) down, so the greeting kept its own
+    (kubeapps calls ``setProps`` to "force a re-render" in 7 files). The statement goes, with
+    a finding; a re-render of ``<Greeting name="Bob" />`` would change what the test sees."""
+    file = "src/components/Greeting/RootProps.test.tsx"
+    result = await migrated(app_copy, file, ROOT_PROPS_SUITE)
+    assert "setProps" not in result.content and "rerender" not in result.content
+    assert "expect(screen.getByText('Hello, Ada')).toBeInTheDocument();" in result.content
+    assert any(
+        "<MessagesContext.Provider>, which does not hand them" in f.message
+        for f in result.codemod_findings
+    ), result.codemod_findings
+
+
+async def test_a_prop_of_the_helpers_root_is_not_taken_for_the_elements(
+    app_copy: Path, greeting: Path
+) -> None:
+    """The prop the helper gives the provider itself (``value``) did change what the greeting
+    shows; a re-render of the greeting alone, outside the provider, would not do that: the
+    line stays untranslated, with a finding, and the test fails honestly."""
+    file = "src/components/Greeting/RootOwnProps.test.tsx"
+    (app_copy / file).write_text(ROOT_OWN_PROPS_SUITE.lstrip())
+    result = await migrate_offline(app_copy, file)
+    assert "rerender(" not in result.content, result.content
+    assert any(
+        f.kind == "untranslated" and "<MessagesContext.Provider>, the root" in f.message
+        for f in result.codemod_findings
+    ), result.codemod_findings

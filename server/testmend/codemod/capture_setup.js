@@ -843,26 +843,29 @@ function patch(Wrapper, isShallow) {
       return result;
     };
   }
-  // findWhere(predicate): what the predicate selected, recorded at its call site like a find.
-  const originalWhere = Wrapper.prototype.findWhere;
-  if (typeof originalWhere !== 'function') return;
+  // findWhere(predicate), filterWhere(predicate): what the predicate selected, recorded at its
+  // call site like a find (`find('img').filterWhere((i) => i.prop('alt') === 'icon')`).
   let inWhere = false;
-  Wrapper.prototype.findWhere = function findWhere(predicate) {
-    if (inWhere) return originalWhere.apply(this, arguments);
-    inWhere = true;
-    let result;
-    try {
-      result = originalWhere.apply(this, arguments);
-    } finally {
-      inWhere = false;
-    }
-    try {
-      record(this, predicate, result, isShallow);
-    } catch (e) {
-      note(e && e.message);
-    }
-    return result;
-  };
+  for (const method of ['findWhere', 'filterWhere']) {
+    const originalWhere = Wrapper.prototype[method];
+    if (typeof originalWhere !== 'function') continue;
+    Wrapper.prototype[method] = function where(predicate) {
+      if (inWhere) return originalWhere.apply(this, arguments);
+      inWhere = true;
+      let result;
+      try {
+        result = originalWhere.apply(this, arguments);
+      } finally {
+        inWhere = false;
+      }
+      try {
+        record(this, predicate, result, isShallow);
+      } catch (e) {
+        note(e && e.message);
+      }
+      return result;
+    };
+  }
 }
 
 // The root wrapper's own element where a test reads or acts on it (`wrapper.hasClass(…)`,
@@ -929,18 +932,28 @@ function patchRoot(Wrapper, isShallow) {
 // under the selector ':handler'. Found in the React tree (portals included) by identity, so a
 // child that wraps the callback in a handler of its own is never taken for one that passes it.
 const MAX_HOSTS = 500;
+const MAX_HOLDERS = 20;
 const HANDLER_PROP = /^on[A-Z]/;
-function handlerHost(self, fn) {
+// Every element holding `fn` as the same handler prop, in document order: one, or the items of
+// a list that share the callback (`<input onChange={onChange} value={opt} />` for each option),
+// of which the test's event data tells the one it meant.
+function handlerHosts(self, fn) {
   const hosts = self.findWhere((n) => typeof n.type() === 'string');
-  for (let i = 0; i < hosts.length && i < MAX_HOSTS; i += 1) {
+  const found = [];
+  let key = null;
+  for (let i = 0; i < hosts.length && i < MAX_HOSTS && found.length < MAX_HOLDERS; i += 1) {
     const node = hosts.at(i);
     const own = node.props();
-    const key = Object.keys(own).find((k) => HANDLER_PROP.test(k) && own[k] === fn);
-    if (!key) continue;
+    const held = key !== null
+      ? (own[key] === fn ? key : undefined)
+      : Object.keys(own).find((k) => HANDLER_PROP.test(k) && own[k] === fn);
+    if (!held) continue;
     const element = node.getDOMNode();
-    return element && element.nodeType === 1 ? { key, element } : null;
+    if (!element || element.nodeType !== 1) return [];
+    key = held;
+    found.push({ key, element });
   }
-  return null;
+  return found;
 }
 
 let inHandlerRecord = false;
@@ -957,12 +970,14 @@ function recordHandlers(self, name) {
     const handlers = {};
     for (const key of names) {
       if (!HANDLER_PROP.test(key) || typeof props[key] !== 'function') continue;
-      const host = handlerHost(self, props[key]);
-      if (!host) continue;
+      const hosts = handlerHosts(self, props[key]);
+      if (!hosts.length) continue;
       handlers[key] = {
-        event: host.key,
-        element: describeElement(host.element),
-        queries: queriesFor([host.element]),
+        event: hosts[0].key,
+        holders: hosts.map((host) => ({
+          element: describeElement(host.element),
+          queries: queriesFor([host.element]),
+        })),
       };
     }
     state.records.push({

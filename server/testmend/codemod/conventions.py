@@ -8,7 +8,7 @@ import os
 import re
 from collections import Counter
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from ..config import EventsSetting
 from ..enzyme_import import ENZYME_IMPORT
@@ -16,7 +16,7 @@ from ..layout import NEVER_WALKED
 from ..project.configs import parse_jsonc
 from ..project.enzyme_helpers import RENDERING_NAME, enzyme_render_imports, enzyme_renders
 from ..project.packages import installed_version, read_package_json
-from .helper_twins import helper_twin, twin_name
+from .helper_twins import helper_twin, mounted_root, twin_name
 from .models import CodemodOptions, EventStyle, HelperMapping, RenderHelper
 from .translate.action_helpers import action_helpers_in
 from .translate.helper_modules import selection_helpers_in
@@ -162,6 +162,12 @@ def _helper_render_kind(name: str, text: str) -> Literal["mount", "shallow"]:
         return "mount"
     names = enzyme_render_imports(text)
     return "shallow" if "shallow" in names and "mount" not in names else "mount"
+
+
+def _root_of(text: str, path: Path, name: str) -> dict[str, Any]:
+    """``HelperMapping``'s ``root`` and ``root_props`` for the Enzyme helper ``name``."""
+    found = mounted_root(text, path.as_posix(), name)
+    return {"root": found[0], "root_props": found[1]} if found is not None else {}
 
 
 def _preferred_specifier(module: Path, root: Path, importers: Counter[str]) -> str:
@@ -363,11 +369,12 @@ def detect_conventions(project_root: Path, *, events: EventsSetting = "auto") ->
                 render_module=spec,
                 render_path=relative,
                 twin=module,
+                **_root_of(texts[path], path, name),
             )
             for name in twinned
         ]
     if render_helper is not None:
-        for _path, helpers, spec in enzyme_helpers:
+        for path, helpers, spec in enzyme_helpers:
             for name in helpers:
                 target = _mapped_by(name, render_helper)
                 if target is None:
@@ -378,6 +385,7 @@ def detect_conventions(project_root: Path, *, events: EventsSetting = "auto") ->
                         enzyme_module=spec,
                         render_name=target,
                         render_module=render_helper.module,
+                        **_root_of(texts[path], path, name),
                     )
                 )
     # Selection helpers in the modules tests import (``__tests__/helpers.js`` included).

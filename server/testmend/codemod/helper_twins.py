@@ -73,6 +73,46 @@ def helper_twin(module_text: str, path: str, name: str) -> str | None:
     )
 
 
+def mounted_root(module_text: str, path: str, name: str) -> tuple[str, list[str]] | None:
+    """(its tag, the props the helper gives it) of the element the Enzyme helper ``name``
+    mounts around the test's element, when every ``mount`` of it mounts the same such element
+    (``mount(<Provider store={store}>{childrenNode}</Provider>)``): that element, not the
+    test's, is Enzyme's root. None when the helper mounts the element it was given, or when
+    that cannot be read."""
+    tree = parse(module_text, path)
+    mount = _enzyme_mount_name(tree.root_node)
+    definition = _exported_definition(tree.root_node, name)
+    if tree.root_node.has_error or mount is None or definition is None:
+        return None
+    found: set[tuple[str, tuple[str, ...]]] = set()
+    for use in walk(definition[0]):
+        if use.type != "identifier" or text(use) != mount or use.parent is None:
+            continue
+        call = use.parent
+        if call.type != "call_expression" or call.child_by_field_name("function") != use:
+            return None
+        args = args_of(call)
+        element = unwrap(args[0]) if args else None
+        if element is None or element.type not in ("jsx_element", "jsx_self_closing_element"):
+            return None
+        opening = (
+            element.child_by_field_name("open_tag") if element.type == "jsx_element" else element
+        )
+        tag = opening.child_by_field_name("name") if opening is not None else None
+        if opening is None or tag is None:
+            return None
+        props = tuple(
+            text(attr.named_children[0])
+            for attr in opening.named_children
+            if attr.type == "jsx_attribute" and attr.named_children
+        )
+        found.add((text(tag), props))
+    if len(found) != 1:
+        return None
+    tag_name, props = found.pop()
+    return tag_name, list(props)
+
+
 def _enzyme_mount_name(root: Node) -> str | None:
     """The local name the module imports Enzyme's ``mount`` under."""
     for stmt in root.named_children:

@@ -35,6 +35,12 @@ class HelperMapping(_Model):
     twin: str | None = None
     """When the render helper is testmend's twin of the Enzyme helper (``helper_twins``): that
     module with the twin in it, written as a file of each result that uses it."""
+    root: str | None = None
+    """When the Enzyme helper mounts the test's element inside another
+    (``mount(<Provider store={store}>{children}</Provider>)``): that element's tag, which is
+    what Enzyme's root is (``setProps`` sets its props). None when it mounts the test's own."""
+    root_props: list[str] = []
+    """The props the helper gives that root (``store``)."""
 
 
 class RenderHelper(_Model):
@@ -147,15 +153,23 @@ class HostSelection(_Model):
     css: str | None = None
 
 
-class CapturedHandler(_Model):
-    """A child component's callback prop that an element it rendered holds as its own event
-    handler (the same function): React calls it on that element's event."""
+class HandlerHolder(_Model):
+    """An element holding a child's callback as its own event handler."""
 
-    event: str
-    """The element's handler prop holding it (``onClick``)."""
     element: CapturedElement
     queries: list[CapturedQuery] = []
     """Verified queries for that element alone."""
+
+
+class CapturedHandler(_Model):
+    """A child component's callback prop that elements it rendered hold as their own event
+    handler (the same function): React calls it on such an element's event."""
+
+    event: str
+    """The elements' handler prop holding it (``onClick``)."""
+    holders: list[HandlerHolder]
+    """Those elements in document order: one, or the items of a list sharing the callback
+    (each option's checkbox), of which the event's data tells the one the test meant."""
 
 
 class FindRecord(_Model):

@@ -293,3 +293,31 @@ def matcher_on(subject: Node) -> str | None:
     if member is None or member.type != "member_expression":
         return None
     return text(member.child_by_field_name("property"))
+
+
+def object_keys(props: Node) -> set[str] | None:
+    """The keys of the object literal ``props``: its own, and those of a spread of an object
+    the file declares (``...defaultProps``); None when some cannot be known (a variable, a
+    spread of something else, a computed key)."""
+    obj = props if props.type == "object" else None
+    if obj is None:
+        return None
+    keys: set[str] = set()
+    for pair in obj.named_children:
+        key = pair.child_by_field_name("key") if pair.type == "pair" else None
+        if key is not None and key.type != "computed_property_name":
+            keys.add(pair_key(pair))
+        elif pair.type == "shorthand_property_identifier":
+            keys.add(text(pair))
+        elif pair.type == "spread_element" and pair.named_children:
+            spread = pair.named_children[0]
+            declared = None
+            if spread.type == "identifier":
+                declared = object_declared(text(spread), spread)
+            inner = object_keys(declared) if declared is not None else None
+            if inner is None:
+                return None
+            keys |= inner
+        else:
+            return None
+    return keys

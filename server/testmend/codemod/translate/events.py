@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import re
 
+from ..models import HandlerHolder
 from ..syntax import (
     Node,
     args_of,
     enclosing_function,
     js_string,
     object_declared,
+    object_items,
     string_value,
     text,
     unwrap,
@@ -123,18 +125,23 @@ class Events(Awaiting):
         if not held or len(held) != len(handlers) or len({h.event for h in held}) != 1:
             return None
         event = EVENTS.get(held[0].event[2:].lower())
-        target = self._agreed([h.queries for h in held], multi=False)
-        if event is None or target is None:
+        data = call_args[0] if call_args else None
+        holders = [_meant(h.holders, data) for h in held]
+        chosen = [h for h in holders if h is not None]
+        if event is None or len(chosen) != len(holders):
             return None
-        element = held[0].element
-        if any("disabled" in h.element.attributes for h in held):
+        target = self._agreed([h.queries for h in chosen], multi=False)
+        if target is None:
+            return None
+        element = chosen[0].element
+        if any("disabled" in h.element.attributes for h in chosen):
             return None  # no user's event reaches it: the test did what no user can
         target.captured = (element,)
         target.checkbox = element.tag == "input" and element.attributes.get("type") in (
             "checkbox",
             "radio",
         )
-        return target, event, call_args[0] if call_args else None
+        return target, event, data
 
     def events_answer(self, name: str, stmt: Node, ctx: Ctx) -> bool:
         """Every use of ``name`` after ``stmt`` (``const confirm = wrapper.find(Button)
@@ -453,3 +460,30 @@ def _spy_object_methods(value: Node | None) -> list[str] | None:
         return None
     names = [string_value(m) for m in methods.named_children]
     return [n for n in names if n is not None] if all(names) else None
+
+
+def _meant(holders: list[HandlerHolder], data: Node | None) -> HandlerHolder | None:
+    """The element of ``holders`` the test's call meant: the only one; else, of the items of a
+    list sharing the callback, the one whose ``value`` the event's data names (``{ target: {
+    value: 'bar' } }``, as a change on that checkbox would carry); None when it names none or
+    several."""
+    if len(holders) == 1:
+        return holders[0]
+    value = _target_value(data) if data is not None else None
+    if value is None:
+        return None
+    named = [h for h in holders if h.element.attributes.get("value") == value]
+    return named[0] if len(named) == 1 else None
+
+
+def _target_value(data: Node) -> str | None:
+    """``'bar'`` of event data ``{ target: { value: 'bar' } }`` (or a variable declared so)."""
+    obj = unwrap(data)
+    if obj is not None and obj.type == "identifier":
+        obj = object_declared(text(obj), data)
+    target = dict(object_items(obj)).get("target") if obj is not None else None
+    target = unwrap(target) if target is not None else None
+    if target is None or target.type != "object":
+        return None
+    value = dict(object_items(target)).get("value")
+    return string_value(value) if value is not None else None

@@ -37,6 +37,8 @@ class ImportScanner(ConverterState):
         path = mapping.render_path or (helper.path if helper is not None else None)
         module = relative_specifier(mapping.render_module, path, self.path)
         self.helper_renders[local] = (mapping.render_name, module, mapping.options)
+        if mapping.root is not None:
+            self.helper_roots[local] = mapping
         if mapping.twin is not None and mapping.render_path is not None:
             # testmend's twin of the helper, in the helper's module: a file of the result.
             self.support_files[mapping.render_path] = mapping.twin

@@ -278,7 +278,8 @@ class PropAssertions(Interactions):
             if _string_valued(target) and margs[0].type not in ("string", "template_string"):
                 # React writes the prop as the DOM's string (`<option value={version.id}>`
                 # reads "123"); only number inputs read back a number.
-                margs_code = f"String({margs_code})"
+                number = re.fullmatch(r"\d+(\.\d*[1-9])?", text(margs[0])) is not None
+                margs_code = js_string(text(margs[0])) if number else f"String({margs_code})"
             return f"expect({element}){neg}.toHaveValue({margs_code});"
         if key == "className" and matcher in ("toBe", "toEqual") and margs:
             if self._shallow_root(target) and target.render.component_root:
@@ -387,10 +388,22 @@ def class_template(template: str) -> str:
 
 
 def _string_valued(target: Target) -> bool:
-    """``target`` is found by a role whose elements have a string value in the DOM, whatever
-    value the prop had, and whose values are often ids (an ``<option>``, a single select)."""
-    return (
+    """``target`` is an element whose value jest-dom reads as a string, whatever value the
+    prop had: found by a role whose elements have one (an ``<option>``, a single select, a
+    slider, a text box), or seen by the capture as such an element (any input but a number's,
+    whose value alone reads back a number)."""
+    if target.kind == "var" and target.binding is not None and target.binding.target is not None:
+        target = target.binding.target  # `const slider = …`: what it holds
+    by_role = (
         target.kind == "query"
         and target.method == "Role"
-        and re.match(r"'(option|combobox)'", target.args) is not None
+        and re.match(r"""['"](option|combobox|slider|textbox|searchbox)['"]""", target.args)
+        is not None
     )
+    seen = bool(target.captured) and all(
+        (e.tag == "input" and e.attributes.get("type", "text") != "number")
+        or (e.tag == "select" and "multiple" not in e.attributes)
+        or e.tag in ("option", "textarea")
+        for e in target.captured
+    )
+    return by_role or seen

@@ -22,14 +22,14 @@ from ..syntax import (
     unwrap,
     walk,
 )
-from .settable import SettableRenders
+from .helper_roots import HelperRoots
 from .state import Binding, Ctx, Untranslatable
 from .tables import HOOKS, TEST_FUNCS
 
 _UPDATE = "rerendered"  # the prop a re-render passes so that connect() lets it through
 
 
-class Rerenders(SettableRenders):
+class Rerenders(HelperRoots):
     """Re-rendering a wrapper's element with new props."""
 
     def earlier_render_shown(self, name: str, stmt: Node) -> bool:
@@ -128,6 +128,8 @@ class Rerenders(SettableRenders):
         changes: the re-render passes one more, ``rerendered``, a new object each time, which
         no component reads."""
         binding = self.binding_named(text(base), base) if base.type == "identifier" else None
+        if binding is not None and len(args) == 1:
+            self.set_on_helper_root(binding, unwrap(args[0]))
         behind = self._behind(binding) if binding is not None and len(args) == 1 else None
         if binding is None or behind is None:
             return self._rerender(base, args, ctx)

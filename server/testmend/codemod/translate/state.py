@@ -12,7 +12,14 @@ from typing import Literal
 from ...assets import read_asset
 from ...js_syntax import grammar_for
 from ...project.resolver import specifier_for
-from ..models import CapturedElement, CodemodOptions, DomCapture, FindRecord, NoteKind
+from ..models import (
+    CapturedElement,
+    CodemodOptions,
+    DomCapture,
+    FindRecord,
+    HelperMapping,
+    NoteKind,
+)
 from ..syntax import Edit, Node, line_indent, line_start, parse, text, walk
 from .tables import THROW
 
@@ -232,6 +239,9 @@ class ConverterState:
         are theirs, not Enzyme's options."""
         self.enzyme_namespaces: set[str] = set()
         self.helper_renders: dict[str, tuple[str, str, str]] = {}
+        self.helper_roots: dict[str, HelperMapping] = {}
+        """Of those, the helpers that mount the test's element inside another element, which
+        is Enzyme's root (``HelperMapping.root``)."""
         self.wrapper_functions: set[str] = set()
         self.setup_objects: dict[str, dict[str, str]] = {}
         """Local setup functions returning an object that holds a render (``return { wrapper,

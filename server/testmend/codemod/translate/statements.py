@@ -240,7 +240,11 @@ class Statements(Assertions):
                     return True
                 if self._wrapper_arg_call(stmt, expr):
                     return True
-                new = self.action(expr, ctx)
+                try:
+                    new = self.action(expr, ctx)
+                except Dropped as exc:
+                    self.remove_statement(stmt, str(exc))
+                    return True
                 if new is not None:
                     if new == "":
                         self.remove_statement(stmt, "removed an Enzyme-only call")
@@ -487,6 +491,7 @@ class Statements(Assertions):
                 multi=False,
                 component=target.component,
                 checkbox=target.checkbox,
+                captured=target.captured,
                 # The selector Enzyme's wrapper held (every match, which a find under it
                 # searches), for a find chained on the variable.
                 css=target.css if target.kind == "css" and not target.index else "",

@@ -303,10 +303,22 @@ class Targets(TargetCode):
                 continue
             if op == "filterWhere" and args and last_find is not None:
                 filtered = self.text_filtered_target(last_find, args[0], ctx)
+                step = 1
+                if filtered is None and self._searched_in_document(target):
+                    # Any predicate (`(i) => i.prop('alt') === 'icon'`): what the capture saw
+                    # it keep, when a query selects exactly that.
+                    index, skip = self._index_after(ops, i + 1)
+                    filtered = self.captured_target(node, "", ctx, context, index, False)
+                    if filtered is not None:
+                        self._scope_to_render(target, filtered)
+                        filtered.checkbox = self._captured_checkbox(node, ctx)
+                        filtered.captured = self.captured_elements(node, ctx)
+                        if index is not None and (filtered.index is not None or not filtered.multi):
+                            step += skip
                 if filtered is not None:
                     filtered.within = target.within
                     target = filtered
-                    i += 1
+                    i += step
                     continue
             if op == "filter" and args and string_value(args[0]) is not None:
                 target = self._filtered(target, string_value(args[0]) or "")
