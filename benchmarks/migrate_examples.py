@@ -85,6 +85,8 @@ class Row:
     lost: int = 0
     reasons: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    unchanged: bool = False
+    """The result is the file as it was (refused, or nothing it could convert)."""
 
     @property
     def passing(self) -> bool:
@@ -111,6 +113,7 @@ def row_of(result: RunResult, seconds: float) -> Row:
         lost=len(intent.lost()) if intent is not None else 0,
         reasons=result.reasons,
         seconds=round(seconds, 1),
+        unchanged=result.content == result.original,
     )
 
 
@@ -130,7 +133,8 @@ async def migrate_all(app: Path, files: list[str], jobs: int) -> tuple[list[Row]
                 try:
                     handle = await engine.start(RunRequest(file=file))
                 except EngineError as exc:
-                    return Row(file=file, outcome="refused", reasons=[str(exc)]), None
+                    refused = Row(file=file, outcome="refused", reasons=[str(exc)], unchanged=True)
+                    return refused, None
                 result = await handle.wait()
                 assert result is not None, "an offline run never pauses"
                 ended = time.perf_counter()
@@ -219,6 +223,13 @@ def report(rows: list[Row], results: list[RunResult], wall: float, jobs: int, sh
     print(
         f"mutants in accepted files: the originals catch {caught}, "
         f"the results lose {sum(r.lost for r in accepted)}"
+    )
+    unchanged = [r for r in rows if r.unchanged]
+    print(
+        f"returned unchanged: {len(unchanged)}/{n}"
+        + "".join(
+            f"\n    {r.file}: {(r.reasons or ['no reason given'])[0][:160]}" for r in unchanged
+        )
     )
     if reasons:
         print("not accepted, by reason (files):")
