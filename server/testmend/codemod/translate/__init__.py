@@ -14,14 +14,15 @@ is a class built on the one below it, so a part calls only itself and the parts 
 11. ``recording.py`` — recording stubs for children's props (``Recordings``)
 12. ``settable.py`` — the file's render helpers that return a ``setProps`` (``SettableRenders``)
 13. ``helper_roots.py`` — ``setProps`` on the root a project helper mounts (``HelperRoots``)
-14. ``rerender.py`` — ``setProps`` → ``rerender`` (``Rerenders``)
-15. ``awaiting.py`` — functions made async where a user-event call is awaited (``Awaiting``)
-16. ``events.py`` — simulated events and called handlers as user events (``Events``)
-17. ``interactions.py`` — ``simulate``, class internals, helpers taking a wrapper (``Interactions``)
-18. ``prop_assertions.py`` — assertions on props and attributes (``PropAssertions``)
-19. ``assertions.py`` — ``expect(…)`` on wrappers (``Assertions``)
-20. ``statements.py`` — the walk over statements (``Statements``)
-21. ``finishing.py`` — unused bindings, wrapper types, the imports (``Finishing``)
+14. ``earlier_renders.py`` — renders Enzyme's next wrapper hid, unmounted (``EarlierRenders``)
+15. ``rerender.py`` — ``setProps`` → ``rerender`` (``Rerenders``)
+16. ``awaiting.py`` — functions made async where a user-event call is awaited (``Awaiting``)
+17. ``events.py`` — simulated events and called handlers as user events (``Events``)
+18. ``interactions.py`` — ``simulate``, class internals, helpers taking a wrapper (``Interactions``)
+19. ``prop_assertions.py`` — assertions on props and attributes (``PropAssertions``)
+20. ``assertions.py`` — ``expect(…)`` on wrappers (``Assertions``)
+21. ``statements.py`` — the walk over statements (``Statements``)
+22. ``finishing.py`` — unused bindings, wrapper types, the imports (``Finishing``)
 
 Beside the chain: ``tables.py`` (Enzyme's methods, events, roles: data) and
 ``helper_modules.py`` (selection helpers the tests' own modules export).

@@ -1,6 +1,5 @@
 """``setProps`` → ``rerender``: the rendered element with the new props merged, its children,
-and the hook-local data it reads moved where the re-render can see it; and whether a new render
-into a variable would leave an earlier one in the document."""
+and the hook-local data it reads moved where the re-render can see it."""
 
 from __future__ import annotations
 
@@ -22,85 +21,14 @@ from ..syntax import (
     unwrap,
     walk,
 )
-from .helper_roots import HelperRoots
+from .earlier_renders import EarlierRenders
 from .state import Binding, Ctx, Untranslatable
-from .tables import HOOKS, TEST_FUNCS
 
 _UPDATE = "rerendered"  # the prop a re-render passes so that connect() lets it through
 
 
-class Rerenders(HelperRoots):
+class Rerenders(EarlierRenders):
     """Re-rendering a wrapper's element with new props."""
-
-    def earlier_render_shown(self, name: str, stmt: Node) -> bool:
-        """An earlier render into ``name`` (``_rendered_before``), which a new render into it at
-        ``stmt`` would leave in the document (Enzyme's new wrapper hid it), and which the test
-        did not unmount just before ``stmt`` (``name.unmount();``)."""
-        before = stmt.prev_named_sibling
-        if before is not None and re.fullmatch(rf"{re.escape(name)}\.unmount\(\);?", text(before)):
-            return False
-        return self._rendered_before(name, stmt)
-
-    def _rendered_before(self, name: str, stmt: Node) -> bool:
-        """Another render is assigned to ``name`` before ``stmt`` in every test that runs
-        ``stmt`` (a test body or a ``beforeEach``): earlier in the same block, or in a
-        ``beforeEach`` of a describe around it that runs first."""
-        here = self._hook_or_test(stmt)
-        if here is None:
-            return False
-        for other in stmt.parent.named_children if stmt.parent is not None else []:
-            # `let wrapper = shallow(…)` earlier in the same block
-            if other.end_byte > stmt.start_byte or other.type not in (
-                "lexical_declaration",
-                "variable_declaration",
-            ):
-                continue
-            for declarator in other.named_children:
-                if (
-                    declarator.type == "variable_declarator"
-                    and text(declarator.child_by_field_name("name")) == name
-                    and self.render_call_of(declarator.child_by_field_name("value")) is not None
-                ):
-                    return True
-        for other in walk(self.tree.root_node):
-            if other.type != "expression_statement" or other == stmt or not other.named_children:
-                continue
-            expr = unwrap(other.named_children[0])
-            if expr is None or expr.type != "assignment_expression":
-                continue
-            left = expr.child_by_field_name("left")
-            if left is None or text(left) != name:
-                continue
-            if self.render_call_of(expr.child_by_field_name("right")) is None:
-                continue
-            if other.parent == stmt.parent:
-                if other.end_byte <= stmt.start_byte:
-                    return True
-                continue
-            there = self._hook_or_test(other)
-            if there is None or there[1] != "beforeEach" or there[0].parent is None:
-                continue
-            scope = there[0].parent.parent  # the describe's body (or the file) holding the hook
-            if scope is None or not (scope.start_byte <= stmt.start_byte < scope.end_byte):
-                continue
-            # A later beforeEach of the same describe runs after this one.
-            if here[1] == "beforeEach" and other.start_byte > stmt.start_byte:
-                continue
-            return True
-        return False
-
-    def _hook_or_test(self, stmt: Node) -> tuple[Node, str] | None:
-        """The test or hook call whose callback directly holds ``stmt``, and its name."""
-        block = stmt.parent
-        fn = block.parent if block is not None else None
-        args = fn.parent if fn is not None else None
-        call = args.parent if args is not None else None
-        if call is None or call.type != "call_expression":
-            return None
-        name = self.callee_name(call)
-        if name not in TEST_FUNCS and name not in HOOKS:
-            return None
-        return call, "test" if name in TEST_FUNCS else name
 
     def _reads_wrappers(self, props: Node) -> bool:
         """``props`` use a wrapper other than to call its ``setProps`` (``{ …root.instance()

@@ -409,6 +409,8 @@ class Statements(Assertions):
         call = self.render_call_of(value)
         if call is not None:
             binding = self.binding_named(name, declarator)
+            if binding is not None:
+                self.unmount_each_turn(binding, stmt)
             if binding is not None and binding.kind == "decl" and not binding.passed_as_arg:
                 self.decl_edits.append((binding, stmt, call))
                 self.claimed.append((stmt.start_byte, stmt.end_byte))
