@@ -301,12 +301,18 @@ function describeElement(el) {
     if (a.name === 'class' || a.name === 'style') continue;
     attrs[a.name] = a.value.slice(0, 200);
   }
-  return {
+  const described = {
     tag: el.tagName.toLowerCase(),
     attributes: attrs,
     classes: Array.from(el.classList || []),
     text: normalize(el.textContent).slice(0, 200),
   };
+  // A custom element's state that its React wrapper set as a property, which no attribute
+  // shows (Clarity's `<cds-button>`: `disabled` is the element's property alone).
+  if (described.tag.includes('-') && typeof el.disabled === 'boolean' && !el.hasAttribute('disabled')) {
+    described.properties = { disabled: el.disabled };
+  }
+  return described;
 }
 
 const METHODS = ['Role', 'LabelText', 'PlaceholderText', 'Text', 'DisplayValue', 'AltText', 'Title', 'TestId'];

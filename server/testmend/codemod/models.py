@@ -141,6 +141,8 @@ class CapturedElement(_Model):
     attributes: dict[str, str] = {}
     classes: list[str] = []
     text: str = ""
+    properties: dict[str, bool] = {}
+    """A custom element's state that no attribute shows, as its properties (``disabled``)."""
 
 
 class HostSelection(_Model):

@@ -15,7 +15,7 @@ from ..syntax import (
     string_value,
     text,
 )
-from .prop_assertions import PropAssertions, class_argument
+from .prop_assertions import PropAssertions, class_argument, property_disabled
 from .state import Ctx, Dropped, Target, Untranslatable
 from .tables import (
     NO_ROOT_NOTE,
@@ -449,7 +449,12 @@ class Assertions(PropAssertions):
             if matcher == "toBeEmptyRender":
                 container = self.member_of(target, "container")
                 return f"expect({container}){neg}.toBeEmptyDOMElement();"
-            return f"expect({self.element_code(target, 'get')}){neg}.{matcher}({margs_code});"
+            element = self.element_code(target, "get")
+            if matcher == "toBeDisabled" and property_disabled(target):
+                return (
+                    f"expect({element}).toHaveProperty('disabled', {'false' if neg else 'true'});"
+                )
+            return f"expect({element}){neg}.{matcher}({margs_code});"
         if matcher == "toHaveProp" and margs:
             key = string_value(margs[0])
             if key is None:

@@ -185,6 +185,8 @@ class PropAssertions(Interactions):
         styled as a button) it shows, when it does, as ``aria-disabled`` or a class, which
         the capture must have seen."""
         tags = {e.tag for e in target.captured}
+        if property_disabled(target):
+            return f"expect({element}).toHaveProperty('disabled', {str(value).lower()});"
         if not tags or tags <= DISABLEABLE_TAGS:
             return f"expect({element}).{'toBeDisabled' if value else 'toBeEnabled'}();"
         if not value:
@@ -392,8 +394,7 @@ def _string_valued(target: Target) -> bool:
     prop had: found by a role whose elements have one (an ``<option>``, a single select, a
     slider, a text box), or seen by the capture as such an element (any input but a number's,
     whose value alone reads back a number)."""
-    if target.kind == "var" and target.binding is not None and target.binding.target is not None:
-        target = target.binding.target  # `const slider = …`: what it holds
+    target = held(target)
     by_role = (
         target.kind == "query"
         and target.method == "Role"
@@ -407,3 +408,18 @@ def _string_valued(target: Target) -> bool:
         for e in target.captured
     )
     return by_role or seen
+
+
+def property_disabled(target: Target) -> bool:
+    """The capture saw ``target`` as custom elements whose disabled state is their property
+    alone (a web component's React wrapper sets it so: Clarity's ``<cds-button>``), which
+    jest-dom's ``toBeDisabled``, reading the attribute, never sees."""
+    captured = held(target).captured
+    return bool(captured) and all("-" in e.tag and "disabled" in e.properties for e in captured)
+
+
+def held(target: Target) -> Target:
+    """What a variable target stands for (``const slider = …``), else ``target`` itself."""
+    if target.kind == "var" and target.binding is not None and target.binding.target is not None:
+        return target.binding.target
+    return target

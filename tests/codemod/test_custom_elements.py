@@ -1,0 +1,116 @@
+"""Web components behind React wrappers (kubeapps' Clarity ``<cds-button>``, in 7 of its files
+``expect(wrapper.find(CdsButton)).toBeDisabled()``): the wrapper sets ``disabled`` as the
+element's property, which no attribute shows, so jest-dom's ``toBeDisabled`` (reading the
+attribute) never sees it. The capture records such state as the element's property, under the
+example app's real jest, and the conversion asserts the property where it saw one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from testmend.codemod import capture_dom, convert_enzyme_test
+from testmend.codemod.models import (
+    CapturedElement,
+    CapturedQuery,
+    CodemodOptions,
+    DomCapture,
+    FindRecord,
+)
+from tests.support.runners import runners_for
+
+SUITE = """
+import React, { ReactNode, useLayoutEffect, useRef } from 'react';
+import { mount } from 'enzyme';
+
+class XButton extends HTMLElement {
+  disabled = false;
+}
+if (!customElements.get('x-button')) customElements.define('x-button', XButton);
+
+function Button(props: { disabled?: boolean; children: ReactNode }) {
+  const ref = useRef<XButton>(null);
+  useLayoutEffect(() => {
+    if (ref.current) ref.current.disabled = !!props.disabled;
+  });
+  return React.createElement('x-button', { ref }, props.children);
+}
+
+it('is disabled while saving', () => {
+  const wrapper = mount(<Button disabled>Save</Button>);
+  expect(wrapper.find('x-button').text()).toBe('Save');
+});
+
+it('is enabled', () => {
+  const wrapper = mount(<Button>Save</Button>);
+  expect(wrapper.find('x-button').text()).toBe('Save');
+});
+"""
+
+
+async def test_the_capture_records_a_custom_elements_state_no_attribute_shows(
+    app_copy: Path,
+) -> None:
+    file = "src/components/XButton.test.tsx"
+    (app_copy / file).write_text(SUITE.lstrip())
+    try:
+        capture = await capture_dom(runners_for(app_copy), file, workspace_root=app_copy)
+    finally:
+        (app_copy / file).unlink()
+    assert capture.error is None, capture.error
+    seen = {
+        r.test: [e.properties for e in r.elements]
+        for r in capture.records
+        if r.selector == "x-button"
+    }
+    assert seen == {
+        "is disabled while saving": [{"disabled": True}],
+        "is enabled": [{"disabled": False}],
+    }, seen
+
+
+def test_a_disabled_state_seen_as_a_property_is_asserted_as_one() -> None:
+    source = (
+        "import { mount } from 'enzyme';\n"
+        "import { CdsButton } from '@cds/react/button';\n"
+        "import UpgradeButton from './UpgradeButton';\n\n"
+        "it('cannot upgrade while pending', () => {\n"
+        "  const wrapper = mount(<UpgradeButton pending />);\n"
+        "  expect(wrapper.find(CdsButton)).toBeDisabled();\n"
+        "});\n\n"
+        "it('can upgrade', () => {\n"
+        "  const wrapper = mount(<UpgradeButton />);\n"
+        "  expect(wrapper.find(CdsButton)).not.toBeDisabled();\n"
+        "});\n"
+    )
+    upgrade = CapturedQuery(method="Text", args=["Upgrade"])
+
+    def button(line: int, test: str, disabled: bool) -> FindRecord:
+        element = CapturedElement(
+            tag="cds-button", text="Upgrade", properties={"disabled": disabled}
+        )
+        return FindRecord(
+            line=line,
+            column=24,
+            selector="CdsButton",
+            test=test,
+            count=1,
+            elements=[element],
+            queries=[upgrade],
+        )
+
+    dom = DomCapture(
+        file="src/UpgradeButton.test.tsx",
+        records=[button(7, "cannot upgrade while pending", True), button(12, "can upgrade", False)],
+    )
+    options = CodemodOptions()
+    result = convert_enzyme_test(
+        source, path="src/UpgradeButton.test.tsx", options=options, dom=dom
+    )
+    assert result.error is None, result.error
+    assert "expect(screen.getByText('Upgrade')).toHaveProperty('disabled', true);" in (
+        result.content
+    ), result.content
+    assert "expect(screen.getByText('Upgrade')).toHaveProperty('disabled', false);" in (
+        result.content
+    ), result.content
+    assert "toBeDisabled" not in result.content
