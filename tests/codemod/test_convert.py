@@ -507,6 +507,24 @@ def test_html_empty_render_and_root_text() -> None:
     assert "throw new Error" not in content
 
 
+def test_the_html_read_into_a_variable_is_the_renders() -> None:
+    """kubeapps' ``const html = wrapper.html(); expect(html).toContain(…)``: the HTML the
+    render made, as the assertion on ``html()`` itself reads it."""
+    source = (
+        "import { mount } from 'enzyme';\n"
+        "import Notes from './Notes';\n\n"
+        "it('drops comments', () => {\n"
+        "  const wrapper = mount(<Notes />);\n"
+        "  const html = wrapper.html();\n"
+        "  expect(html).not.toContain('a comment');\n"
+        "});\n"
+    )
+    content = convert(source).content
+    assert "const { container } = render(<Notes />);" in content, content
+    assert "const html = container.innerHTML;" in content, content
+    assert "throw new Error" not in content
+
+
 def test_jest_enzyme_matchers() -> None:
     result = convert(fixture("jest_enzyme_matchers.tsx"))
     content = result.content

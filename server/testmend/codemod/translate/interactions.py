@@ -80,6 +80,11 @@ class Interactions(Events):
                 else self.element_code(target, "get")
             )
             return f"{element}.textContent{tail}"
+        if op == "html" and not args:
+            # As the assertions read it: the render's HTML, or the element's own.
+            if target.kind == "root":
+                return f"{self.member_of(target, 'container')}.innerHTML{tail}"
+            return f"{self.element_code(target, 'get')}.outerHTML{tail}"
         if op == ".length":
             return f"{self.list_code(target, 'queryAll')}.length{tail}"
         if op == "exists":
