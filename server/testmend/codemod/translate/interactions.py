@@ -15,7 +15,7 @@ from ..syntax import (
     walk,
 )
 from .events import Events
-from .state import Ctx, Target, Untranslatable
+from .state import Binding, Ctx, Target, Untranslatable
 from .tables import FORM_CONTROLS, SELECT_OPS, UNTRANSLATABLE
 
 _INTERNALS = ("state", "setState", "instance")
@@ -39,6 +39,47 @@ class Interactions(Events):
         return f".{op}({', '.join(text(a) for a in args)})"
 
     # -- values and actions ------------------------------------------------------------------
+
+    def each_element(self, expr: Node, ctx: Ctx) -> bool:
+        """``wrapper.find('li').forEach((li, i) => { … })`` (or over a variable holding such a
+        list): the DOM's list of the elements selected, the callback's first parameter bound
+        to each element as a selection variable is, so that its statements translate where
+        they are when the walk goes on into it. False (nothing done) for anything else."""
+        fn = expr.child_by_field_name("function")
+        prop = fn.child_by_field_name("property") if fn is not None else None
+        args = args_of(expr)
+        callback = unwrap(args[0]) if len(args) == 1 else None
+        if fn is None or prop is None or text(prop) != "forEach" or callback is None:
+            return False
+        if callback.type not in ("arrow_function", "function_expression"):
+            return False
+        params = callback.child_by_field_name("parameters") or callback.child_by_field_name(
+            "parameter"
+        )
+        names = [n for n in walk(params) if n.type == "identifier"] if params else []
+        chain = self.chain(fn.child_by_field_name("object") or fn)
+        if not names or chain is None:
+            return False
+        base, ops = chain
+        target, rest = self.resolve(base, ops, ctx, "list")
+        if rest or not (target.multi or target.kind in ("css", "query")):
+            return False
+        target.multi = True
+        items = self.list_code(target, "getAll")
+        obj = fn.child_by_field_name("object") or fn
+        if items != text(obj):
+            self.replace(obj, items)
+        else:
+            self.claimed.append((obj.start_byte, obj.end_byte))
+        held = target.binding.target if target.kind == "var" and target.binding else target
+        element = Target(
+            held.kind if held is not None else "query",
+            multi=False,
+            captured=held.captured if held is not None else (),
+            scope=held.scope if held is not None else "document",
+        )
+        self.add_binding(Binding(text(names[0]), "derived", names[0], target=element))
+        return True
 
     def value(self, node: Node, ctx: Ctx) -> str:
         """Translate an expression used as a value (arguments, right-hand sides)."""

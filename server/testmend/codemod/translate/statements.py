@@ -187,15 +187,20 @@ class Statements(Assertions):
 
     def expression_body(self, fn: Node, body: Node, ctx: Ctx) -> None:
         """An arrow function with an expression body: ``() => wrapper.find(x).simulate(...)``,
-        or a function returning a render (``(props = {}) => shallow(<Bar {...props} />)``)."""
+        ``(button) => expect(button).toBeDisabled()``, or a function returning a render
+        (``(props = {}) => shallow(<Bar {...props} />)``)."""
         call = self.render_call_of(body)
         if call is not None:
             if not self.settable_render(call, ctx):
                 self.replace_render(call, ctx)
             return
         try:
-            new = self.action(body, ctx)
-        except Untranslatable as exc:
+            if self._expect_subject(body) is not None:
+                # `(button) => expect(button).toBeDisabled()`, each element's assertion
+                new = self.assertion(body, ctx)
+            else:
+                new = self.action(body, ctx)
+        except (Untranslatable, Dropped) as exc:
             self.comment_out(fn, str(exc), ctx)
             return
         if new is None:
@@ -240,6 +245,8 @@ class Statements(Assertions):
                     return True
                 if self._wrapper_arg_call(stmt, expr):
                     return True
+                if self.each_element(expr, ctx):
+                    return False  # the walk goes on into the callback, its element bound
                 try:
                     new = self.action(expr, ctx)
                 except Dropped as exc:
