@@ -114,3 +114,48 @@ def test_a_disabled_state_seen_as_a_property_is_asserted_as_one() -> None:
         result.content
     ), result.content
     assert "toBeDisabled" not in result.content
+
+
+def test_a_button_picked_by_its_text_keeps_what_the_capture_saw_of_it() -> None:
+    """kubeapps' ``const submit = wrapper.find(CdsButton).filterWhere((b) => b.text() ===
+    'Rollback')`` then ``expect(submit).toBeDisabled()``: the element the text picked out of
+    the find is the one whose property is asserted, through the variable, and the
+    ``forEach`` over the find's elements asserts each one's."""
+    source = (
+        "import { mount } from 'enzyme';\n"
+        "import { CdsButton } from '@cds/react/button';\n"
+        "import RollbackDialog from './RollbackDialog';\n\n"
+        "it('cannot roll back without revisions', () => {\n"
+        "  const wrapper = mount(<RollbackDialog />);\n"
+        "  const submit = wrapper.find(CdsButton).filterWhere((b) => b.text() === 'Rollback');\n"
+        "  expect(submit).toBeDisabled();\n"
+        "  wrapper.find(CdsButton).forEach((button) => expect(button).toBeDisabled());\n"
+        "});\n"
+    )
+    cancel = CapturedElement(tag="cds-button", text="Cancel", properties={"disabled": True})
+    rollback = CapturedElement(tag="cds-button", text="Rollback", properties={"disabled": True})
+    found = FindRecord(
+        line=7,
+        column=26,
+        selector="CdsButton",
+        test="cannot roll back without revisions",
+        count=2,
+        elements=[cancel, rollback],
+        element_queries=[
+            [CapturedQuery(method="Text", args=["Cancel"])],
+            [CapturedQuery(method="Text", args=["Rollback"])],
+        ],
+        css="cds-button",
+    )
+    each = found.model_copy(update={"line": 9, "column": 17})
+    dom = DomCapture(file="src/RollbackDialog.test.tsx", records=[found, each])
+    options = CodemodOptions()
+    result = convert_enzyme_test(
+        source, path="src/RollbackDialog.test.tsx", options=options, dom=dom
+    )
+    assert "const submit = screen.getByText('Rollback');" in result.content, result.content
+    assert "expect(submit).toHaveProperty('disabled', true);" in result.content
+    assert (
+        "document.querySelectorAll('cds-button').forEach((button) => "
+        "{ expect(button).toHaveProperty('disabled', true); });"
+    ) in result.content, result.content

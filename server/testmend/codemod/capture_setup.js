@@ -704,10 +704,14 @@ function submitterQueries(form) {
 // too, and its DOM node may be another element than the one with the class.
 function hostVariant(result, elements) {
   let hosts;
+  const wasCounting = counting;
+  counting = true; // hostNodes() runs filterWhere, which is no filter of the test's
   try {
     hosts = result.hostNodes();
   } catch (e) {
     return null;
+  } finally {
+    counting = wasCounting;
   }
   const hostEls = hostElements(hosts, false);
   if (hosts.length === result.length && sameList(hostEls, elements)) return null;
@@ -850,7 +854,8 @@ function patch(Wrapper, isShallow) {
     };
   }
   // findWhere(predicate), filterWhere(predicate): what the predicate selected, recorded at its
-  // call site like a find (`find('img').filterWhere((i) => i.prop('alt') === 'icon')`).
+  // call site like a find (`find('img').filterWhere((i) => i.prop('alt') === 'icon')`). The
+  // capture's own hostNodes() (which runs filterWhere) records nothing (`counting`).
   let inWhere = false;
   for (const method of ['findWhere', 'filterWhere']) {
     const originalWhere = Wrapper.prototype[method];

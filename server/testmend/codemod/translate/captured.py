@@ -216,6 +216,7 @@ class CapturedQueries(Chains):
         if test is None:
             return None
         chosen: list[list[CapturedQuery]] = []
+        elements: list[CapturedElement] = []
         for record in self._matched_at(find_call, ctx):
             if record.count > len(record.element_queries):
                 return None  # more elements than the capture describes one by one
@@ -223,7 +224,11 @@ class CapturedQueries(Chains):
             if len(picked) != 1:
                 return None
             chosen.append(record.element_queries[picked[0]])
-        return self._agreed(chosen, multi=False)
+            elements.append(record.elements[picked[0]])
+        target = self._agreed(chosen, multi=False)
+        if target is not None:
+            target.captured = tuple(elements)
+        return target
 
     def submitter_target(self, find_call: Node, ctx: Ctx) -> Target | None:
         """The one enabled submit button of the form ``find_call`` selected, as every capture

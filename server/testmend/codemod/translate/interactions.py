@@ -79,6 +79,8 @@ class Interactions(Events):
             scope=held.scope if held is not None else "document",
         )
         self.add_binding(Binding(text(names[0]), "derived", names[0], target=element))
+        if params is not None:
+            self.claimed.append((params.start_byte, params.end_byte))  # `(li, i)`: declared
         return True
 
     def value(self, node: Node, ctx: Ctx) -> str:

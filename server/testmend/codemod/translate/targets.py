@@ -234,6 +234,7 @@ class Targets(TargetCode):
                 )
                 if css is not None:
                     source = Target("css", css=js_string(css), component=source.component)
+                    source.captured = self.captured_elements(node, ctx)
                     self.dom_queries_used += 1
                 elif props_of_components:
                     raise Untranslatable(
