@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from .syntax import Node, args_of, parse, string_value, text, unwrap, walk
+from .syntax import Node, args_of, parse, rendered_opening, string_value, text, unwrap, walk
 
 TWIN_MARKER = "Written by testmend"
 _RTL = "@testing-library/react"
@@ -91,13 +91,7 @@ def mounted_root(module_text: str, path: str, name: str) -> tuple[str, list[str]
         call = use.parent
         if call.type != "call_expression" or call.child_by_field_name("function") != use:
             return None
-        args = args_of(call)
-        element = unwrap(args[0]) if args else None
-        if element is None or element.type not in ("jsx_element", "jsx_self_closing_element"):
-            return None
-        opening = (
-            element.child_by_field_name("open_tag") if element.type == "jsx_element" else element
-        )
+        opening = rendered_opening(call)
         tag = opening.child_by_field_name("name") if opening is not None else None
         if opening is None or tag is None:
             return None

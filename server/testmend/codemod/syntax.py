@@ -321,3 +321,13 @@ def object_keys(props: Node) -> set[str] | None:
         else:
             return None
     return keys
+
+
+def rendered_opening(call: Node) -> Node | None:
+    """The opening tag (or the self-closing element) of the JSX element that is ``call``'s
+    first argument (``mount(<Provider store={store}>…</Provider>)``), or None."""
+    args = args_of(call)
+    element = unwrap(args[0]) if args else None
+    if element is None or element.type not in ("jsx_element", "jsx_self_closing_element"):
+        return None
+    return element.child_by_field_name("open_tag") if element.type == "jsx_element" else element

@@ -21,7 +21,17 @@ from functools import cached_property
 
 from ...project.module_syntax import mock_calls
 from ..models import CodemodOptions, DomCapture
-from ..syntax import Edit, Node, args_of, js_string, matcher_on, string_value, text, unwrap, walk
+from ..syntax import (
+    Edit,
+    Node,
+    js_string,
+    matcher_on,
+    rendered_opening,
+    string_value,
+    text,
+    unwrap,
+    walk,
+)
 from .render_calls import needs_a_router, needs_a_store
 from .state import Binding, Ctx, Target, Untranslatable
 from .targets import Targets
@@ -122,13 +132,7 @@ class Recordings(Targets):
 
     def _rendered_module(self, call: Node) -> str | None:
         """The module of the component at the root of the JSX the render ``call`` renders."""
-        args = args_of(call)
-        element = unwrap(args[0]) if args else None
-        if element is None or element.type not in ("jsx_element", "jsx_self_closing_element"):
-            return None
-        opening = (
-            element.child_by_field_name("open_tag") if element.type == "jsx_element" else element
-        )
+        opening = rendered_opening(call)
         name = opening.child_by_field_name("name") if opening is not None else None
         imported = self._component_imports().get(text(name)) if name is not None else None
         return imported[0] if imported is not None else None
