@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from testmend.codemod import convert_enzyme_test
+from testmend.codemod.models import CodemodOptions
 from tests.support.codemod import broken_tests, migrated, write_components
 
 SOURCES = {
@@ -81,3 +83,23 @@ async def test_each_element_of_a_selection_is_the_doms(app_copy: Path, maintaine
         ">Remove",
     )
     assert failing == ["Maintainers locks every button"], failing
+
+
+def test_a_find_under_each_element_is_never_searched_in_the_whole_document() -> None:
+    """``list.forEach((li) => expect(li.find('a').prop('href'))…)``: the element has no
+    selector of its own, and ``document.querySelector('a')`` would read the first link of the
+    page for every item. Left untranslated, with a note."""
+    source = (
+        "import { mount } from 'enzyme';\n"
+        "import Links from './Links';\n\n"
+        "it('links each item', () => {\n"
+        "  const wrapper = mount(<Links />);\n"
+        "  wrapper.find('.item').forEach((li) => {\n"
+        "    expect(li.find('a').prop('href')).toBe('/x');\n"
+        "  });\n"
+        "});\n"
+    )
+    result = convert_enzyme_test(source, path="src/Links.test.tsx", options=CodemodOptions())
+    assert "document.querySelectorAll('.item').forEach((li) => {" in result.content, result.content
+    assert "querySelector('a')" not in result.content
+    assert "// testmend: find() inside a list of elements" in result.content

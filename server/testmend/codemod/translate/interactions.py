@@ -56,10 +56,13 @@ class Interactions(Events):
         params = callback.child_by_field_name("parameters") or callback.child_by_field_name(
             "parameter"
         )
-        names = [n for n in walk(params) if n.type == "identifier"] if params else []
+        first = params if params is not None and params.type == "identifier" else None
+        if params is not None and first is None and params.named_children:
+            first = params.named_children[0]  # `(li, i)`; in TypeScript a required_parameter
+            first = first.child_by_field_name("pattern") or first
         chain = self.chain(fn.child_by_field_name("object") or fn)
-        if not names or chain is None:
-            return False
+        if first is None or first.type != "identifier" or chain is None:
+            return False  # a destructured element (`({ props }) => …`) is no element
         base, ops = chain
         target, rest = self.resolve(base, ops, ctx, "list")
         if rest or not (target.multi or target.kind in ("css", "query")):
@@ -72,13 +75,15 @@ class Interactions(Events):
         else:
             self.claimed.append((obj.start_byte, obj.end_byte))
         held = target.binding.target if target.kind == "var" and target.binding else target
+        # An element of the list, read through its name; no selector of its own, so a find
+        # under it is refused rather than searched in the whole document.
         element = Target(
-            held.kind if held is not None else "query",
+            "query",
             multi=False,
             captured=held.captured if held is not None else (),
             scope=held.scope if held is not None else "document",
         )
-        self.add_binding(Binding(text(names[0]), "derived", names[0], target=element))
+        self.add_binding(Binding(text(first), "derived", first, target=element))
         if params is not None:
             self.claimed.append((params.start_byte, params.end_byte))  # `(li, i)`: declared
         return True
