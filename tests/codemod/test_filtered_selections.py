@@ -17,7 +17,7 @@ SOURCES = {
         export function Size(props: { value: number; icon?: string }) {
           return (
             <div>
-              <img alt="icon" src={props.icon || 'placeholder.svg'} />
+              <img alt="icon" src={props.icon || 'fallback-icon.svg'} />
               <img alt="" src="divider.svg" />
               <label htmlFor="size-range">Size</label>
               <input id="size-range" type="range" min={1} max={50} value={props.value} readOnly />
@@ -42,14 +42,14 @@ describe('Size', () => {
     expect(input.prop('value')).toBe(10);
   });
 
-  it('falls back to the placeholder icon', () => {
+  it('falls back to the default icon', () => {
     const wrapper = mount(<Size value={10} />);
     expect(
       wrapper
         .find('img')
         .filterWhere((i) => i.prop('alt') === 'icon')
         .prop('src'),
-    ).toBe('placeholder.svg');
+    ).toBe('fallback-icon.svg');
   });
 });
 """
@@ -73,7 +73,7 @@ async def test_a_filter_over_props_becomes_the_query_for_what_it_kept(
     assert "expect(input).toHaveValue(10);" in content, content
     assert (
         "expect(screen.getByRole('img', { name: 'icon' })).toHaveAttribute('src', "
-        "'placeholder.svg');" in content
+        "'fallback-icon.svg');" in content
     ), content
 
     # The queries select what the filters kept: the slider alone, the icon alone.
@@ -89,7 +89,7 @@ async def test_a_filter_over_props_becomes_the_query_for_what_it_kept(
         app_copy,
         file,
         size / "Size.tsx",
-        "src={props.icon || 'placeholder.svg'}",
+        "src={props.icon || 'fallback-icon.svg'}",
         "src={props.icon || 'default.svg'}",
     )
-    assert failing == ["Size falls back to the placeholder icon"], failing
+    assert failing == ["Size falls back to the default icon"], failing

@@ -451,9 +451,7 @@ class Assertions(PropAssertions):
                 return f"expect({container}){neg}.toBeEmptyDOMElement();"
             element = self.element_code(target, "get")
             if matcher == "toBeDisabled" and property_disabled(target):
-                return (
-                    f"expect({element}).toHaveProperty('disabled', {'false' if neg else 'true'});"
-                )
+                return self._disabled_assertion(target, element, not neg)
             return f"expect({element}){neg}.{matcher}({margs_code});"
         if matcher == "toHaveProp" and margs:
             key = string_value(margs[0])
