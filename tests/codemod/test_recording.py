@@ -12,7 +12,7 @@ import pytest
 from testmend.codemod import convert_enzyme_test
 from testmend.codemod.models import CodemodOptions
 from tests.support.apps import fixture_text
-from tests.support.codemod import broken_tests, migrate, write_components
+from tests.support.codemod import broken_tests, migrate, migrated, write_components
 
 # In the styles seen in the example app (TodoList, Accordion), typeahead (Overlay, Menu) and
 # visx (a shallow root that is another component's element): a class component child, a
@@ -210,6 +210,29 @@ SOURCES = {
           );
         }
         """,
+    # react-tooltip's shape (kubeapps' Delete, Rollback, Upgrade and StatusAware buttons): the
+    # hint renders its children only while open, so no DOM shows them.
+    "Hint.js": """
+        import React from 'react';
+
+        export default function Hint({ anchor, children }) {
+          const [open] = React.useState(false);
+          return open ? <div role="tooltip" data-anchor={anchor}>{children}</div> : null;
+        }
+        """,
+    "Badge.js": """
+        import React from 'react';
+        import Hint from './Hint';
+
+        export default function Badge({ pending = false }) {
+          return (
+            <span id="badge">
+              Status
+              <Hint anchor="badge">{pending ? 'Pending installation.' : 'Ready.'}</Hint>
+            </span>
+          );
+        }
+        """,
     "index.js": """
         export { Item } from './Item';
         export { List } from './List';
@@ -291,6 +314,27 @@ async def test_props_of_a_shallow_root_component_are_recorded(
         module = widgets / ("Panel.js" if correct == "top={top}" else "Frame.js")
         failing = await broken_tests(app_copy, file, module, correct, broken)
         assert failing == [f"<Panel> {test}"], correct
+
+
+BADGE_SUITE = fixture_text("codemod/recording/badge_suite.tsx")
+
+
+async def test_a_recorded_children_prop_is_read_as_a_prop_not_as_node_access(
+    app_copy: Path, widgets: Path
+) -> None:
+    """``find(Hint).prop('children')`` on a hint that shows its children only when open: the
+    recording gives them, read with brackets (``.children`` after a dot is what Testing
+    Library's lint reports as node access), and the project's eslint finds nothing."""
+    file = "src/components/Widgets/Badge.test.tsx"
+    result = await migrated(app_copy, file, BADGE_SUITE)
+    assert "expect(recordedProps(Hint)[0]['children']).toBe('Pending installation.');" in (
+        result.content
+    )
+    assert [(m.rule, m.line) for m in result.lint_messages] == []
+    failing = await broken_tests(
+        app_copy, file, widgets / "Badge.js", "'Pending installation.'", "'Pending.'"
+    )
+    assert failing == ["<Badge> says why it is pending"]
 
 
 REFUSED = fixture_text("codemod/recording/refused.tsx")
