@@ -1,7 +1,8 @@
 """What the conversion wrote, made as a person writes Testing Library code, so the project's
 lint (``eslint-plugin-testing-library`` among it) has nothing to say about the structure:
 
-- ``act`` around Testing Library's own calls goes (they are wrapped already); what else an
+- ``act`` around Testing Library's own calls (``rerender`` destructured from a render
+  included) goes (they are wrapped already), with any comments it held; what else an
   ``act`` held stays in one; an ``act`` around another one is one; one around nothing but
   comments (its statements left untranslated) goes, the comments stay; an awaited ``act`` that
   waited for pending updates keeps waiting (``await act(() => Promise.resolve())``) unless a
@@ -106,6 +107,9 @@ def _is_testing_library_call(node: Node | None) -> bool:
     if _is_render_call(node) or _callee_name(node) in _TESTING_LIBRARY_ROOTS:
         return True
     callee = node.child_by_field_name("function")
+    if callee is not None and callee.type == "identifier":
+        # `const { rerender } = render(…)`, then `rerender(<X enabled />)`
+        return text_of(callee) in _RENDER_RESULT_METHODS
     prop = callee.child_by_field_name("property") if callee is not None else None
     return (
         callee is not None
@@ -179,7 +183,17 @@ def _unwrap_act(content: str, root: Node) -> str:
         if not statements or not any(_is_testing_library_statement(s) for s in statements):
             continue
         if any(c.type == "comment" for c in body.named_children):
-            continue  # a comment inside would lose its place
+            if not all(_is_testing_library_statement(s) for s in statements):
+                continue  # a comment between two kinds of statement would lose its place
+            # Only Testing Library's calls, with comments (a finding above a query): all of
+            # it moves out, each comment above the line it was above.
+            inner = body.named_children
+            kept = moved(data, inner[0].start_byte, inner[-1].end_byte, stmt.start_byte)
+            waits = "await " in text_of(statements[-1])
+            flush = f"\n{line_indent(data, stmt.start_byte)}{_FLUSH}"
+            tail = flush if awaited and text_of(callback).startswith("async") and not waits else ""
+            edits.append(Edit(stmt.start_byte, stmt.end_byte, kept + tail))
+            continue
         indent = line_indent(data, stmt.start_byte)
         is_async = text_of(callback).startswith("async")
         groups: list[tuple[bool, list[Node]]] = []
