@@ -67,6 +67,36 @@ def js_string(value: str) -> str:
     return f"'{escaped}'"
 
 
+# Names Testing Library's lint (eslint-plugin-testing-library's no-node-access) takes for DOM
+# node access wherever they follow a dot.
+NODE_PROPERTY_NAMES = frozenset(
+    [
+        "activeElement",
+        "children",
+        "childElementCount",
+        "firstChild",
+        "firstElementChild",
+        "lastChild",
+        "lastElementChild",
+        "nextElementSibling",
+        "nextSibling",
+        "parentElement",
+        "parentNode",
+        "previousElementSibling",
+        "previousSibling",
+    ]
+)
+
+
+def prop_access(key: str) -> str:
+    """The JS that reads ``key`` of a props object: ``.key``; ``['key']`` for a key that is no
+    identifier, or one the lint would take for node access (react-tooltip's ``children``:
+    the same read, and a prop, not a node)."""
+    if key in NODE_PROPERTY_NAMES or not re.fullmatch(r"[A-Za-z_$][\w$]*", key):
+        return f"[{js_string(key)}]"
+    return f".{key}"
+
+
 def js_value(value: object) -> str:
     """JSON-ish value → JS source (single-quoted strings, bare keys when possible)."""
     if isinstance(value, str):

@@ -187,8 +187,8 @@ def _unwrap_act(content: str, root: Node) -> str:
                 continue  # a comment between two kinds of statement would lose its place
             # Only Testing Library's calls, with comments (a finding above a query): all of
             # it moves out, each comment above the line it was above.
-            inner = body.named_children
-            kept = moved(data, inner[0].start_byte, inner[-1].end_byte, stmt.start_byte)
+            held = body.named_children
+            kept = moved(data, held[0].start_byte, held[-1].end_byte, stmt.start_byte)
             waits = "await " in text_of(statements[-1])
             flush = f"\n{line_indent(data, stmt.start_byte)}{_FLUSH}"
             tail = flush if awaited and text_of(callback).startswith("async") and not waits else ""

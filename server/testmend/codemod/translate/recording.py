@@ -26,6 +26,7 @@ from ..syntax import (
     Node,
     js_string,
     matcher_on,
+    prop_access,
     rendered_opening,
     string_value,
     text,
@@ -35,28 +36,6 @@ from ..syntax import (
 from .render_calls import needs_a_router, needs_a_store
 from .state import Binding, Ctx, Target, Untranslatable
 from .targets import Targets
-
-# Names Testing Library's lint (eslint-plugin-testing-library's no-node-access) reads as DOM
-# node access wherever they follow a dot: a recorded prop of that name (react-tooltip's
-# `children`) is read with brackets, which is the same read and no node access.
-NODE_PROPERTY_NAMES = frozenset(
-    {
-        "activeElement",
-        "children",
-        "childElementCount",
-        "firstChild",
-        "firstElementChild",
-        "lastChild",
-        "lastElementChild",
-        "nextElementSibling",
-        "nextSibling",
-        "parentElement",
-        "parentNode",
-        "previousElementSibling",
-        "previousSibling",
-    }
-)
-
 
 RECORDING_NOTE = (
     "Enzyme read the props that {names} received; the jest.mock below wraps {them} so "
@@ -379,9 +358,7 @@ class Recordings(Targets):
             return ""
         if key is None:
             return f"[{text(args[0])}]" if args else ""
-        if key in NODE_PROPERTY_NAMES or not re.fullmatch(r"[A-Za-z_$][\w$]*", key):
-            return f"[{js_string(key)}]"
-        return f".{key}"
+        return prop_access(key)
 
     def recorded_root(self, target: Target) -> str | None:
         """The recorded props of the component at the root of a shallow render
