@@ -70,6 +70,27 @@ SOURCES = {
           return <Button onClick={props.onArchive} disabled>Archive</Button>;
         }
     """,
+    # kubeapps' DeleteButton and RollbackButton: the confirming dialog's button has the label
+    # of the button that opened it.
+    "Remover.tsx": """
+        import { useState } from 'react';
+        import { Button } from './Button';
+
+        export function Remover(props: { onRemove: () => void }) {
+          const [asking, setAsking] = useState(false);
+          return (
+            <div>
+              <Button onClick={() => setAsking(true)}>Remove</Button>
+              {asking && (
+                <div className="modal">
+                  <p>Remove the item?</p>
+                  <Button onClick={props.onRemove}>Remove</Button>
+                </div>
+              )}
+            </div>
+          );
+        }
+    """,
     "Toolbar.tsx": """
         import { useState } from 'react';
         import { Button } from './Button';
@@ -220,3 +241,44 @@ async def test_a_callback_every_item_holds_is_the_event_of_the_item_the_data_nam
         "value={option.toUpperCase()} onChange={props.onChange}",
     )
     assert failing == ["Filters adds the option checked"], failing
+
+
+REMOVER_SUITE = """
+import { mount } from 'enzyme';
+import { Button } from './Button';
+import { Remover } from './Remover';
+
+describe('Remover', () => {
+  it('removes once confirmed', () => {
+    const onRemove = jest.fn();
+    const wrapper = mount(<Remover onRemove={onRemove} />);
+    (wrapper.find(Button).prop('onClick') as any)();
+    wrapper.update();
+    expect(onRemove).not.toHaveBeenCalled();
+    (wrapper.find(Button).last().prop('onClick') as any)();
+    expect(onRemove).toHaveBeenCalled();
+  });
+});
+"""
+
+
+async def test_a_callback_of_a_button_another_shares_the_label_of_is_a_click_by_position(
+    app_copy: Path, toolbar: Path
+) -> None:
+    """The dialog's "Remove" beside the "Remove" that opened it: no query selects it alone, so
+    the click goes to its position among the buttons of that name, as the capture saw it."""
+    file = "src/components/Toolbar/Remover.test.tsx"
+    result = await migrated(app_copy, file, REMOVER_SUITE)
+    assert "await user.click(screen.getByRole('button', { name: 'Remove' }));" in result.content
+    assert (
+        "await user.click(screen.getAllByRole('button', { name: 'Remove' })[1]);" in result.content
+    ), result.content
+    assert [m.rule for m in result.lint_messages] == []
+    failing = await broken_tests(
+        app_copy,
+        file,
+        toolbar / "Remover.tsx",
+        "<Button onClick={props.onRemove}>",
+        "<Button onClick={() => undefined}>",
+    )
+    assert failing == ["Remover removes once confirmed"], failing

@@ -422,6 +422,27 @@ function queriesFor(elements) {
   return out;
 }
 
+// For an element no query selects alone (a dialog's "Delete" button beside the "Delete" button
+// that opened it): the queries by its accessible name or text that select it among a few
+// others, with its position in their result. A role without a name is left out: a position
+// among every button of the page says nothing a reader can check.
+const INDEXED_METHODS = ['Role', 'LabelText', 'Text'];
+const MAX_INDEXED = 5;
+function indexedQueries(el) {
+  if (!dom) return [];
+  const scope = scopeOf(el);
+  const out = [];
+  for (const c of candidates(el)) {
+    if (!INDEXED_METHODS.includes(c.method)) continue;
+    if (c.method === 'Role' && !(c.args[1] && c.args[1].name)) continue;
+    const found = runQuery(scope, c.method, c.args);
+    if (!found || found.length < 2 || found.length > MAX_INDEXED) continue;
+    const index = found.indexOf(el);
+    if (index >= 0) out.push({ method: c.method, args: c.args, all: true, index });
+  }
+  return out;
+}
+
 function hostElements(wrapper, isShallow) {
   const elements = [];
   if (isShallow) return elements;
@@ -985,10 +1006,14 @@ function recordHandlers(self, name) {
       if (!hosts.length) continue;
       handlers[key] = {
         event: hosts[0].key,
-        holders: hosts.map((host) => ({
-          element: describeElement(host.element),
-          queries: queriesFor([host.element]),
-        })),
+        holders: hosts.map((host) => {
+          const queries = queriesFor([host.element]);
+          return {
+            element: describeElement(host.element),
+            queries,
+            indexed: queries.length ? [] : indexedQueries(host.element),
+          };
+        }),
       };
     }
     state.records.push({

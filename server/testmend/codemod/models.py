@@ -134,6 +134,9 @@ class CapturedQuery(_Model):
     method: str
     args: list[Any]
     all: bool = False
+    index: int | None = None
+    """For a query that selects several elements: the position of the one meant in its
+    result (verified like the rest)."""
 
 
 class CapturedElement(_Model):
@@ -161,6 +164,9 @@ class HandlerHolder(_Model):
     element: CapturedElement
     queries: list[CapturedQuery] = []
     """Verified queries for that element alone."""
+    indexed: list[CapturedQuery] = []
+    """Where no query selects it alone: queries by its name or text that select it among a
+    few others, each with its ``index`` in their result."""
 
 
 class CapturedHandler(_Model):

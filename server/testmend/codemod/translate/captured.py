@@ -254,6 +254,18 @@ class CapturedQueries(Chains):
         method, args = agreed[0]
         return self._query_target((method, args, multi), multi=multi, index=None)
 
+    def agreed_indexed(self, runs: list[list[CapturedQuery]]) -> Target | None:
+        """The first query with a position (``getAllByText('Delete')[1]``) that every run of a
+        site offers with the same position, or None."""
+        if not runs or not all(runs):
+            return None
+        keys = [[(q.method, list(q.args), q.index) for q in queries] for queries in runs]
+        agreed = [k for k in keys[0] if k[2] is not None and all(k in o for o in keys[1:])]
+        if not agreed:
+            return None
+        method, args, index = agreed[0]
+        return self._query_target((method, args, True), multi=True, index=str(index))
+
     def captured_elements(self, find_call: Node, ctx: Ctx) -> tuple[CapturedElement, ...]:
         """The elements every capture of ``find_call`` selected."""
         return tuple(e for r in self._matched_at(find_call, ctx) for e in r.elements)

@@ -132,6 +132,9 @@ class Events(Awaiting):
             return None
         target = self._agreed([h.queries for h in chosen], multi=False)
         if target is None:
+            # No query selects it alone: its position among those its name selects.
+            target = self.agreed_indexed([h.indexed for h in chosen])
+        if target is None:
             return None
         element = chosen[0].element
         if any("disabled" in h.element.attributes for h in chosen):
