@@ -182,6 +182,8 @@ def _unwrap_act(content: str, root: Node) -> str:
             continue
         if not statements or not any(_is_testing_library_statement(s) for s in statements):
             continue
+        indent = line_indent(data, stmt.start_byte)
+        is_async = text_of(callback).startswith("async")
         if any(c.type == "comment" for c in body.named_children):
             if not all(_is_testing_library_statement(s) for s in statements):
                 continue  # a comment between two kinds of statement would lose its place
@@ -190,12 +192,9 @@ def _unwrap_act(content: str, root: Node) -> str:
             held = body.named_children
             kept = moved(data, held[0].start_byte, held[-1].end_byte, stmt.start_byte)
             waits = "await " in text_of(statements[-1])
-            flush = f"\n{line_indent(data, stmt.start_byte)}{_FLUSH}"
-            tail = flush if awaited and text_of(callback).startswith("async") and not waits else ""
-            edits.append(Edit(stmt.start_byte, stmt.end_byte, kept + tail))
+            flush = f"\n{indent}{_FLUSH}" if awaited and is_async and not waits else ""
+            edits.append(Edit(stmt.start_byte, stmt.end_byte, kept + flush))
             continue
-        indent = line_indent(data, stmt.start_byte)
-        is_async = text_of(callback).startswith("async")
         groups: list[tuple[bool, list[Node]]] = []
         for s in statements:
             library = _is_testing_library_statement(s)

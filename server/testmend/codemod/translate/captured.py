@@ -244,27 +244,18 @@ class CapturedQueries(Chains):
 
     def _agreed(self, runs: list[list[CapturedQuery]], *, multi: bool) -> Target | None:
         """The first query every run of a site offers (``runs``: each run's queries, in order
-        of preference), or None when a run offers none or they share none."""
-        if not runs or not all(runs):
-            return None
-        keys = [[(q.method, list(q.args)) for q in queries] for queries in runs]
-        agreed = [k for k in keys[0] if all(k in other for other in keys[1:])]
-        if not agreed:
-            return None
-        method, args = agreed[0]
-        return self._query_target((method, args, multi), multi=multi, index=None)
-
-    def agreed_indexed(self, runs: list[list[CapturedQuery]]) -> Target | None:
-        """The first query with a position (``getAllByText('Delete')[1]``) that every run of a
-        site offers with the same position, or None."""
+        of preference), or None when a run offers none or they share none. A query with a
+        position (``getAllByText('Delete')[1]``) is agreed on only with the same position."""
         if not runs or not all(runs):
             return None
         keys = [[(q.method, list(q.args), q.index) for q in queries] for queries in runs]
-        agreed = [k for k in keys[0] if k[2] is not None and all(k in o for o in keys[1:])]
+        agreed = [k for k in keys[0] if all(k in other for other in keys[1:])]
         if not agreed:
             return None
         method, args, index = agreed[0]
-        return self._query_target((method, args, True), multi=True, index=str(index))
+        if index is not None:
+            return self._query_target((method, args, True), multi=True, index=str(index))
+        return self._query_target((method, args, multi), multi=multi, index=None)
 
     def captured_elements(self, find_call: Node, ctx: Ctx) -> tuple[CapturedElement, ...]:
         """The elements every capture of ``find_call`` selected."""

@@ -130,10 +130,10 @@ class Events(Awaiting):
         chosen = [h for h in holders if h is not None]
         if event is None or len(chosen) != len(holders):
             return None
-        target = self._agreed([h.queries for h in chosen], multi=False)
-        if target is None:
-            # No query selects it alone: its position among those its name selects.
-            target = self.agreed_indexed([h.indexed for h in chosen])
+        # Else, no query selecting it alone: its position among those its name selects.
+        target = self._agreed([h.queries for h in chosen], multi=False) or self._agreed(
+            [h.indexed for h in chosen], multi=False
+        )
         if target is None:
             return None
         element = chosen[0].element

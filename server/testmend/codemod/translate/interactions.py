@@ -9,6 +9,7 @@ import re
 from ..syntax import (
     Node,
     args_of,
+    prop_access,
     string_value,
     text,
     unwrap,
@@ -386,8 +387,8 @@ class Interactions(Events):
             code = f"{current}.state"
         elif op == "state" and len(args) == 1:
             key = string_value(args[0])
-            simple = key is not None and re.fullmatch(r"[A-Za-z_$][\w$]*", key)
-            code = f"{current}.state.{key}" if simple else f"{current}.state[{text(args[0])}]"
+            read = prop_access(key) if key is not None else f"[{text(args[0])}]"
+            code = f"{current}.state{read}"
         elif op == "setState":
             code = f"{current}.setState({', '.join(text(a) for a in args)})"
         else:
