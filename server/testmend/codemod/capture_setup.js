@@ -96,6 +96,16 @@ function absenceCandidates(selector) {
     common = common === null ? keys : new Map([...common].filter(([k]) => keys.has(k)));
   }
   const out = [...(common || new Map()).values()].map((q) => ({ method: q.method, args: q.args }));
+  if (!out.length && positives.every((r) => r.count === 1 && r.indexed && r.indexed.length)) {
+    // One element no query selects alone: a query that selected it among a few others finds
+    // nothing where it is gone with them (where those others remain, the check drops it).
+    let shared = null;
+    for (const r of positives) {
+      const keys = new Map(r.indexed.map((q) => [key(q), q]));
+      shared = shared === null ? keys : new Map([...shared].filter(([k]) => keys.has(k)));
+    }
+    for (const q of shared.values()) out.push({ method: q.method, args: q.args });
+  }
   // One element whose name changes (Start, Pause, Resume): its role and any of those names.
   const named = positives.map((r) =>
     r.count === 1 ? r.queries.find((q) => q.method === 'Role' && q.args[1] && typeof q.args[1].name === 'string') : null,
@@ -424,23 +434,29 @@ function queriesFor(elements) {
 
 // For an element no query selects alone (a dialog's "Delete" button beside the "Delete" button
 // that opened it): the queries by its accessible name or text that select it among a few
-// others, with its position in their result. A role without a name is left out: a position
-// among every button of the page says nothing a reader can check.
+// others, with its position in their result. A role without a name is left out for a callback's
+// holder (a position among every button of the page says nothing a reader can check); for what
+// a find selected (`roleAlone`), a landmark or widget role that at most MAX_ROLE_ALONE elements
+// of the page have comes last (Clarity's `<cds-alert-group>`, a region with no name, holding a
+// `<cds-alert>` that is one too: the first of two regions).
 const INDEXED_METHODS = ['Role', 'LabelText', 'Text'];
 const MAX_INDEXED = 5;
-function indexedQueries(el) {
+const MAX_ROLE_ALONE = 3;
+function indexedQueries(el, roleAlone = false) {
   if (!dom) return [];
   const scope = scopeOf(el);
   const out = [];
+  const last = [];
   for (const c of candidates(el)) {
     if (!INDEXED_METHODS.includes(c.method)) continue;
-    if (c.method === 'Role' && !(c.args[1] && c.args[1].name)) continue;
+    const named = c.method !== 'Role' || Boolean(c.args[1] && c.args[1].name);
+    if (!named && !roleAlone) continue;
     const found = runQuery(scope, c.method, c.args);
-    if (!found || found.length < 2 || found.length > MAX_INDEXED) continue;
+    if (!found || found.length < 2 || found.length > (named ? MAX_INDEXED : MAX_ROLE_ALONE)) continue;
     const index = found.indexOf(el);
-    if (index >= 0) out.push({ method: c.method, args: c.args, all: true, index });
+    if (index >= 0) (named ? out : last).push({ method: c.method, args: c.args, all: true, index });
   }
-  return out;
+  return out.concat(last);
 }
 
 function hostElements(wrapper, isShallow) {
@@ -736,10 +752,12 @@ function hostVariant(result, elements) {
   }
   const hostEls = hostElements(hosts, false);
   if (hosts.length === result.length && sameList(hostEls, elements)) return null;
+  const queries = queriesFor(hostEls);
   return {
     count: hosts.length,
     elements: hostEls.slice(0, 20).map(describeElement),
-    queries: queriesFor(hostEls),
+    queries,
+    indexed: !queries.length && hostEls.length === 1 ? indexedQueries(hostEls[0], true) : [],
     element_queries: hostEls.slice(0, 20).map((el) => queriesFor([el])),
     css: cssFor(hostEls),
   };
@@ -809,6 +827,7 @@ function record(self, selector, result, isShallow, structural = false) {
     entry.queries = queriesFor(elements);
     entry.css = cssFor(elements);
     entry.element_queries = elements.slice(0, 20).map((el) => queriesFor([el]));
+    if (!entry.queries.length && elements.length === 1) entry.indexed = indexedQueries(elements[0], true);
     if (!entry.queries.length) entry.inner_queries = innerListQueries(elements);
     if (elements.length === 1 && elements[0].tagName === 'FORM') entry.submit_queries = submitterQueries(elements[0]);
     if (!isShallow) entry.host = hostVariant(result, elements);

@@ -154,6 +154,7 @@ class HostSelection(_Model):
     count: int
     elements: list[CapturedElement] = []
     queries: list[CapturedQuery] = []
+    indexed: list[CapturedQuery] = []
     element_queries: list[list[CapturedQuery]] = []
     css: str | None = None
 
@@ -196,6 +197,10 @@ class FindRecord(_Model):
     """Verified queries for the whole match (preferred first)."""
     element_queries: list[list[CapturedQuery]] = []
     """Verified queries for each matched element (first 20)."""
+    indexed: list[CapturedQuery] = []
+    """One element no query selects alone: queries that select it among a few others, each
+    with its ``index`` in their result (see ``HandlerHolder.indexed``; here a role without a
+    name too, last)."""
     css: str | None = None
     """A CSS selector verified to match exactly the same elements (for component selectors)."""
     absent_queries: list[CapturedQuery] = []

@@ -146,6 +146,12 @@ class CapturedQueries(Chains):
             picked = self._pick(self._consensus(positives), context)
             if picked is not None:
                 return self._query_target(picked, multi=picked[2], index=None)
+            if all(r.count == 1 for r in positives):
+                # One element no query selects alone: its position among the few one selects.
+                positioned = self._agreed([r.indexed for r in positives], multi=False)
+                if positioned is not None:
+                    positioned.one = True
+                    return positioned
             if context == "list":
                 # Counting items no query selects: the element in the same place inside each.
                 return self._agreed([r.inner_queries for r in positives], multi=True)

@@ -165,6 +165,9 @@ class Target:
     selector: str = ""
     """For a query from the capture: the CSS selector (code) it stands for, which selected
     the same elements there (a find chained on it searches under that selector)."""
+    one: bool = False
+    """A query with a position the capture chose (``getAllByRole('region')[0]``), not the
+    test: it stands for the one element the find selected."""
     structural: bool = False
     """Selected by ``children()``/``childAt()`` as the capture saw them: what they selected
     may be components, whose own children only the capture can tell from DOM children."""

@@ -505,7 +505,12 @@ class Statements(Assertions):
                 # searches), for a find chained on the variable.
                 css=target.css if target.kind == "css" and not target.index else "",
                 scope=target.scope,
-                selector=target.selector if not target.index and not target.within else "",
+                selector=(
+                    target.selector
+                    if (not target.index or target.one) and not target.within
+                    else ""
+                ),
+                one=target.one,
             )
         derived = Binding(name, "derived", declarator, target=kept)
         if (self.selection_length(ops) == len(ops) or ops[0][0] == "find") and (

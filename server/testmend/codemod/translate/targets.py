@@ -209,6 +209,9 @@ class Targets(TargetCode):
                     self._scope_to_render(target, captured)
                     if source.kind == "css" and source.component is None:
                         captured.selector = source.css
+                    elif captured.one:
+                        css = self._captured_css(node, ctx)
+                        captured.selector = js_string(css) if css is not None else ""
                     captured.checkbox = checkbox
                     captured.captured = self.captured_elements(node, ctx)
                     captured.component = source.component
@@ -256,7 +259,7 @@ class Targets(TargetCode):
                     # A variable holding a selection: under the selector it stands for.
                     target = replace(target.binding.target)
                 if target.kind == "query" and target.selector and source.kind == "css":
-                    if target.index or target.within:
+                    if (target.index and not target.one) or target.within:
                         raise Untranslatable("find() inside a list of elements")
                     # A query the capture verified for a CSS selector: under that selector.
                     target = Target("css", css=target.selector, scope=target.scope)

@@ -1,0 +1,137 @@
+"""A find of one element no query selects alone, under the example app's real jest and eslint.
+
+kubeapps wraps Clarity's alert in an ``AlertGroup`` that 10 of its test files find
+(``expect(wrapper.find(AlertGroup).text()).toContain('Boom!')``): ``<cds-alert-group>`` is a
+region with no name, and so is the ``<cds-alert>`` inside it, so no query selects the group alone
+and the conversion fell back to ``document.querySelector('cds-alert-group')``, which the
+project's Testing Library lint rejects. The capture now records, for such an element, the
+queries that select it among a few others with its position (a role without a name too, when at
+most three elements of the page have it), and the find becomes ``getAllByRole('region')[0]``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.codemod import broken_tests, migrated, write_components
+
+SOURCES = {
+    "Notice.tsx": """
+        import { ReactNode } from 'react';
+
+        export function Notice({ children }: { children: ReactNode }) {
+          return (
+            <div role="region" className="notice">
+              <div role="region" className="notice__body">
+                {children}
+              </div>
+              <span className="notice__hint">Try again later</span>
+              <i className="notice__icon" />
+            </div>
+          );
+        }
+    """,
+    "Saver.tsx": """
+        import { Notice } from './Notice';
+
+        export function Saver({ error }: { error?: string }) {
+          return (
+            <form aria-label="Save">
+              {error && <Notice>{error}</Notice>}
+              <button type="submit">Save</button>
+            </form>
+          );
+        }
+    """,
+}
+
+SUITE = """
+import { mount } from 'enzyme';
+import { Notice } from './Notice';
+import { Saver } from './Saver';
+
+describe('Saver', () => {
+  it('shows the error in a notice', () => {
+    const wrapper = mount(<Saver error="Boom!" />);
+    expect(wrapper.find(Notice).text()).toContain('Boom!');
+  });
+
+  it('tells what to do in the notice', () => {
+    const wrapper = mount(<Saver error="Boom!" />);
+    const notice = wrapper.find(Notice);
+    expect(notice.find('span').text()).toBe('Try again later');
+  });
+
+
+  it('shows no notice without an error', () => {
+    const wrapper = mount(<Saver />);
+    expect(wrapper.find(Notice).exists()).toBe(false);
+  });
+});
+"""
+
+
+@pytest.fixture(scope="module")
+def saver(app_copy: Path) -> Path:
+    return write_components(app_copy / "src/components/Saver", SOURCES)
+
+
+async def test_an_element_only_a_role_without_a_name_selects_is_found_by_its_position(
+    app_copy: Path, saver: Path
+) -> None:
+    file = "src/components/Saver/Saver.test.tsx"
+    result = await migrated(app_copy, file, SUITE)
+    content = result.content
+    assert "expect(screen.getAllByRole('region')[0]).toHaveTextContent('Boom!');" in content, (
+        content
+    )
+    # Where it is gone, no region is left: the query that found it among them finds nothing.
+    assert "expect(screen.queryByRole('region')).not.toBeInTheDocument();" in content, content
+    assert "querySelector" not in content and "recordedProps" not in content, content
+    assert [m.rule for m in result.lint_messages] == [], result.lint_messages
+    assert result.status == "succeeded", result.reasons
+    # The text must be the notice's: shown elsewhere in the form, the test fails.
+    failing = await broken_tests(
+        app_copy,
+        file,
+        saver / "Saver.tsx",
+        "{error && <Notice>{error}</Notice>}",
+        "{error && <Notice>!</Notice>}{error}",
+    )
+    assert failing == ["Saver shows the error in a notice"], failing
+    # …and shown without an error, the absence test fails.
+    failing = await broken_tests(
+        app_copy,
+        file,
+        saver / "Saver.tsx",
+        "{error && <Notice>{error}</Notice>}",
+        "<Notice>{error}</Notice>",
+    )
+    assert failing == ["Saver shows no notice without an error"], failing
+
+
+CHAINED_SUITE = """
+import { mount } from 'enzyme';
+import { Notice } from './Notice';
+import { Saver } from './Saver';
+
+it('marks the notice with an icon', () => {
+  const wrapper = mount(<Saver error="Boom!" />);
+  const notice = wrapper.find(Notice);
+  expect(notice.find('i')).toHaveLength(1);
+  expect(notice.text()).toContain('Boom!');
+});
+"""
+
+
+async def test_a_find_under_an_element_found_by_its_position_searches_under_its_selector(
+    app_copy: Path, saver: Path
+) -> None:
+    """What no query selects under it (an icon) is searched under the CSS selector the capture
+    verified for the element, as before it had a query: never left untranslated."""
+    file = "src/components/Saver/Icon.test.tsx"
+    content = (await migrated(app_copy, file, CHAINED_SUITE)).content
+    assert "const notice = screen.getAllByRole('region')[0];" in content, content
+    assert "expect(document.querySelectorAll('div.notice i')).toHaveLength(1);" in content, content
+    assert "expect(notice).toHaveTextContent('Boom!');" in content, content
