@@ -32,6 +32,18 @@ SOURCES = {
           );
         }
     """,
+    "Loading.tsx": """
+        import { ReactNode } from 'react';
+
+        export function Loading({ loaded, children }: { loaded: boolean; children: ReactNode }) {
+          if (loaded) return <>{children}</>;
+          return (
+            <div className="loading">
+              <span role="img" aria-label="Loading" className="spinner" />
+            </div>
+          );
+        }
+    """,
     "Saver.tsx": """
         import { Notice } from './Notice';
 
@@ -135,3 +147,47 @@ async def test_a_find_under_an_element_found_by_its_position_searches_under_its_
     assert "const notice = screen.getAllByRole('region')[0];" in content, content
     assert "expect(document.querySelectorAll('div.notice i')).toHaveLength(1);" in content, content
     assert "expect(notice).toHaveTextContent('Boom!');" in content, content
+
+
+LOADING_SUITE = """
+import { mount } from 'enzyme';
+import { Loading } from './Loading';
+
+it('shows that it is loading', () => {
+  const wrapper = mount(<Loading loaded={false}>Done</Loading>);
+  expect(wrapper.find(Loading).find('div').exists()).toBe(true);
+});
+
+it('shows what loaded', () => {
+  const wrapper = mount(<Loading loaded>Done</Loading>);
+  expect(wrapper.find('div').exists()).toBe(false);
+  expect(wrapper.text()).toBe('Done');
+});
+"""
+
+
+async def test_a_container_asserted_only_to_be_there_is_shown_by_what_a_query_selects_in_it(
+    app_copy: Path, saver: Path
+) -> None:
+    """A loading wrapper (kubeapps' ``LoadingWrapper``: a plain ``div`` around Clarity's
+    spinner) no query selects: that it is there is the spinner inside it being there; that it
+    is gone, the spinner being gone."""
+    file = "src/components/Saver/Loading.test.tsx"
+    result = await migrated(app_copy, file, LOADING_SUITE)
+    content = result.content
+    assert (
+        "expect(screen.getByRole('img', { name: 'Loading' })).toBeInTheDocument();" in content
+    ), content
+    assert (
+        "expect(screen.queryByRole('img', { name: 'Loading' })).not.toBeInTheDocument();"
+        in content
+    ), content
+    assert [m.rule for m in result.lint_messages] == [], result.lint_messages
+    failing = await broken_tests(
+        app_copy,
+        file,
+        saver / "Loading.tsx",
+        '<span role="img" aria-label="Loading" className="spinner" />',
+        "",
+    )
+    assert failing == ["shows that it is loading"], failing

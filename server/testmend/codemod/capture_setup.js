@@ -126,7 +126,9 @@ const NAMEABLE = 'h1,h2,h3,h4,h5,h6,button,a[href],input,select,textarea,img[alt
 const MAX_INNER_TRIES = 3;
 
 // A container no query selects (a `div.user-menu`, a toolbar): its first descendant that a role
-// and a name select exactly stands for it, since where the container is gone so is that element.
+// and a name select exactly stands for it, since where the container is gone so is that element
+// (and where the test asserts only that the container is there, that element shows it: a
+// loading wrapper's spinner).
 function innerCandidates(el) {
   let tries = 0;
   for (const d of Array.from(el.querySelectorAll(NAMEABLE))) {
@@ -758,6 +760,7 @@ function hostVariant(result, elements) {
     elements: hostEls.slice(0, 20).map(describeElement),
     queries,
     indexed: !queries.length && hostEls.length === 1 ? indexedQueries(hostEls[0], true) : [],
+    inner: !queries.length && hostEls.length === 1 ? innerCandidates(hostEls[0]) : [],
     element_queries: hostEls.slice(0, 20).map((el) => queriesFor([el])),
     css: cssFor(hostEls),
   };
@@ -827,7 +830,10 @@ function record(self, selector, result, isShallow, structural = false) {
     entry.queries = queriesFor(elements);
     entry.css = cssFor(elements);
     entry.element_queries = elements.slice(0, 20).map((el) => queriesFor([el]));
-    if (!entry.queries.length && elements.length === 1) entry.indexed = indexedQueries(elements[0], true);
+    if (!entry.queries.length && elements.length === 1) {
+      entry.indexed = indexedQueries(elements[0], true);
+      entry.inner = innerCandidates(elements[0]);
+    }
     if (!entry.queries.length) entry.inner_queries = innerListQueries(elements);
     if (elements.length === 1 && elements[0].tagName === 'FORM') entry.submit_queries = submitterQueries(elements[0]);
     if (!isShallow) entry.host = hostVariant(result, elements);

@@ -155,6 +155,7 @@ class HostSelection(_Model):
     elements: list[CapturedElement] = []
     queries: list[CapturedQuery] = []
     indexed: list[CapturedQuery] = []
+    inner: list[CapturedQuery] = []
     element_queries: list[list[CapturedQuery]] = []
     css: str | None = None
 
@@ -201,6 +202,9 @@ class FindRecord(_Model):
     """One element no query selects alone: queries that select it among a few others, each
     with its ``index`` in their result (see ``HandlerHolder.indexed``; here a role without a
     name too, last)."""
+    inner: list[CapturedQuery] = []
+    """One element no query selects alone: a query by role and name for the first element
+    inside it that one selects exactly (for asserting only that it is there)."""
     css: str | None = None
     """A CSS selector verified to match exactly the same elements (for component selectors)."""
     absent_queries: list[CapturedQuery] = []

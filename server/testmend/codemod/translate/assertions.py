@@ -93,6 +93,10 @@ class Assertions(PropAssertions):
         )
         if (terminal is None and matcher in ("toHaveLength",)) or terminal == ".length":
             context = "list"
+        elif (terminal == "exists" and len(ops) > 1) or (
+            terminal is None and matcher == "toExist" and not negated
+        ):
+            context = "presence"  # whether it is there, and nothing of it
         try:
             target, rest = self.resolve(base, ops, ctx, context)
         except Untranslatable as missing:

@@ -116,9 +116,12 @@ class CapturedQueries(Chains):
         root_level: bool,
         *,
         host: bool = False,
+        positioned: bool = True,
     ) -> Target | None:
         """The query for what the find ``find_call`` selected (``host``: what its
-        ``hostNodes()`` kept), from the capture; None when none selects the same elements."""
+        ``hostNodes()`` kept), from the capture; None when none selects the same elements.
+        ``positioned``: a query with the capture's position may stand for one element (not where
+        the find is searched in a render beside others: the position is the document's)."""
         fn = find_call.child_by_field_name("function")
         prop = fn.child_by_field_name("property") if fn is not None else None
         if prop is None:
@@ -146,12 +149,18 @@ class CapturedQueries(Chains):
             picked = self._pick(self._consensus(positives), context)
             if picked is not None:
                 return self._query_target(picked, multi=picked[2], index=None)
-            if all(r.count == 1 for r in positives):
+            one = all(r.count == 1 for r in positives)
+            if one and positioned:
                 # One element no query selects alone: its position among the few one selects.
-                positioned = self._agreed([r.indexed for r in positives], multi=False)
-                if positioned is not None:
-                    positioned.one = True
-                    return positioned
+                found = self._agreed([r.indexed for r in positives], multi=False)
+                if found is not None:
+                    found.one = True
+                    return found
+            if one and context == "presence":
+                # Only that it is there: the element inside it that a query selects.
+                inner = self._agreed([r.inner for r in positives], multi=False)
+                if inner is not None:
+                    return inner
             if context == "list":
                 # Counting items no query selects: the element in the same place inside each.
                 return self._agreed([r.inner_queries for r in positives], multi=True)

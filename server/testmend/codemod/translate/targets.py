@@ -176,7 +176,9 @@ class Targets(TargetCode):
                 last_find = None  # first(), at(): the filter would not narrow the find itself
             if op == "find" or op == "findWhere":
                 if op == "findWhere" or not args:
-                    target = self._from_capture_only(node, ctx, context, ops, i)
+                    target = self._from_capture_only(
+                        node, ctx, context, ops, i, positioned=not self._beside_others(target)
+                    )
                     i += 1
                     finds += 1
                     continue
@@ -203,6 +205,7 @@ class Targets(TargetCode):
                         index,
                         root_level,
                         host=i + 1 < len(ops) and ops[i + 1][0] == "hostNodes",
+                        positioned=not self._beside_others(target),
                     )
                 checkbox = source.checkbox or self._captured_checkbox(node, ctx)
                 if captured is not None:
@@ -312,7 +315,15 @@ class Targets(TargetCode):
                     # Any predicate (`(i) => i.prop('alt') === 'icon'`): what the capture saw
                     # it keep, when a query selects exactly that.
                     index, skip = self._index_after(ops, i + 1)
-                    filtered = self.captured_target(node, "", ctx, context, index, False)
+                    filtered = self.captured_target(
+                        node,
+                        "",
+                        ctx,
+                        context,
+                        index,
+                        False,
+                        positioned=not self._beside_others(target),
+                    )
                     if filtered is not None:
                         self._scope_to_render(target, filtered)
                         filtered.checkbox = self._captured_checkbox(node, ctx)
@@ -340,7 +351,15 @@ class Targets(TargetCode):
             if op in ("children", "childAt") and self._searched_in_document(target):
                 # What the capture saw them select, when a query selects exactly that.
                 index, skip = (None, 0) if op == "childAt" else self._index_after(ops, i + 1)
-                captured = self.captured_target(node, f":{op}", ctx, context, index, False)
+                captured = self.captured_target(
+                    node,
+                    f":{op}",
+                    ctx,
+                    context,
+                    index,
+                    False,
+                    positioned=not self._beside_others(target),
+                )
                 if captured is not None:
                     captured.captured = self.captured_elements(node, ctx)
                     captured.structural = True
@@ -440,9 +459,11 @@ class Targets(TargetCode):
         context: str,
         ops: list[tuple[str, list[Node], Node]],
         i: int,
+        *,
+        positioned: bool,
     ) -> Target:
         index, _skip = self._index_after(ops, i + 1)
-        captured = self.captured_target(node, "", ctx, context, index, False)
+        captured = self.captured_target(node, "", ctx, context, index, False, positioned=positioned)
         if captured is None:
             raise Untranslatable("findWhere() with a predicate and no DOM capture")
         captured.checkbox = self._captured_checkbox(node, ctx)  # as a find's (resolve)
@@ -460,10 +481,16 @@ class Targets(TargetCode):
         binding = target.binding
         return not (target.kind == "root" and binding is not None and binding.beside_others)
 
+    @staticmethod
+    def _beside_others(root: Target) -> bool:
+        """A render that shares the document with others (what is found in it is searched in
+        its container)."""
+        return root.kind == "root" and root.binding is not None and root.binding.beside_others
+
     def _scope_to_render(self, root: Target, found: Target) -> None:
         """What is found in a render that shares the document with others is searched in
         that render's container, not in the whole document."""
-        if root.kind != "root" or root.binding is None or not root.binding.beside_others:
+        if not self._beside_others(root):
             return
         container = self.member_of(root, "container")
         if found.kind == "query":
