@@ -175,12 +175,11 @@ async def test_a_container_asserted_only_to_be_there_is_shown_by_what_a_query_se
     file = "src/components/Saver/Loading.test.tsx"
     result = await migrated(app_copy, file, LOADING_SUITE)
     content = result.content
+    assert "expect(screen.getByRole('img', { name: 'Loading' })).toBeInTheDocument();" in content, (
+        content
+    )
     assert (
-        "expect(screen.getByRole('img', { name: 'Loading' })).toBeInTheDocument();" in content
-    ), content
-    assert (
-        "expect(screen.queryByRole('img', { name: 'Loading' })).not.toBeInTheDocument();"
-        in content
+        "expect(screen.queryByRole('img', { name: 'Loading' })).not.toBeInTheDocument();" in content
     ), content
     assert [m.rule for m in result.lint_messages] == [], result.lint_messages
     failing = await broken_tests(

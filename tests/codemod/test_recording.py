@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from testmend.codemod import convert_enzyme_test
-from testmend.codemod.models import CodemodOptions
+from testmend.codemod.models import CapturedElement, CodemodOptions, DomCapture, FindRecord
 from tests.support.apps import fixture_text
 from tests.support.codemod import broken_tests, migrate, migrated, write_components
 
@@ -704,3 +704,49 @@ def test_jest_enzymes_existence_of_a_component_nothing_queries_is_read_from_the_
     assert "expect(recordedProps(LoadingWrapper)).toHaveLength(0);" in result.content
     assert "expect(recordedProps(LoadingWrapper)).not.toHaveLength(0);" in result.content
     assert "jest.mock('components/LoadingWrapper'" in result.content, result.content
+
+
+def test_a_props_read_keeps_the_type_its_declaration_gives_it() -> None:
+    """kubeapps' ``const resources: { [index: string]: any } = wrapper.find(ResourceTabs)
+    .props()``, then ``resources[k]`` for each key: the recording's props are typed as the
+    component's (no index signature), so the declared type stays or the project's type check
+    rejects the index; an Enzyme wrapper's type never stays."""
+    source = (
+        "import { mount, ReactWrapper } from 'enzyme';\n"
+        "import ResourceTabs from './ResourceTabs';\n"
+        "import Instance from './Instance';\n\n"
+        "it('passes one of each resource', () => {\n"
+        "  const wrapper = mount(<Instance />);\n"
+        "  const resources: { [index: string]: any } = wrapper.find(ResourceTabs).props();\n"
+        "  Object.keys(resources).forEach((k) => expect(resources[k].length).toBe(1));\n"
+        "  const tabs: ReactWrapper = wrapper.find(ResourceTabs).first();\n"
+        "  expect(tabs.prop('services')).toHaveLength(1);\n"
+        "});\n"
+    )
+    lines = source.splitlines()
+    tabs = CapturedElement(tag="div", classes=["tabs"])
+    dom = DomCapture(
+        file="src/Instance.test.tsx",
+        records=[
+            FindRecord(
+                line=line + 1,
+                column=lines[line].index("find(") + 1,
+                selector="ResourceTabs",
+                test="passes one of each resource",
+                count=1,
+                elements=[tabs],
+                css="div.tabs",
+                components=["ResourceTabs"],
+            )
+            for line in (6, 8)
+        ],
+    )
+    result = convert_enzyme_test(
+        source, path="src/Instance.test.tsx", options=CodemodOptions(), dom=dom
+    )
+    assert result.error is None, result.error
+    assert (
+        "const resources: { [index: string]: any } = recordedProps(ResourceTabs)[0];"
+        in result.content
+    ), result.content
+    assert "ReactWrapper" not in result.content, result.content

@@ -485,9 +485,13 @@ class Statements(Assertions):
             )
             return True
         if rest:
+            # A value read from the selection (``const props: { [k: string]: any } = wrapper
+            # .find(Tabs).props()``): its declared type stays, which the test may index by.
             new_value = self.value(value, ctx)
             kind = text(stmt.children[0])
-            self.replace_statement(stmt, f"{kind} {name} = {new_value};", ctx)
+            keep = type_node is not None and not self._has_wrapper_type(type_node)
+            annotation = text(type_node) if keep and type_node is not None else ""
+            self.replace_statement(stmt, f"{kind} {name}{annotation} = {new_value};", ctx)
             return True
         if multi and target.index is None:
             target.multi = True
