@@ -750,3 +750,49 @@ def test_a_props_read_keeps_the_type_its_declaration_gives_it() -> None:
         in result.content
     ), result.content
     assert "ReactWrapper" not in result.content, result.content
+
+
+MARKDOWN_SOURCES = {
+    "Markdown.tsx": """
+        import PropTypes from 'prop-types';
+
+        export function Markdown(props: { children: string }) {
+          return <div className="markdown">{props.children}</div>;
+        }
+        Markdown.propTypes = { children: PropTypes.string };
+    """,
+    "Notes.tsx": """
+        import { Markdown } from './Markdown';
+
+        export function Notes({ notes }: { notes: string }) {
+          return <section aria-label="Notes">{notes && <Markdown>{notes}</Markdown>}</section>;
+        }
+    """,
+}
+
+MARKDOWN_SUITE = """
+import { mount } from 'enzyme';
+import { Markdown } from './Markdown';
+import { Notes } from './Notes';
+
+it('renders the notes as markdown', () => {
+  const wrapper = mount(<Notes notes="# Title" />);
+  expect(wrapper.find(Markdown).props()).toMatchObject({ children: '# Title' });
+});
+"""
+
+
+async def test_a_component_whose_prop_types_differ_from_its_props_is_recorded_as_typed(
+    app_copy: Path,
+) -> None:
+    """react-markdown 8 (kubeapps' ``AppNotes``, ``PackageReadme``): its ``propTypes`` allow
+    ``null`` where its props' type does not, so it is no ``React.ComponentType`` of its props,
+    and ``recordedProps(ReactMarkdown)`` was a type error under the project's own tsc. The
+    recording takes any function or class of those props."""
+    write_components(app_copy / "src/components/Markdown", MARKDOWN_SOURCES)
+    file = "src/components/Markdown/Notes.test.tsx"
+    result = await migrated(app_copy, file, MARKDOWN_SUITE)
+    assert "expect(recordedProps(Markdown)[0]).toMatchObject({ children: '# Title' });" in (
+        result.content
+    ), result.content
+    assert result.type_messages == [], result.type_messages

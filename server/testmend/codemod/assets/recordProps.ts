@@ -84,9 +84,14 @@ export function mockRecordingProps<M extends object>(
   return wrapped as M;
 }
 
+/** A component as JSX takes it: a function or a class of props `P`. Its statics are not
+ * compared (a `propTypes` that allows `null` where `P` does not, as react-markdown's, is no
+ * `React.ComponentType<P>`). */
+type ComponentOf<P> = ((props: P) => unknown) | (new (props: P) => unknown);
+
 /** The props of each mounted instance of a component wrapped by `mockRecordingProps`, in the
  * order the instances mounted. */
-export function recordedProps<P>(component: React.ComponentType<P>): P[] {
+export function recordedProps<P>(component: ComponentOf<P>): P[] {
   return (instances.get(component) ?? [])
     .filter((instance) => instance.committed)
     .map((instance) => instance.props as unknown as P);
