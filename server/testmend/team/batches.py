@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -118,11 +119,17 @@ async def follow(
     on_event: Callable[[RunEvent], None],
     on_records: Callable[[list[RunRecord]], None],
     poll_seconds: float = 1.0,
+    result_grace_seconds: float = 60.0,
 ) -> list[RunRecord]:
     """Follow the runs until each ended: their events as they are kept, and their records
     whenever one changed. The records at the end (cancel it to stop following: the runs go
-    on, on the workers)."""
+    on, on the workers).
+
+    A run's record ends when its engine finishes, and its worker keeps the result just after:
+    an ended run is waited for until its result is kept, or for ``result_grace_seconds`` (a run
+    the worker failed, or one cancelled, has none)."""
     last, seen = 0, None
+    ended_at: dict[str, float] = {}
     while True:
         for seq, _run, data in store.events_after(last, run_ids):
             last = seq
@@ -133,7 +140,15 @@ async def follow(
             seen = state
             on_records(records)
         if len(records) == len(run_ids) and all(map(ended, records)):
-            return records
+            now = time.monotonic()
+            for record in records:
+                ended_at.setdefault(record.run_id, now)
+            if all(
+                now - ended_at[r.run_id] >= result_grace_seconds
+                or store.read_text(r.run_id, RESULT_TEXT) is not None
+                for r in records
+            ):
+                return records
         await asyncio.sleep(poll_seconds)
 
 

@@ -120,6 +120,11 @@ class Runtime:
         except KeyError:  # the store lost it (or another enqueued it elsewhere): keep it again
             record = queued_record(payload)
         if record.status not in UNFINISHED:
+            if store.read_text(record.run_id, RESULT_TEXT) is None:
+                # Its worker died after the engine ended the run, before keeping the result.
+                result = await engine.result(record.run_id)
+                if result is not None:
+                    store.write_text(record.run_id, RESULT_TEXT, result_row(result))
             log.info("%s: ended already (%s, run %s)", payload.file, record.status, record.run_id)
             return Outcome("done", f"ended already: {record.status}")
         deliveries = record.deliveries + 1
