@@ -441,9 +441,19 @@ function queriesFor(elements) {
 // a find selected (`roleAlone`), a landmark or widget role that at most MAX_ROLE_ALONE elements
 // of the page have comes last (Clarity's `<cds-alert-group>`, a region with no name, holding a
 // `<cds-alert>` that is one too: the first of two regions).
+// Only where every element the query selects is in the element's own render: a render an
+// earlier hook mounted and the converted test unmounts (typeahead's Token, mounted in the outer
+// and again in the inner `beforeEach`) would leave the position pointing past the end.
 const INDEXED_METHODS = ['Role', 'LabelText', 'Text'];
 const MAX_INDEXED = 5;
 const MAX_ROLE_ALONE = 3;
+function renderOf(el) {
+  // The child of <body> that holds it (its render's container, or a portal's), or its root.
+  let node = el;
+  const body = el.ownerDocument && el.ownerDocument.body;
+  while (node.parentElement && node.parentElement !== body) node = node.parentElement;
+  return node;
+}
 function indexedQueries(el, roleAlone = false) {
   if (!dom) return [];
   const scope = scopeOf(el);
@@ -455,6 +465,8 @@ function indexedQueries(el, roleAlone = false) {
     if (!named && !roleAlone) continue;
     const found = runQuery(scope, c.method, c.args);
     if (!found || found.length < 2 || found.length > (named ? MAX_INDEXED : MAX_ROLE_ALONE)) continue;
+    const home = renderOf(el);
+    if (found.some((other) => renderOf(other) !== home)) continue;
     const index = found.indexOf(el);
     if (index >= 0) (named ? out : last).push({ method: c.method, args: c.args, all: true, index });
   }
