@@ -122,7 +122,11 @@ class Runtime:
         if record.status not in UNFINISHED:
             if store.read_text(record.run_id, RESULT_TEXT) is None:
                 # Its worker died after the engine ended the run, before keeping the result.
-                result = await engine.result(record.run_id)
+                try:
+                    result = await engine.result(record.run_id)
+                except Exception as exc:  # its checkpoint out of reach: the run stays ended
+                    log.warning("%s: its result was not kept: %s", payload.file, exc)
+                    result = None
                 if result is not None:
                     store.write_text(record.run_id, RESULT_TEXT, result_row(result))
             log.info("%s: ended already (%s, run %s)", payload.file, record.status, record.run_id)
