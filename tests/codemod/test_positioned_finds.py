@@ -6,7 +6,10 @@ region with no name, and so is the ``<cds-alert>`` inside it, so no query select
 and the conversion fell back to ``document.querySelector('cds-alert-group')``, which the
 project's Testing Library lint rejects. The capture now records, for such an element, the
 queries that select it among a few others with its position (a role without a name too, when at
-most three elements of the page have it), and the find becomes ``getAllByRole('region')[0]``."""
+most three elements of the page have it), and the find becomes ``getAllByRole('region')[0]``.
+Also here: a container asserted only to be there (kubeapps' ``LoadingWrapper``), shown by the
+element inside it a query selects; and no position counted among a render the converted test
+unmounts (typeahead's ``Token``)."""
 
 from __future__ import annotations
 
