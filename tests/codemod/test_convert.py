@@ -1623,7 +1623,7 @@ def test_the_recording_helper_is_a_module_of_the_result() -> None:
     ) in result.content
     assert "function mockRecordingProps" not in result.content
     helper = result.support_files["src/test-utils/recordProps.ts"]
-    assert "export function recordedProps<P>(component: React.ComponentType<P>): P[]" in helper
+    assert "export function recordedProps<P>(component: ComponentOf<P>): P[]" in helper
     assert ": any" not in helper and "<any>" not in helper
     # A CommonJS test gets the module as CommonJS.
     module = commonjs(read_asset("testmend.codemod", "assets/recordProps.js"))
