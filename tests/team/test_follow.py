@@ -17,6 +17,13 @@ from testmend.team.batches import follow, result_rows
 from testmend.team.tasks import RESULT_TEXT
 
 
+async def followed(store: PostgresRunStore, run_id: str, **options: float) -> list[RunRecord]:
+    """The run followed to its end, as ``runs --batch`` follows it, its progress unseen."""
+    return await follow(
+        store, [run_id], on_event=lambda _event: None, on_records=lambda _records: None, **options
+    )
+
+
 def ended(run_id: str, status: str, **changes: object) -> RunRecord:
     now = datetime.now(UTC)
     fields: dict[str, object] = {
@@ -39,13 +46,7 @@ async def test_a_run_that_ended_is_followed_until_its_worker_keeps_its_result(
         store.write_text("20261129-000001-aaaaaa", RESULT_TEXT, json.dumps(row))
 
     keeper = asyncio.create_task(keep_result_later())
-    records = await follow(
-        store,
-        ["20261129-000001-aaaaaa"],
-        on_event=lambda _event: None,
-        on_records=lambda _records: None,
-        poll_seconds=0.1,
-    )
+    records = await followed(store, "20261129-000001-aaaaaa", poll_seconds=0.1)
     rows = result_rows(store, records)  # as the batch's report reads them, at once
     await keeper
     assert [r.status for r in records] == ["succeeded"]
@@ -59,13 +60,8 @@ async def test_a_run_with_no_result_ends_the_following_after_the_grace(
     still ends, and the batch's report names it."""
     store = PostgresRunStore(tmp_path, postgres_url)
     store.save(ended("20261129-000002-bbbbbb", "failed", failure_reason="gave up"))
-    records = await follow(
-        store,
-        ["20261129-000002-bbbbbb"],
-        on_event=lambda _event: None,
-        on_records=lambda _records: None,
-        poll_seconds=0.1,
-        result_grace_seconds=0.5,
+    records = await followed(
+        store, "20261129-000002-bbbbbb", poll_seconds=0.1, result_grace_seconds=0.5
     )
     assert [r.failure_reason for r in records] == ["gave up"]
     assert result_rows(store, records) == []

@@ -86,25 +86,24 @@ function escapeRegex(value) {
   return value.replace(/[.*+\-?^${}()|[\]\\\/]/g, '\\$&');
 }
 
+// The queries (method and arguments) every list holds, in the first list's order.
+function sharedQueries(lists) {
+  const key = (q) => JSON.stringify([q.method, q.args]);
+  const rest = lists.slice(1).map((list) => new Set(list.map(key)));
+  const seen = new Set();
+  return (lists[0] || [])
+    .filter((q) => !seen.has(key(q)) && seen.add(key(q)) && rest.every((keys) => keys.has(key(q))))
+    .map((q) => ({ method: q.method, args: q.args }));
+}
+
 function absenceCandidates(selector) {
   const positives = state.records.filter((r) => r.selector === selector && r.count > 0);
   if (!positives.length) return [];
-  const key = (q) => JSON.stringify([q.method, q.args]);
-  let common = null;
-  for (const r of positives) {
-    const keys = new Map(r.queries.map((q) => [key(q), q]));
-    common = common === null ? keys : new Map([...common].filter(([k]) => keys.has(k)));
-  }
-  const out = [...(common || new Map()).values()].map((q) => ({ method: q.method, args: q.args }));
+  const out = sharedQueries(positives.map((r) => r.queries));
   if (!out.length && positives.every((r) => r.count === 1 && r.indexed && r.indexed.length)) {
     // One element no query selects alone: a query that selected it among a few others finds
     // nothing where it is gone with them (where those others remain, the check drops it).
-    let shared = null;
-    for (const r of positives) {
-      const keys = new Map(r.indexed.map((q) => [key(q), q]));
-      shared = shared === null ? keys : new Map([...shared].filter(([k]) => keys.has(k)));
-    }
-    for (const q of shared.values()) out.push({ method: q.method, args: q.args });
+    out.push(...sharedQueries(positives.map((r) => r.indexed)));
   }
   // One element whose name changes (Start, Pause, Resume): its role and any of those names.
   const named = positives.map((r) =>
@@ -473,6 +472,13 @@ function indexedQueries(el, roleAlone = false) {
   return out.concat(last);
 }
 
+// A find of one element no query selects alone: the queries that select it among a few others
+// with its position (`FindRecord.indexed`), and the element inside it one selects (`.inner`).
+function aloneQueries(queries, elements) {
+  if (queries.length || elements.length !== 1) return { indexed: [], inner: [] };
+  return { indexed: indexedQueries(elements[0], true), inner: innerCandidates(elements[0]) };
+}
+
 function hostElements(wrapper, isShallow) {
   const elements = [];
   if (isShallow) return elements;
@@ -771,8 +777,7 @@ function hostVariant(result, elements) {
     count: hosts.length,
     elements: hostEls.slice(0, 20).map(describeElement),
     queries,
-    indexed: !queries.length && hostEls.length === 1 ? indexedQueries(hostEls[0], true) : [],
-    inner: !queries.length && hostEls.length === 1 ? innerCandidates(hostEls[0]) : [],
+    ...aloneQueries(queries, hostEls),
     element_queries: hostEls.slice(0, 20).map((el) => queriesFor([el])),
     css: cssFor(hostEls),
   };
@@ -842,10 +847,7 @@ function record(self, selector, result, isShallow, structural = false) {
     entry.queries = queriesFor(elements);
     entry.css = cssFor(elements);
     entry.element_queries = elements.slice(0, 20).map((el) => queriesFor([el]));
-    if (!entry.queries.length && elements.length === 1) {
-      entry.indexed = indexedQueries(elements[0], true);
-      entry.inner = innerCandidates(elements[0]);
-    }
+    Object.assign(entry, aloneQueries(entry.queries, elements));
     if (!entry.queries.length) entry.inner_queries = innerListQueries(elements);
     if (elements.length === 1 && elements[0].tagName === 'FORM') entry.submit_queries = submitterQueries(elements[0]);
     if (!isShallow) entry.host = hostVariant(result, elements);

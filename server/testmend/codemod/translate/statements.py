@@ -489,8 +489,9 @@ class Statements(Assertions):
             # .find(Tabs).props()``): its declared type stays, which the test may index by.
             new_value = self.value(value, ctx)
             kind = text(stmt.children[0])
-            keep = type_node is not None and not self._has_wrapper_type(type_node)
-            annotation = text(type_node) if keep and type_node is not None else ""
+            annotation = ""
+            if type_node is not None and not self._has_wrapper_type(type_node):
+                annotation = text(type_node)
             self.replace_statement(stmt, f"{kind} {name}{annotation} = {new_value};", ctx)
             return True
         if multi and target.index is None:
