@@ -740,6 +740,30 @@ function innerListQueries(elements) {
   return [];
 }
 
+// Elements no query selects, whose text a test asserts (`expect(find(Notice)).toIncludeText(t)`):
+// every element of the page with text of its own, as Testing Library's text queries read it
+// (script and style left out), and whether it is inside them. Which elements a text query
+// selects is then known for whatever text the test names, and the converter picks the query
+// (`getByText(t)`) only where it selects one element, inside them. Nothing where a page has too
+// many texts to keep, or one too long to keep whole (a text cut short could hide a match).
+const MAX_TEXTS = 400;
+const MAX_TEXT_LENGTH = 1000;
+const MAX_TEXT_TARGETS = 5;
+function pageTexts(elements) {
+  if (!elements.length || elements.length > MAX_TEXT_TARGETS) return null;
+  const scope = scopeOf(elements[0]);
+  if (elements.some((e) => scopeOf(e) !== scope)) return null;
+  const out = [];
+  for (const el of Array.from(scope.querySelectorAll('*'))) {
+    if (el.matches('script, style')) continue;
+    const own = ownText(el);
+    if (!own) continue;
+    if (out.length >= MAX_TEXTS || own.length > MAX_TEXT_LENGTH) return null;
+    out.push([own, elements.some((found) => found.contains(el))]);
+  }
+  return out;
+}
+
 // A form the test submits (`simulate('submit')`): its one enabled submit button, which a user
 // clicks to submit it (a click on it submits the form in jsdom as in a browser).
 function submitterQueries(form) {
@@ -849,6 +873,7 @@ function record(self, selector, result, isShallow, structural = false) {
     entry.element_queries = elements.slice(0, 20).map((el) => queriesFor([el]));
     Object.assign(entry, aloneQueries(entry.queries, elements));
     if (!entry.queries.length) entry.inner_queries = innerListQueries(elements);
+    if (!entry.queries.length && !isShallow) entry.texts = pageTexts(elements);
     if (elements.length === 1 && elements[0].tagName === 'FORM') entry.submit_queries = submitterQueries(elements[0]);
     if (!isShallow) entry.host = hostVariant(result, elements);
     try {

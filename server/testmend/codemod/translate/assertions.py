@@ -109,6 +109,9 @@ class Assertions(PropAssertions):
             if counted is None:
                 raise missing from None
             return counted
+        text_code = self._text_of_unqueryable(target, ops, rest, matcher, negated, margs, ctx)
+        if text_code is not None:
+            return text_code
         try:
             code = self.assert_on(target, rest, matcher, negated, margs, ctx)
         except Untranslatable:
@@ -119,6 +122,46 @@ class Assertions(PropAssertions):
             return recorded_prop
         self.fallback_note(target, ctx)
         return code
+
+    def _text_of_unqueryable(
+        self,
+        target: Target,
+        ops: list[tuple[str, list[Node], Node]],
+        rest: list[tuple[str, list[Node], Node]],
+        matcher: str,
+        negated: bool,
+        margs: list[Node],
+        ctx: Ctx,
+    ) -> str | None:
+        """A text asserted of what no query selects, which only CSS would find (a component's
+        container, ``expect(find(Notice)).toIncludeText(t)``, ``expect(find(Page).text())
+        .toContain(t)``, ``toHaveText(t)``, ``.text()).toBe(t)``): the element of the page that
+        shows the text, by a text query the capture checked (see ``text_query_args``):
+        ``expect(screen.getByText(t)).toBeInTheDocument()``; a negated containment, that no
+        element shows it. None for other shapes, a text not written out, a find in one render
+        of several, and where the capture did not check the query."""
+        if target.kind != "css" or target.scope != "document" or target.index or len(margs) != 1:
+            return None
+        shape = ([op for op, _a, _n in rest], matcher)
+        if shape in ((["text"], "toContain"), ([], "toIncludeText")):
+            whole = False
+        elif shape in ((["text"], "toBe"), (["text"], "toEqual"), ([], "toHaveText")):
+            whole = True
+        else:
+            return None
+        wanted = string_value(margs[0])
+        selected = ops[: len(ops) - len(rest)]
+        if wanted is None or not selected or selected[-1][0] != "find" or not selected[-1][1]:
+            return None
+        args = self.text_query_args(selected[-1][2], ctx, wanted, whole=whole, negated=negated)
+        if args is None:
+            return None
+        self.dom_queries_used += 1
+        self.need_jest_dom()
+        if negated:
+            query = self._screen(f"queryByText({args})", target)
+            return f"expect({query}).not.toBeInTheDocument();"
+        return f"expect({self._screen(f'getByText({args})', target)}).toBeInTheDocument();"
 
     def _document_title(
         self,

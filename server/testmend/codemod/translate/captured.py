@@ -7,7 +7,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from ..models import CapturedElement, CapturedQuery, FindRecord
-from ..syntax import Node, args_of, js_value, string_value, text, unwrap
+from ..syntax import (
+    Node,
+    args_of,
+    js_string,
+    js_value,
+    regex_escape,
+    string_value,
+    text,
+    unwrap,
+)
 from .chains import Chains
 from .state import Ctx, Target
 from .tables import LAST, TEXT_CONTEXT_ORDER
@@ -105,6 +114,43 @@ class CapturedQueries(Chains):
             return TEXT_CONTEXT_ORDER.index(key) if key in TEXT_CONTEXT_ORDER else 99
 
         return sorted(options, key=rank)[0]
+
+    def text_query_args(
+        self, find_call: Node, ctx: Ctx, wanted: str, *, whole: bool, negated: bool
+    ) -> str | None:
+        """For an element no query selects whose text the test asserts (``expect(find(Notice))
+        .toIncludeText(t)``, ``find(Page).text()).toContain(t)``; ``whole``: ``toHaveText(t)``):
+        the arguments of the text query for ``t`` in code, where the capture saw, in every run,
+        one element of the page with text of its own holding ``t`` (``whole``: being ``t``), inside
+        what the find selected: ``'t'`` where that text is ``t``, ``/t/`` where it holds more.
+        ``negated``: ``/t/`` where no element of the page held ``t``. None otherwise (several
+        matches, one outside, a page the capture did not keep), and for a text Testing Library
+        would read otherwise (spaces at its ends or in a row)."""
+        if not wanted or wanted != " ".join(wanted.split()) or (negated and whole):
+            return None
+        fn = find_call.child_by_field_name("function")
+        prop = fn.child_by_field_name("property") if fn is not None else None
+        records = self._records_at(prop, ctx) if prop is not None else None
+        positives = [r for r in records or [] if r.count > 0]
+        if not positives or any(r.texts is None for r in positives):
+            return None
+        exact = True
+        for record in positives:
+            hits = [
+                (own, inside)
+                for own, inside in record.texts or []
+                if (own == wanted if whole else wanted in own)
+            ]
+            if negated:
+                if hits:
+                    return None
+                continue
+            if len(hits) != 1 or not hits[0][1]:
+                return None
+            exact = exact and hits[0][0] == wanted
+        if exact and not negated:
+            return js_string(wanted)
+        return f"/{regex_escape(wanted)}/"
 
     def captured_target(
         self,
