@@ -43,12 +43,24 @@ SOURCES = {
           );
         }
     """,
+    "Update.tsx": """
+        export function Update({ version }: { version: string }) {
+          return (
+            <div className="update">
+              <p>
+                A new version is available: <strong>{version}</strong>.
+              </p>
+            </div>
+          );
+        }
+    """,
 }
 
 SUITE = """
 import { mount } from 'enzyme';
 import { Confirm } from './Confirm';
 import { Missing } from './Missing';
+import { Update } from './Update';
 
 describe('pages', () => {
   it('says the page is missing', () => {
@@ -60,6 +72,11 @@ describe('pages', () => {
     const wrapper = mount(<Confirm question="Sure?" />);
     expect(wrapper.find('.confirm__content').text()).toBe('Sure?');
     expect(wrapper.find('.confirm__content').text()).not.toContain('Really?');
+  });
+
+  it('offers the update', () => {
+    const wrapper = mount(<Update version="2.0" />);
+    expect(wrapper.find(Update).text()).toContain('A new version is available: 2.0');
   });
 
   it('asks the question once more', () => {
@@ -87,6 +104,11 @@ async def test_a_text_of_what_no_query_selects_is_found_by_the_text_query(
         ".toBeInTheDocument();" in content
     ), content
     assert "expect(screen.getByText('Sure?')).toBeInTheDocument();" in content, content
+    # Shown with a child's text: the element, by its own part of it, has the text.
+    assert (
+        "expect(screen.getByText(/A new version is available:/))"
+        ".toHaveTextContent('A new version is available: 2.0');" in content
+    ), content
     # Not there: no element of the page shows it.
     assert "expect(screen.queryByText(/Really\\?/)).not.toBeInTheDocument();" in content, content
     # Shown twice on the page, the text query would find both: the container's CSS stays.
@@ -104,3 +126,7 @@ async def test_a_text_of_what_no_query_selects_is_found_by_the_text_query(
     assert failing == ["pages says the page is missing"], failing
     failing = await broken_tests(app_copy, file, pages / "Confirm.tsx", "<p>{question}</p>", "")
     assert failing == ["pages asks the question", "pages asks the question once more"], failing
+    failing = await broken_tests(
+        app_copy, file, pages / "Update.tsx", "<strong>{version}</strong>", "<strong>?</strong>"
+    )
+    assert failing == ["pages offers the update"], failing

@@ -742,10 +742,11 @@ function innerListQueries(elements) {
 
 // Elements no query selects, whose text a test asserts (`expect(find(Notice)).toIncludeText(t)`):
 // every element of the page with text of its own, as Testing Library's text queries read it
-// (script and style left out), and whether it is inside them. Which elements a text query
-// selects is then known for whatever text the test names, and the converter picks the query
-// (`getByText(t)`) only where it selects one element, inside them. Nothing where a page has too
-// many texts to keep, or one too long to keep whole (a text cut short could hide a match).
+// (script and style left out), whether it is inside them, and all of its text (null when too
+// long). Which elements a text query selects is then known for whatever text the test names,
+// and the converter picks the query (`getByText(t)`) only where it selects one element, inside
+// them. Nothing where a page has too many texts to keep, or one too long to keep whole (a text
+// cut short could hide a match).
 const MAX_TEXTS = 400;
 const MAX_TEXT_LENGTH = 1000;
 const MAX_TEXT_TARGETS = 5;
@@ -759,7 +760,8 @@ function pageTexts(elements) {
     const own = ownText(el);
     if (!own) continue;
     if (out.length >= MAX_TEXTS || own.length > MAX_TEXT_LENGTH) return null;
-    out.push([own, elements.some((found) => found.contains(el))]);
+    const all = normalize(el.textContent);
+    out.push([own, elements.some((found) => found.contains(el)), all.length > MAX_TEXT_LENGTH ? null : all]);
   }
   return out;
 }

@@ -215,10 +215,11 @@ class FindRecord(_Model):
     each (an item's heading), for counting them only."""
     submit_queries: list[CapturedQuery] = []
     """A form: queries for its one enabled submit button (what a user clicks to submit it)."""
-    texts: list[tuple[str, bool]] | None = None
+    texts: list[tuple[str, bool, str | None]] | None = None
     """Where no query selects what it selected (at most a few elements of a full render):
     every element of the page with text of its own, as Testing Library's text queries read it,
-    and whether it is inside what the find selected; None where the page had too many."""
+    whether it is inside what the find selected, and all of its text (None: too long to keep);
+    None where the page had too many."""
     host: HostSelection | None = None
     """What ``hostNodes()`` keeps of the find, when that differs from what it selected."""
     components: list[str | None] = []

@@ -136,10 +136,12 @@ class Assertions(PropAssertions):
         """A text asserted of what no query selects, which only CSS would find (a component's
         container, ``expect(find(Notice)).toIncludeText(t)``, ``expect(find(Page).text())
         .toContain(t)``, ``toHaveText(t)``, ``.text()).toBe(t)``): the element of the page that
-        shows the text, by a text query the capture checked (see ``text_query_args``):
-        ``expect(screen.getByText(t)).toBeInTheDocument()``; a negated containment, that no
-        element shows it. None for other shapes, a text not written out, a find in one render
-        of several, and where the capture did not check the query."""
+        shows the text, by a text query the capture checked (see ``text_queries``):
+        ``expect(screen.getByText(t)).toBeInTheDocument()``; where it shows the text with its
+        children's, ``expect(screen.getByText(/its own part/)).toHaveTextContent(t)``; a
+        negated containment, that no element shows it. None for other shapes, a text not
+        written out, a find in one render of several, and where the capture did not check the
+        query."""
         if target.kind != "css" or target.scope != "document" or target.index or len(margs) != 1:
             return None
         shape = ([op for op, _a, _n in rest], matcher)
@@ -153,15 +155,18 @@ class Assertions(PropAssertions):
         selected = ops[: len(ops) - len(rest)]
         if wanted is None or not selected or selected[-1][0] != "find" or not selected[-1][1]:
             return None
-        args = self.text_query_args(selected[-1][2], ctx, wanted, whole=whole, negated=negated)
-        if args is None:
+        query = self.text_query(selected[-1][2], ctx, wanted, whole=whole, negated=negated)
+        if query is None:
             return None
         self.dom_queries_used += 1
         self.need_jest_dom()
         if negated:
-            query = self._screen(f"queryByText({args})", target)
-            return f"expect({query}).not.toBeInTheDocument();"
-        return f"expect({self._screen(f'getByText({args})', target)}).toBeInTheDocument();"
+            found = self._screen(f"queryByText({query.args})", target)
+            return f"expect({found}).not.toBeInTheDocument();"
+        found = self._screen(f"getByText({query.args})", target)
+        if query.part:
+            return f"expect({found}).toHaveTextContent({text(margs[0])});"
+        return f"expect({found}).toBeInTheDocument();"
 
     def _document_title(
         self,

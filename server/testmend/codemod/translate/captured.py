@@ -10,9 +10,7 @@ from ..models import CapturedElement, CapturedQuery, FindRecord
 from ..syntax import (
     Node,
     args_of,
-    js_string,
     js_value,
-    regex_escape,
     string_value,
     text,
     unwrap,
@@ -20,6 +18,7 @@ from ..syntax import (
 from .chains import Chains
 from .state import Ctx, Target
 from .tables import LAST, TEXT_CONTEXT_ORDER
+from .text_queries import TextQuery, text_query
 
 
 class CapturedQueries(Chains):
@@ -115,42 +114,22 @@ class CapturedQueries(Chains):
 
         return sorted(options, key=rank)[0]
 
-    def text_query_args(
+    def text_query(
         self, find_call: Node, ctx: Ctx, wanted: str, *, whole: bool, negated: bool
-    ) -> str | None:
+    ) -> TextQuery | None:
         """For an element no query selects whose text the test asserts (``expect(find(Notice))
         .toIncludeText(t)``, ``find(Page).text()).toContain(t)``; ``whole``: ``toHaveText(t)``):
-        the arguments of the text query for ``t`` in code, where the capture saw, in every run,
-        one element of the page with text of its own holding ``t`` (``whole``: being ``t``), inside
-        what the find selected: ``'t'`` where that text is ``t``, ``/t/`` where it holds more.
-        ``negated``: ``/t/`` where no element of the page held ``t``. None otherwise (several
-        matches, one outside, a page the capture did not keep), and for a text Testing Library
-        would read otherwise (spaces at its ends or in a row)."""
-        if not wanted or wanted != " ".join(wanted.split()) or (negated and whole):
-            return None
+        the text query the capture's texts of the page agree on in every run of the find (see
+        ``text_queries``); None where they do not, or the capture kept none."""
         fn = find_call.child_by_field_name("function")
         prop = fn.child_by_field_name("property") if fn is not None else None
         records = self._records_at(prop, ctx) if prop is not None else None
-        positives = [r for r in records or [] if r.count > 0]
-        if not positives or any(r.texts is None for r in positives):
+        runs = [r.texts for r in records or [] if r.count > 0]
+        if not runs or any(texts is None for texts in runs):
             return None
-        exact = True
-        for record in positives:
-            hits = [
-                (own, inside)
-                for own, inside in record.texts or []
-                if (own == wanted if whole else wanted in own)
-            ]
-            if negated:
-                if hits:
-                    return None
-                continue
-            if len(hits) != 1 or not hits[0][1]:
-                return None
-            exact = exact and hits[0][0] == wanted
-        if exact and not negated:
-            return js_string(wanted)
-        return f"/{regex_escape(wanted)}/"
+        return text_query(
+            [texts for texts in runs if texts is not None], wanted, whole=whole, negated=negated
+        )
 
     def captured_target(
         self,
