@@ -119,20 +119,37 @@ function absenceCandidates(selector) {
   return out;
 }
 
-// Elements a role and a name can select; the inner queries try only those, and only the first
-// few (each try runs Testing Library's queries over the whole document).
-const NAMEABLE = 'h1,h2,h3,h4,h5,h6,button,a[href],input,select,textarea,img[alt],[role],[aria-label],[aria-labelledby]';
+// Elements a role and a name can select; the inner queries try only those that have a query
+// at all (an empty `role=""`, as kubeapps' grid columns carry, has none), and only the first few
+// (each try runs Testing Library's queries over the whole document), among the first
+// MAX_INNER_SCAN.
+const NAMEABLE =
+  'h1,h2,h3,h4,h5,h6,button,a[href],input,select,textarea,img[alt],[role]:not([role=""]),' +
+  '[aria-label]:not([aria-label=""]),[aria-labelledby]:not([aria-labelledby=""])';
 const MAX_INNER_TRIES = 3;
+const MAX_INNER_SCAN = 30;
+function namedRole(candidate) {
+  return candidate.method === 'Role' && candidate.args[1] && typeof candidate.args[1].name === 'string';
+}
 
 // A container no query selects (a `div.user-menu`, a toolbar): its first descendant that a role
 // and a name select exactly stands for it, since where the container is gone so is that element
 // (and where the test asserts only that the container is there, that element shows it: a
-// loading wrapper's spinner).
+// loading wrapper's spinner). Without one, its first descendant that its own text selects
+// exactly (a status line: kubeapps' "No Workload Found").
 function innerCandidates(el) {
   let tries = 0;
-  for (const d of Array.from(el.querySelectorAll(NAMEABLE))) {
+  for (const d of Array.from(el.querySelectorAll(NAMEABLE)).slice(0, MAX_INNER_SCAN)) {
+    if (!candidates(d).some(namedRole)) continue;
     if (tries++ >= MAX_INNER_TRIES) break;
-    const q = queriesFor([d]).find((c) => c.method === 'Role' && c.args[1] && typeof c.args[1].name === 'string');
+    const q = queriesFor([d]).find(namedRole);
+    if (q) return [q];
+  }
+  tries = 0;
+  for (const d of Array.from(el.querySelectorAll('*')).slice(0, MAX_INNER_SCAN)) {
+    if (d.matches('script, style') || !ownText(d)) continue;
+    if (tries++ >= MAX_INNER_TRIES) break;
+    const q = queriesFor([d]).find((c) => c.method === 'Text');
     if (q) return [q];
   }
   return [];
@@ -732,7 +749,7 @@ function innerListQueries(elements) {
   for (let k = 0; k < Math.min(first.length, MAX_INNER_DEPTH); k++) {
     const set = lists.map((list) => list[k]);
     if (set.some((d) => !d || d.tagName !== first[k].tagName)) break; // the items differ from here
-    if (!first[k].matches(NAMEABLE)) continue;
+    if (!first[k].matches(NAMEABLE) || !candidates(first[k]).length) continue;
     if (tries++ >= MAX_INNER_TRIES) break;
     const found = queriesFor(set);
     if (found.length) return found;
