@@ -53,3 +53,9 @@ def test_every_run_must_agree() -> None:
 def test_a_text_testing_library_reads_otherwise_has_no_query() -> None:
     assert text_query([PAGE], " Sure?", whole=False, negated=False) is None
     assert text_query([PAGE], "", whole=False, negated=False) is None
+
+
+def test_a_few_letters_in_both_are_no_part_to_find_an_element_by() -> None:
+    # The innermost holder's own text shares only "ion" with the text asserted.
+    page = [("Nearest region: .", True, "Nearest region: north station .")]
+    assert text_query([page], "north station", whole=False, negated=False) is None

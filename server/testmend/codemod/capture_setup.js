@@ -778,7 +778,8 @@ function pageTexts(elements) {
     if (!own) continue;
     if (out.length >= MAX_TEXTS || own.length > MAX_TEXT_LENGTH) return null;
     const all = normalize(el.textContent);
-    out.push([own, elements.some((found) => found.contains(el)), all.length > MAX_TEXT_LENGTH ? null : all]);
+    const inside = elements.some((found) => found.contains(el));
+    out.push([own, inside, all.length > MAX_TEXT_LENGTH ? null : all]);
   }
   return out;
 }

@@ -7,14 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from ..models import CapturedElement, CapturedQuery, FindRecord
-from ..syntax import (
-    Node,
-    args_of,
-    js_value,
-    string_value,
-    text,
-    unwrap,
-)
+from ..syntax import Node, args_of, js_value, string_value, text, unwrap
 from .chains import Chains
 from .state import Ctx, Target
 from .tables import LAST, TEXT_CONTEXT_ORDER
@@ -125,11 +118,10 @@ class CapturedQueries(Chains):
         prop = fn.child_by_field_name("property") if fn is not None else None
         records = self._records_at(prop, ctx) if prop is not None else None
         runs = [r.texts for r in records or [] if r.count > 0]
-        if not runs or any(texts is None for texts in runs):
+        kept = [texts for texts in runs if texts is not None]
+        if not runs or len(kept) != len(runs):
             return None
-        return text_query(
-            [texts for texts in runs if texts is not None], wanted, whole=whole, negated=negated
-        )
+        return text_query(kept, wanted, whole=whole, negated=negated)
 
     def captured_target(
         self,

@@ -54,7 +54,8 @@ def _one_run(texts: PageTexts, wanted: str, *, whole: bool, negated: bool) -> Te
 
 def _shown_with_children(texts: PageTexts, wanted: str) -> TextQuery | None:
     """The innermost element inside whose whole text holds ``wanted``, found by the longest
-    part of its own text that is in ``wanted`` too, when that part selects it alone."""
+    part of its own text that is in ``wanted`` too, when that part is most of its own text
+    (not a few letters that happen to be in both) and selects it alone."""
     holders = [
         (len(text), index)
         for index, (_own, inside, text) in enumerate(texts)
@@ -71,7 +72,8 @@ def _shown_with_children(texts: PageTexts, wanted: str) -> TextQuery | None:
         0, len(own), 0, len(wanted)
     )
     piece = own[match.a : match.a + match.size].strip()
-    if len(piece) < MIN_PIECE or not any(c.isalnum() for c in piece):
+    letters = sum(c.isalnum() for c in piece)
+    if len(piece) < MIN_PIECE or letters * 2 < sum(c.isalnum() for c in own):
         return None
     selected = [i for i, (other, _inside, _all) in enumerate(texts) if piece in other]
     if selected != [index]:
