@@ -219,6 +219,13 @@ class Finishing(Statements):
             names = sorted(
                 n for n in self.imports.get(module, set()) if not n.startswith("default:")
             )
+            if "act" in names and "act" in existing.get("react-dom/test-utils", (set(), None))[0]:
+                # The test's own `act` from react-dom (what Testing Library's wraps): a second
+                # import of the name would be a duplicate declaration.
+                names.remove("act")
+                defaults = [n for n in self.imports.get(module, set()) if n.startswith("default:")]
+                if not (names or defaults or self.type_imports.get(module) or module in existing):
+                    continue  # nothing else from that module
             if module in existing:
                 # The file already imports from it (a test half-migrated by hand): add what
                 # is missing to that import instead of importing the module twice.

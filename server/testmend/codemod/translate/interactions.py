@@ -342,6 +342,7 @@ class Interactions(Events):
             if read is None or read[1] or read[2] == "props":
                 return None
             callee = read[0]
+            cast = _asserted_type(expr.child_by_field_name("function"))
             call_args = ", ".join(self.value(a, ctx) for a in args_of(expr))
         else:
             chain = self.chain(expr)
@@ -355,12 +356,17 @@ class Interactions(Events):
             if member.startswith("."):
                 return None
             callee = f"{read[0]}.{member}"
+            cast = None
             call_args = ", ".join(self.value(a, ctx) for a in margs)
         prop = re.fullmatch(r"recordedProps\((\w+)\).*?\.(\w+)", callee)
         named = f"{prop[1]}'s {prop[2]}" if prop else callee
         message = CALLBACK_NOTE.format(callee=named)
         if ("review", message) not in self.pending_notes:
             self.pending_notes.append(("review", message))
+        if cast is not None:
+            # `(x.prop('onClose') as any)()`: the test's own cast on the callback, without which
+            # its declared type (optional, taking an event) refuses the call.
+            callee = f"({callee} as {cast})"
         return f"{self.need('act')}(() => {{\x00  {callee}({call_args});\x00}});"
 
     def class_internal(
@@ -455,3 +461,14 @@ class Interactions(Events):
                 # Other arguments may still need translation: none expected (selectors).
                 return True
         return False
+
+
+def _asserted_type(node: Node | None) -> str | None:
+    """The type of the outermost ``as T`` around an expression, through parentheses
+    (``(x.prop('onClose') as any)`` → ``any``); None without one."""
+    while node is not None and node.type == "parenthesized_expression":
+        named = [c for c in node.named_children if c.type != "comment"]
+        node = named[0] if named else None
+    if node is None or node.type != "as_expression" or len(node.named_children) < 2:
+        return None
+    return text(node.named_children[-1])
