@@ -114,10 +114,7 @@ class CapturedQueries(Chains):
         .toIncludeText(t)``, ``find(Page).text()).toContain(t)``; ``whole``: ``toHaveText(t)``):
         the text query the capture's texts of the page agree on in every run of the find (see
         ``text_queries``); None where they do not, or the capture kept none."""
-        fn = find_call.child_by_field_name("function")
-        prop = fn.child_by_field_name("property") if fn is not None else None
-        records = self._records_at(prop, ctx) if prop is not None else None
-        runs = [r.texts for r in records or [] if r.count > 0]
+        runs = [r.texts for r in self._matched_at(find_call, ctx)]
         kept = [texts for texts in runs if texts is not None]
         if not runs or len(kept) != len(runs):
             return None
