@@ -443,6 +443,13 @@ function queriesFor(elements) {
       }
     }
   }
+  if (elements.length > 1 && typeof dom.isInaccessible === 'function' && elements.some((e) => dom.isInaccessible(e))) {
+    // Some of them are out of the accessibility tree (the tab panels not shown, aria-hidden):
+    // a role query reaches them with `hidden: true`, as Testing Library suggests for one.
+    for (const c of list) {
+      if (c.method === 'Role') c.args = [c.args[0], { ...(c.args[1] || {}), hidden: true }];
+    }
+  }
   for (const c of list) {
     const found = runQuery(scope, c.method, c.args);
     if (found && sameList(found, elements)) out.push({ method: c.method, args: c.args, all: elements.length > 1 });
@@ -640,8 +647,27 @@ const SVG_ONLY = /^(g|path|line|rect|circle|ellipse|polygon|polyline|text|tspan|
 // `html` parsed into a detached container. An SVG element at the root (<g>, <defs>) is parsed
 // inside an <svg>, as it renders: in HTML its attribute names would lose their case
 // (markerWidth) and never match.
+// A table's parts parse only inside a table (the parser drops a `<tr>` a `<div>` holds, which
+// React, building the DOM node by node, renders): each is parsed in the element that holds it
+// (parsing reads that element's tag alone, so it stays the only one around them).
+const TABLE_HOLDER = {
+  caption: 'table',
+  colgroup: 'table',
+  thead: 'table',
+  tbody: 'table',
+  tfoot: 'table',
+  tr: 'tbody',
+  td: 'tr',
+  th: 'tr',
+};
 function parsed(html) {
   const first = /^\s*<([A-Za-z][\w:-]*)/.exec(html);
+  const holder = first ? TABLE_HOLDER[first[1].toLowerCase()] : undefined;
+  if (holder) {
+    const container = document.createElement(holder);
+    container.innerHTML = html;
+    return container;
+  }
   const container =
     first && SVG_ONLY.test(first[1])
       ? document.createElementNS('http://www.w3.org/2000/svg', 'svg')
@@ -734,6 +760,43 @@ function cssFor(elements) {
     }
   }
   return null;
+}
+
+// children() or childAt(i) of one element whose element children all have one role, which
+// selects exactly them inside it (a table row's cells, a list's items): that role inside the
+// element (`within(row).getAllByRole('cell')`, `[i]` whatever `i` is). A shallow render's nodes
+// are matched by their markup (each is parsed on its own), a full render's are the same nodes.
+const MAX_SIBLINGS = 50;
+function siblingQueries(parentWrapper, result, index, isShallow) {
+  if (!dom || (index !== null && typeof index !== 'number')) return [];
+  let root = null;
+  try {
+    root = parentWrapper.root();
+  } catch (e) {
+    root = null;
+  }
+  const elementsOf = (w) => (isShallow ? (root ? shallowElements(w, root) : []) : hostElements(w, false));
+  const parents = elementsOf(parentWrapper);
+  const picked = elementsOf(result);
+  if (parents.length !== 1) return [];
+  const children = Array.from(parents[0].children);
+  if (!children.length || children.length > MAX_SIBLINGS) return [];
+  const meant = index === null ? children : [children[index]];
+  const same = (a, b) => a !== undefined && (isShallow ? a.outerHTML === b.outerHTML : a === b);
+  if (picked.length !== meant.length || !picked.every((el, k) => same(meant[k], el))) return [];
+  const roles = new Set(
+    children.map((c) => {
+      const role = candidates(c).find((q) => q.method === 'Role');
+      return role ? role.args[0] : null;
+    }),
+  );
+  if (roles.size !== 1 || roles.has(null)) return [];
+  const role = [...roles][0];
+  for (const args of [[role], [role, { hidden: true }]]) {
+    const found = runQuery(parents[0], 'Role', args);
+    if (found && sameList(found, children)) return [{ method: 'Role', args }];
+  }
+  return [];
 }
 
 // Several elements no query selects (the items of a list, `find(AccordionItem)`): for counting
@@ -951,7 +1014,14 @@ function patch(Wrapper, isShallow) {
       const caller = String(new Error().stack || '').split('\n')[2] || '';
       const result = originalStructural.apply(this, arguments);
       try {
-        if (frameInTest(caller)) record(this, ':' + name, result, isShallow, true);
+        if (frameInTest(caller)) {
+          const before = state.records.length;
+          record(this, ':' + name, result, isShallow, true);
+          if (state.records.length > before) {
+            const index = name === 'childAt' ? arguments[0] : null;
+            state.records[state.records.length - 1].sibling_queries = siblingQueries(this, result, index, isShallow);
+          }
+        }
       } catch (e) {
         note(e && e.message);
       }

@@ -213,6 +213,9 @@ class FindRecord(_Model):
     inner_queries: list[CapturedQuery] = []
     """Several elements no query selects: queries for the element at the same place inside
     each (an item's heading), for counting them only."""
+    sibling_queries: list[CapturedQuery] = []
+    """Under ``:children`` and ``:childAt``: a role that, inside the one element they were
+    called on, selects exactly that element's children, in order (a row's cells)."""
     submit_queries: list[CapturedQuery] = []
     """A form: queries for its one enabled submit button (what a user clicks to submit it)."""
     texts: list[tuple[str, bool, str | None]] | None = None

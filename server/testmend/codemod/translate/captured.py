@@ -286,6 +286,13 @@ class CapturedQueries(Chains):
             return self._query_target((method, args, True), multi=True, index=str(index))
         return self._query_target((method, args, multi), multi=multi, index=None)
 
+    def sibling_target(self, structural_call: Node, ctx: Ctx) -> Target | None:
+        """For ``children()`` or ``childAt(i)`` of one element: the role that selects exactly
+        its children inside it (a row's cells), which every run of the call agrees on, as a
+        list; None where there is none."""
+        runs = [r.sibling_queries for r in self._matched_at(structural_call, ctx)]
+        return self._agreed(runs, multi=True)
+
     def captured_elements(self, find_call: Node, ctx: Ctx) -> tuple[CapturedElement, ...]:
         """The elements every capture of ``find_call`` selected."""
         return tuple(e for r in self._matched_at(find_call, ctx) for e in r.elements)

@@ -369,6 +369,19 @@ class Targets(TargetCode):
                     i += 1 + (skip if consumed else 0)
                     target = captured
                     continue
+                one_element = target.kind == "query" or (target.kind == "var" and not target.multi)
+                parent = self.element_code(target, "get") if one_element else ""
+                siblings = self.sibling_target(node, ctx) if parent else None
+                if siblings is not None:
+                    # The role of every child, inside the element: `within(row).getAllByRole(
+                    # 'cell')[i]`.
+                    siblings.within = parent
+                    siblings.index = text(args[0]) if op == "childAt" and args else None
+                    siblings.captured = self.captured_elements(node, ctx)
+                    siblings.structural = True
+                    target = siblings
+                    i += 1
+                    continue
                 css = (
                     self._captured_css(node, ctx)
                     if target.kind == "root" or target.structural
