@@ -200,7 +200,7 @@ function renderedCandidates(selector) {
       break; // Enzyme's own selector syntax, not CSS
     }
     if (!found.length) continue;
-    let queries = queriesFor(found);
+    let queries = queriesFor(found, selector);
     if (!queries.length && found.length === 1) queries = innerCandidates(found[0]);
     const keys = new Map(queries.map((q) => [key(q), q]));
     common = common === null ? keys : new Map([...common].filter(([k]) => keys.has(k)));
@@ -420,14 +420,30 @@ function scopeOf(el) {
   return top;
 }
 
-function queriesFor(elements) {
+// The heading level a selector names by its tag (`h1`, `h3.title`), when every element it
+// selected is that heading and no `aria-level` changes it: the level, as a role query says it.
+function namedLevel(elements, selector) {
+  const tag = typeof selector === 'string' ? /^\s*h([1-6])(?![\w-])/i.exec(selector) : null;
+  if (!tag) return null;
+  const fits = (e) => e.tagName === `H${tag[1]}` && !e.hasAttribute('aria-level');
+  return elements.every(fits) ? Number(tag[1]) : null;
+}
+
+function queriesFor(elements, selector) {
   // Queries (get for one element, getAll for several) returning exactly `elements`, in
-  // Testing Library's order of preference.
+  // Testing Library's order of preference (a heading the selector names by its tag, with its
+  // level).
   if (!dom || elements.length === 0) return [];
   const scope = scopeOf(elements[0]);
   if (elements.some((e) => scopeOf(e) !== scope)) return [];
   const out = [];
   const list = candidates(elements[0]);
+  const level = namedLevel(elements, selector);
+  if (level !== null) {
+    for (const c of list) {
+      if (c.method === 'Role' && c.args[0] === 'heading') c.args = [c.args[0], { ...(c.args[1] || {}), level }];
+    }
+  }
   if (elements.length > 1 && accessibleName) {
     // Several elements: the shared role, narrowed by the common start of their names.
     const first = list.find((c) => c.method === 'Role');
@@ -951,9 +967,9 @@ function record(self, selector, result, isShallow, structural = false) {
     }
     const elements = isShallow ? (root ? shallowElements(result, root) : []) : hostElements(result, false);
     entry.elements = elements.slice(0, 20).map(describeElement);
-    entry.queries = queriesFor(elements);
+    entry.queries = queriesFor(elements, selector);
     entry.css = cssFor(elements);
-    entry.element_queries = elements.slice(0, 20).map((el) => queriesFor([el]));
+    entry.element_queries = elements.slice(0, 20).map((el) => queriesFor([el], selector));
     Object.assign(entry, aloneQueries(entry.queries, elements));
     if (!entry.queries.length) entry.inner_queries = innerListQueries(elements);
     if (!entry.queries.length && !isShallow) entry.texts = pageTexts(elements);

@@ -25,6 +25,7 @@ from .translate.action_helpers import with_expanded_actions
 from .translate.finishing import Finishing
 from .translate.helper_modules import drop_expanded_imports, with_imported_helpers
 from .translate.imports import is_enzyme_helper_module
+from .translate.marker_ids import with_test_ids
 from .translate.state import Ctx
 from .translate.tables import ENZYME_MODULE, SNAPSHOT_NOTE
 
@@ -116,6 +117,7 @@ def convert_enzyme_test(
         content = content.encode("utf-8")[: mapper(converter.virtual_from)].decode("utf-8")
     if imported_helpers or acted:
         content = drop_expanded_imports(content, path, [*imported_helpers, *acted])
+    content = with_test_ids(content, path, converter.markers, options.test_id_attribute)
     out = content.encode("utf-8")
     unplaced = [
         (out[: mapper(offset)].count(b"\n") + 1, kind, message)

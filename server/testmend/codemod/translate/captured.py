@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from ..models import CapturedElement, CapturedQuery, FindRecord
-from ..syntax import Node, args_of, js_value, string_value, text, unwrap
+from ..syntax import Node, args_of, js_string, js_value, string_value, text, unwrap
 from .chains import Chains
+from .marker_ids import marker_for
 from .state import Ctx, Target
 from .tables import LAST, TEXT_CONTEXT_ORDER
 from .text_queries import TextQuery, text_query
@@ -101,8 +102,9 @@ class CapturedQueries(Chains):
         def rank(option: tuple[str, list[object], bool]) -> int:
             method, args, _ = option
             key = method
-            if method == "Role" and (len(args) < 2 or not isinstance(args[1], dict)):
-                key = "Role-"
+            options = args[1] if len(args) > 1 else None
+            if method == "Role" and not (isinstance(options, dict) and "name" in options):
+                key = "Role-"  # no name (a level or `hidden` may narrow it): not the text's
             return TEXT_CONTEXT_ORDER.index(key) if key in TEXT_CONTEXT_ORDER else 99
 
         return sorted(options, key=rank)[0]
@@ -285,6 +287,32 @@ class CapturedQueries(Chains):
         if index is not None:
             return self._query_target((method, args, True), multi=True, index=str(index))
         return self._query_target((method, args, multi), multi=multi, index=None)
+
+    def marker_target(self, find_call: Node, selector: str, ctx: Ctx) -> Target | None:
+        """For a find of the test's own marker element, which no query selects (``find('#foo')``
+        of ``filter={<div id="foo" />}``): a test id query, and the test id added to that JSX
+        (see marker_ids). Only where every element the capture saw it select is such an element
+        (its tag, the id or the one class, no test id of its own); None otherwise."""
+        records = self._matched_at(find_call, ctx)
+        test_id = self.options.test_id_attribute
+        marker = marker_for(selector, self.tree.root_node, test_id) if records else None
+        if marker is None:
+            return None
+        for record in records:
+            if len(record.elements) != record.count:
+                return None
+            for element in record.elements:
+                named = (
+                    element.attributes.get("id") == marker.value
+                    if marker.attribute == "id"
+                    else element.classes == [marker.value]
+                )
+                if not named or element.tag not in marker.tags or test_id in element.attributes:
+                    return None
+        self.markers.add(marker)
+        self.dom_queries_used += 1
+        multi = any(r.count != 1 for r in records)
+        return Target("query", method="TestId", args=js_string(marker.value), multi=multi)
 
     def sibling_target(self, structural_call: Node, ctx: Ctx) -> Target | None:
         """For ``children()`` or ``childAt(i)`` of one element: the role that selects exactly

@@ -21,6 +21,7 @@ from ..models import (
     NoteKind,
 )
 from ..syntax import Edit, Node, line_indent, line_start, parse, text, walk
+from .marker_ids import Marker
 from .tables import THROW
 
 Variant = Literal["get", "query"]
@@ -293,6 +294,9 @@ class ConverterState:
         """The user-event instance's name: ``user``, unless the file has a ``user`` already."""
         self._async_verdicts: dict[int, bool] = {}
         self.fallbacks_noted: set[tuple[str, str]] = set()
+        self.markers: set[Marker] = set()
+        """The test's own marker elements a query finds by a test id, which the output adds to
+        them (see marker_ids)."""
         self.removed_ids: set[int] = set()
         self.var_decls: list[tuple[Binding, Node, Node | None]] = []
         self.var_assigns: list[tuple[Binding, Node, Node]] = []

@@ -207,6 +207,12 @@ class Targets(TargetCode):
                         host=i + 1 < len(ops) and ops[i + 1][0] == "hostNodes",
                         positioned=not self._beside_others(target),
                     )
+                if (captured is None or captured.one) and source.kind == "css" and not inline:
+                    # The test's own element: its test id, before a position among others.
+                    marker = (
+                        None if source.component else self.marker_target(node, selector_text, ctx)
+                    )
+                    captured = marker or captured
                 checkbox = source.checkbox or self._captured_checkbox(node, ctx)
                 if captured is not None:
                     self._scope_to_render(target, captured)
