@@ -70,20 +70,25 @@ async def test_a_connected_component_through_a_local_shallow_until_target_helper
     helper they came from (the project's lint reports an unused binding). ``setProps({})``
     updated ``GreetingBase`` itself; ``connect()`` lets the re-render through only with a
     prop that changed, which the translation passes, so "refreshes on an update" still sees
-    ``componentDidUpdate`` run."""
+    ``componentDidUpdate`` run. A ``setProps`` that spreads ``mapStateToProps(…)`` over the
+    props, reading the wrapper's own (``root.instance().props``, as addons-code-manager's
+    ``Compare`` does), passes only its own props: ``connect()`` computes the store's."""
     folder = add_component(example_copy, "greeting")
     file = "src/components/Greeting/Greeting.test.jsx"
     assert example_copy / file in enzyme_test_files(example_copy)
     result = await migrate_offline(example_copy, file, write=True)
     assert result.status == "succeeded", result.reasons
     assert result.summary.enzyme_free
-    assert result.summary.tests_passing == result.summary.tests_total == 4
+    assert result.summary.tests_passing == result.summary.tests_total == 5
     content = result.content
     assert "import { fakeUser } from './test-helpers';" in content
     assert "let element = <Greeting store={store} />;" in content
     assert "view.setProps({ rerendered: {} });" in content
+    assert "view.setProps({ title: 'Welcome', rerendered: {} });" in content, content
+    assert "import Greeting from './Greeting';" in content, content
     code = [line for line in content.splitlines() if not line.lstrip().startswith("//")]
     assert not [line for line in code if "shallowUntilTarget" in line or "GreetingBase" in line]
+    assert not [line for line in code if "mapStateToProps" in line or "instance()" in line]
     assert "shallowOptions" not in content and "fakeShallowOptions" not in content
     assert result.lint_messages == []
     module = folder / "Greeting.tsx"
@@ -100,6 +105,9 @@ async def test_a_connected_component_through_a_local_shallow_until_target_helper
     assert await broken_tests(
         example_copy, file, module, "this.props.onRefresh();", "// no refresh"
     ) == ["Greeting refreshes on an update"]
+    assert await broken_tests(example_copy, file, module, "{title && <h2>{title}</h2>}", "") == [
+        "Greeting shows the title it is given on an update"
+    ]
 
 
 async def test_children_of_the_component_a_helper_dives_to_are_the_ones_stubbed(

@@ -101,6 +101,18 @@ class Rerenders(EarlierRenders):
             and self.settable_helper(binding) is not None
         ):
             # Rendered by the file's own helper, which returns a `setProps` (settable.py).
+            kept = [c for c in obj.named_children if not (update and _store_state(c))]
+            if obj.type == "object" and len(kept) < len(obj.named_children):
+                # `...mapStateToProps(store.getState(), …)`: connect() computes those from the
+                # store itself on the re-render, with the new props (no wrapper to read).
+                if any(self._reads_wrappers(c) for c in kept):
+                    raise Untranslatable(
+                        "setProps() with props read from the Enzyme wrapper (the helper's "
+                        "setProps takes them as written)"
+                    )
+                self.pending_notes.append(("review", STORE_STATE_NOTE))
+                own = "".join(f"{text(c)}, " for c in kept)
+                return f"{self.member(binding, 'setProps')}({{ {own}{_UPDATE}: {{}} }});"
             if self._reads_wrappers(obj):
                 raise Untranslatable(
                     "setProps() with props read from the Enzyme wrapper (the helper's setProps "
@@ -487,6 +499,22 @@ class Rerenders(EarlierRenders):
 def _key(name: str) -> str:
     """A prop's name as an object literal's key."""
     return name if re.fullmatch(r"[A-Za-z_$][\w$]*", name) else js_string(name)
+
+
+STORE_STATE_NOTE = (
+    "setProps() spread mapStateToProps(…) over the props of the component inside connect(); "
+    "the re-render renders connect() around it, which computes them from the store with the "
+    "new props, so the spread goes"
+)
+
+
+def _store_state(prop: Node) -> bool:
+    """``...mapStateToProps(…)`` among an object's properties."""
+    if prop.type != "spread_element" or not prop.named_children:
+        return False
+    call = unwrap(prop.named_children[0])
+    fn = call.child_by_field_name("function") if call is not None else None
+    return call is not None and call.type == "call_expression" and text(fn) == "mapStateToProps"
 
 
 def _with_update(obj: Node) -> str:
