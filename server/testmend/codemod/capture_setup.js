@@ -941,6 +941,23 @@ function recordComponents(entry, result, root, selector) {
   }
 }
 
+// An element no query selects, whose class a test may read for its state (a dropdown's
+// `open`, an accordion item's `--open`): the one element in it (itself included) carrying an
+// ARIA state, when a query selects that one alone, with the state's value now. Where every
+// capture of the class check saw the class and that state agree, the converter asserts the
+// state (`aria-expanded`), which a user's assistive technology reads, instead of the class.
+const STATE_ATTRIBUTES = ['aria-expanded', 'aria-selected', 'aria-pressed', 'aria-checked'];
+const MAX_STATE_SCAN = 200;
+function stateHolder(el) {
+  const inside = [el, ...Array.from(el.querySelectorAll('*')).slice(0, MAX_STATE_SCAN)];
+  const holders = inside.filter((e) => STATE_ATTRIBUTES.some((a) => e.hasAttribute(a)));
+  if (holders.length !== 1) return null;
+  const attributes = STATE_ATTRIBUTES.filter((a) => holders[0].hasAttribute(a));
+  const queries = attributes.length === 1 ? queriesFor([holders[0]]) : [];
+  if (!queries.length) return null;
+  return { attribute: attributes[0], value: holders[0].getAttribute(attributes[0]), queries };
+}
+
 function record(self, selector, result, isShallow, structural = false) {
   if (counting || state.records.length >= MAX_RECORDS) return;
   const site = callSite();
@@ -973,6 +990,7 @@ function record(self, selector, result, isShallow, structural = false) {
     Object.assign(entry, aloneQueries(entry.queries, elements));
     if (!entry.queries.length) entry.inner_queries = innerListQueries(elements);
     if (!entry.queries.length && !isShallow) entry.texts = pageTexts(elements);
+    if (!entry.queries.length) entry.states = elements.slice(0, 20).map(stateHolder);
     if (elements.length === 1 && elements[0].tagName === 'FORM') entry.submit_queries = submitterQueries(elements[0]);
     if (!isShallow) entry.host = hostVariant(result, elements);
     try {

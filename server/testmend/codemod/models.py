@@ -139,6 +139,16 @@ class CapturedQuery(_Model):
     result (verified like the rest)."""
 
 
+class StateHolder(_Model):
+    """The one element inside an element (itself included) with an ARIA state
+    (``aria-expanded``, ``aria-selected``, ``aria-pressed``, ``aria-checked``): the state, its
+    value when captured, and the queries that select that element alone."""
+
+    attribute: str
+    value: str
+    queries: list[CapturedQuery] = []
+
+
 class CapturedElement(_Model):
     tag: str
     attributes: dict[str, str] = {}
@@ -216,6 +226,9 @@ class FindRecord(_Model):
     sibling_queries: list[CapturedQuery] = []
     """Under ``:children`` and ``:childAt``: a role that, inside the one element they were
     called on, selects exactly that element's children, in order (a row's cells)."""
+    states: list[StateHolder | None] = []
+    """Where no query selects what it selected: for each element (first 20), the one element
+    in it with an ARIA state, None where there is not exactly one that a query selects."""
     submit_queries: list[CapturedQuery] = []
     """A form: queries for its one enabled submit button (what a user clicks to submit it)."""
     texts: list[tuple[str, bool, str | None]] | None = None

@@ -295,7 +295,7 @@ class Assertions(PropAssertions):
                 return f"expect({self.list_code(target, variant)}){neg}.toHaveLength({margs_code});"
             if matcher == "toHaveClassName" and negated and self._rendered_nothing(target, ctx):
                 return self._no_root(target)
-            enzyme_matchers = self._jest_enzyme(target, matcher, negated, margs, margs_code)
+            enzyme_matchers = self._jest_enzyme(target, matcher, negated, margs, margs_code, ctx)
             if enzyme_matchers is not None:
                 return enzyme_matchers
             if matcher in ("toBeTruthy", "toBeDefined") and not negated:
@@ -358,9 +358,7 @@ class Assertions(PropAssertions):
             if not value and self._rendered_nothing(target, ctx):
                 return self._no_root(target)
             self._dom_only(target, "hasClass()")
-            self.need_jest_dom()
-            element = self.element_code(target, "get")
-            return f"expect({element}){'' if value else '.not'}.toHaveClass({text(args[0])});"
+            return self._class_check(target, args[0], text(args[0]), value, ctx)
         if op in ("prop", "props"):
             return self._prop_assertion(target, op, args, after, matcher, negated, margs, ctx)
         if op == "html" and not after:
@@ -472,6 +470,39 @@ class Assertions(PropAssertions):
         self.pending_notes.append(("review", NO_ROOT_NOTE))
         return f"expect({self.member_of(target, 'container')}).toBeEmptyDOMElement();"
 
+    def _class_check(
+        self, target: Target, class_node: Node, class_code: str, present: bool, ctx: Ctx
+    ) -> str:
+        """``expect(element)(.not).toHaveClass(c)``; for an element no query selects whose
+        class follows the ARIA state of the one element in it with one (``class_state``),
+        that state (``aria-expanded``), with a note."""
+        self.need_jest_dom()
+        name = string_value(class_node)
+        state = self.class_state(target, name, ctx) if name is not None else None
+        if state is None:
+            element = self.element_code(target, "get")
+            return f"expect({element}){'' if present else '.not'}.toHaveClass({class_code});"
+        query, attribute, holder = state
+        # Not a CSS fallback after all: no note says it is (here, or after the assertion).
+        self.fallbacks_noted.add((ctx.test.name if ctx.test is not None else "", target.css))
+        fallback = f"CSS selector {target.css}:"
+        self.pending_notes[:] = [
+            (kind, message)
+            for kind, message in self.pending_notes
+            if not (kind == "fallback" and message.startswith(fallback))
+        ]
+        self.pending_notes.append(
+            (
+                "review",
+                f'the class {name} of <{holder.tag} class="{" ".join(holder.classes)}">, which '
+                f"no query selects, was there exactly when the {attribute} of the element in it "
+                'was "true", in every capture: that state is asserted instead',
+            )
+        )
+        element = self.element_code(query, "get")
+        expected = js_string("true" if present else "false")
+        return f"expect({element}).toHaveAttribute({js_string(attribute)}, {expected});"
+
     def _text_element(self, target: Target) -> tuple[str, str]:
         """The element whose text ``target``'s ``text()`` reads (a root's: its container, a
         fragment's too), as an assertion's subject and for reading ``textContent``."""
@@ -481,7 +512,13 @@ class Assertions(PropAssertions):
         return self.element_code(target, "get"), self.read_of(target)
 
     def _jest_enzyme(
-        self, target: Target, matcher: str, negated: bool, margs: list[Node], margs_code: str
+        self,
+        target: Target,
+        matcher: str,
+        negated: bool,
+        margs: list[Node],
+        margs_code: str,
+        ctx: Ctx,
     ) -> str | None:
         neg = ".not" if negated else ""
         if matcher == "toExist":
@@ -493,9 +530,8 @@ class Assertions(PropAssertions):
             kind: Literal["exact", "includes"] = "exact" if matcher == "toHaveText" else "includes"
             return text_content_check(element, raw, neg, kind, literal, margs_code)
         if matcher == "toHaveClassName" and margs:
-            self.need_jest_dom()
             arg = class_argument(margs[0], margs_code)
-            return f"expect({self.element_code(target, 'get')}){neg}.toHaveClass({arg});"
+            return self._class_check(target, margs[0], arg, not negated, ctx)
         if matcher in ("toBeDisabled", "toBeChecked", "toHaveValue", "toBeEmptyRender"):
             self.need_jest_dom()
             if matcher == "toBeEmptyRender":

@@ -314,6 +314,37 @@ class CapturedQueries(Chains):
         multi = any(r.count != 1 for r in records)
         return Target("query", method="TestId", args=js_string(marker.value), multi=multi)
 
+    def class_state(
+        self, target: Target, class_name: str, ctx: Ctx
+    ) -> tuple[Target, str, CapturedElement] | None:
+        """For a class check on an element no query selects (``find('.dropdown')``, ``open``):
+        the query for the one element in it with an ARIA state, that state, and the element,
+        where every capture of the find saw the class there exactly when that state was
+        ``"true"`` (see ``FindRecord.states``); None otherwise."""
+        if target.kind != "css" or target.origin is None:
+            return None
+        records = self._matched_at(target.origin, ctx)
+        picked: list[tuple[FindRecord, int]] = []
+        for record in records:
+            k = _position(target.index, record.count)
+            if k is None or k >= min(len(record.states), len(record.elements)):
+                return None
+            picked.append((record, k))
+        holders = [r.states[k] for r, k in picked]
+        if not picked or any(h is None for h in holders):
+            return None
+        known = [h for h in holders if h is not None]
+        if len({h.attribute for h in known}) != 1:
+            return None
+        for (record, k), holder in zip(picked, known, strict=True):
+            if (class_name in record.elements[k].classes) != (holder.value == "true"):
+                return None
+        query = self._agreed([h.queries for h in known], multi=False)
+        if query is None:
+            return None
+        record, k = picked[0]
+        return query, known[0].attribute, record.elements[k]
+
     def sibling_target(self, structural_call: Node, ctx: Ctx) -> Target | None:
         """For ``children()`` or ``childAt(i)`` of one element: the role that selects exactly
         its children inside it (a row's cells), which every run of the call agrees on, as a
@@ -330,6 +361,15 @@ class CapturedQueries(Chains):
             e.tag == "input" and e.attributes.get("type") in ("checkbox", "radio")
             for e in self.captured_elements(find_call, ctx)
         )
+
+
+def _position(index: str | None, count: int) -> int | None:
+    """Which of ``count`` elements a target's ``index`` picks (None: the one there is)."""
+    if index is None:
+        return 0 if count == 1 else None
+    if index == "last":
+        return count - 1
+    return int(index) if index.isdigit() and int(index) < count else None
 
 
 def _literal_selector(prop: Node) -> str | None:

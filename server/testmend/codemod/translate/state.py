@@ -172,6 +172,8 @@ class Target:
     structural: bool = False
     """Selected by ``children()``/``childAt()`` as the capture saw them: what they selected
     may be components, whose own children only the capture can tell from DOM children."""
+    origin: Node | None = None
+    """For a CSS selector no query stands for: the ``find`` call it came from (its capture)."""
     node_of: str | None = None
     """A component whose node ``children()``/``childAt()`` selected in the capture: a prop
     read there is that component's, an attribute of what it rendered only where the capture

@@ -291,6 +291,7 @@ class Targets(TargetCode):
                     ):
                         source.scope = self.member_of(target, "container")
                     self._scope_to_render(target, source)
+                    source.origin = node
                     target = source
                 else:
                     raise Untranslatable("find() inside a list of elements")
