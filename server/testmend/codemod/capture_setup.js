@@ -958,6 +958,47 @@ function stateHolder(el) {
   return { attribute: attributes[0], value: holders[0].getAttribute(attributes[0]), queries };
 }
 
+// Custom elements (Clarity's `<cds-progress-circle>`) set their role and name when they are
+// connected to the document, which Testing Library's render does and Enzyme's does not
+// (`mount` renders into a detached element; a shallow render's markup is parsed here, apart).
+// Where what was selected holds such an element never connected, the queries are worked out
+// on a connected view: the detached tree itself when it is the capture's own parsed markup, a
+// copy of it otherwise (the test's tree stays as it is), removed again after. What they set
+// only in a later update (a microtask on) is not waited for.
+function customDisconnected(el) {
+  const own = (e) => e.localName.includes('-') && !e.isConnected && customElements.get(e.localName);
+  return own(el) || Array.from(el.querySelectorAll('*')).some(own);
+}
+function connectedView(elements, isShallow) {
+  const same = { elements, done() {} };
+  if (typeof document === 'undefined' || !document.body || typeof customElements === 'undefined') return same;
+  if (!elements.length || !elements.some(customDisconnected)) return same;
+  let top = elements[0];
+  while (top.parentNode) top = top.parentNode;
+  if (elements.some((e) => { let t = e; while (t.parentNode) t = t.parentNode; return t !== top; })) return same;
+  if (top.nodeType !== 1) return same;
+  const path = (e) => {
+    const steps = [];
+    for (let n = e; n !== top; n = n.parentNode) steps.unshift(Array.prototype.indexOf.call(n.parentNode.children, n));
+    return steps;
+  };
+  const view = isShallow ? top : top.cloneNode(true);
+  const follow = (steps) => steps.reduce((n, i) => (n ? n.children[i] : null), view);
+  const mapped = elements.map((e) => follow(path(e)));
+  if (mapped.some((e) => !e)) return same;
+  try {
+    document.body.appendChild(view);
+  } catch (e) {
+    return same;
+  }
+  return {
+    elements: mapped,
+    done() {
+      view.remove();
+    },
+  };
+}
+
 function record(self, selector, result, isShallow, structural = false) {
   if (counting || state.records.length >= MAX_RECORDS) return;
   const site = callSite();
@@ -982,17 +1023,23 @@ function record(self, selector, result, isShallow, structural = false) {
     } catch (e) {
       root = null;
     }
-    const elements = isShallow ? (root ? shallowElements(result, root) : []) : hostElements(result, false);
-    entry.elements = elements.slice(0, 20).map(describeElement);
-    entry.queries = queriesFor(elements, selector);
-    entry.css = cssFor(elements);
-    entry.element_queries = elements.slice(0, 20).map((el) => queriesFor([el], selector));
-    Object.assign(entry, aloneQueries(entry.queries, elements));
-    if (!entry.queries.length) entry.inner_queries = innerListQueries(elements);
-    if (!entry.queries.length && !isShallow) entry.texts = pageTexts(elements);
-    if (!entry.queries.length) entry.states = elements.slice(0, 20).map(stateHolder);
-    if (elements.length === 1 && elements[0].tagName === 'FORM') entry.submit_queries = submitterQueries(elements[0]);
-    if (!isShallow) entry.host = hostVariant(result, elements);
+    const found = isShallow ? (root ? shallowElements(result, root) : []) : hostElements(result, false);
+    const view = connectedView(found, isShallow);
+    const elements = view.elements;
+    try {
+      entry.elements = elements.slice(0, 20).map(describeElement);
+      entry.queries = queriesFor(elements, selector);
+      entry.css = cssFor(elements);
+      entry.element_queries = elements.slice(0, 20).map((el) => queriesFor([el], selector));
+      Object.assign(entry, aloneQueries(entry.queries, elements));
+      if (!entry.queries.length) entry.inner_queries = innerListQueries(elements);
+      if (!entry.queries.length && !isShallow) entry.texts = pageTexts(elements);
+      if (!entry.queries.length) entry.states = elements.slice(0, 20).map(stateHolder);
+      if (elements.length === 1 && elements[0].tagName === 'FORM') entry.submit_queries = submitterQueries(elements[0]);
+    } finally {
+      view.done();
+    }
+    if (!isShallow) entry.host = hostVariant(result, found);
     try {
       recordComponents(entry, result, root, selector);
     } catch (e) {
