@@ -103,7 +103,7 @@ async def _version(nvim: str) -> str:
 
 
 REVIEW_SCRIPT = Path(__file__).with_name("neovim_review.lua")
-ACCORDION = "src/components/Accordion/__tests__/Accordion.test.tsx"
+COUNTDOWN = "src/components/Countdown/Countdown.test.tsx"
 
 
 @pytest.mark.skipif(not CURRENT_NVIM.is_file(), reason="scripts/install-neovim-current.sh")
@@ -114,10 +114,10 @@ async def test_neovim_takes_one_hunk_of_a_kept_result_through_the_code_action(
     at its first hunk takes that hunk into the test's buffer."""
     from testmend.engine.hunks import take
 
-    original = (project / ACCORDION).read_text(encoding="utf-8")
+    original = (project / COUNTDOWN).read_text(encoding="utf-8")
     server = [sys.executable, "-m", "testmend", "serve"]
     result = await _headless(
-        str(CURRENT_NVIM), REVIEW_SCRIPT, project, project / ACCORDION, server, workspaces, tmp_path
+        str(CURRENT_NVIM), REVIEW_SCRIPT, project, project / COUNTDOWN, server, workspaces, tmp_path
     )
     assert result["took"], result
     assert f"Accept hunk 1/{result['hunks']}" in result["offered"]

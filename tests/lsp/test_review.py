@@ -20,7 +20,6 @@ from tests.support.apps import REPO_ROOT
 from tests.support.leftovers import left_behind
 from tests.support.lsp import EditorClient, command, server_env, session, uri_of
 
-ACCORDION = "src/components/Accordion/__tests__/Accordion.test.tsx"
 COUNTDOWN = "src/components/Countdown/Countdown.test.tsx"
 
 
@@ -43,21 +42,21 @@ async def _kept_run(client: EditorClient, uri: str, text: str) -> str:
 async def test_a_kept_result_is_taken_hunk_by_hunk_and_the_engine_records_it(
     example_copy: Path, workspaces: Path
 ) -> None:
-    uri = uri_of(example_copy / ACCORDION)
-    original = (example_copy / ACCORDION).read_text(encoding="utf-8")
+    uri = uri_of(example_copy / COUNTDOWN)
+    original = (example_copy / COUNTDOWN).read_text(encoding="utf-8")
     async with session(example_copy, workspaces) as client:
         run_id = await _kept_run(client, uri, original)
         listed = await command(client, "testmend.listResults")
         [row] = [r for r in listed["results"] if r["runId"] == run_id]
         assert row["state"] == "kept" and row["outcome"] == "needs_review"
-        assert row["file"] == ACCORDION and row["hunks"] >= 2 and row["tests"] == [7, 7]
+        assert row["file"] == COUNTDOWN and row["hunks"] >= 2 and row["tests"] == [7, 7]
 
         opened = await command(client, "testmend.reviewResult", run_id)
         assert opened["opened"] and opened["shown"], opened
         review_uri = opened["resultUri"]
         assert client.shown_documents[-1].uri == review_uri
         document = Path(review_uri.removeprefix("file://"))
-        assert document.name == "Accordion.test.result.tsx"
+        assert document.name == "Countdown.test.result.tsx"
         assert not os.stat(document).st_mode & stat.S_IWUSR  # read-only
         content = document.read_text(encoding="utf-8")
         changes = hunks(original, content)
@@ -113,7 +112,7 @@ async def test_a_kept_result_is_taken_hunk_by_hunk_and_the_engine_records_it(
         assert [lens.command.title for lens in lenses or [] if lens.command] == ["Discard"]
         # Each take was one versioned edit of the test file alone (the result's snapshot
         # goes only with the whole result).
-        takes = [e for e in client.edits if e.label == "testmend: Accordion.test.tsx"]
+        takes = [e for e in client.edits if e.label == "testmend: Countdown.test.tsx"]
         assert len(takes) == (2 if last > 1 else 1)
         for edit in takes:
             [change] = edit.edit.document_changes or []

@@ -33,7 +33,7 @@ const PAGINATION = 'src/components/Pagination/Pagination.test.tsx';
 const PAGINATION_SNAPSHOT = 'src/components/Pagination/__snapshots__/Pagination.test.tsx.snap';
 const COUNTER = 'src/components/Counter/Counter.test.tsx';
 const THEME_TOGGLE = 'src/components/ThemeToggle/ThemeToggle.test.tsx';
-const ACCORDION = 'src/components/Accordion/__tests__/Accordion.test.tsx';
+const COUNTDOWN = 'src/components/Countdown/Countdown.test.tsx';
 const PYTHON = join(REPO_ROOT, '.venv', 'bin', 'python');
 
 const missing = installed() ?? (existsSync(SERVER) ? undefined : `${SERVER} is missing: run ./scripts/setup.sh`)
@@ -224,15 +224,15 @@ describe('testmend in VS Code', () => {
 
   it('reviews a result that needs review: the diff beside the test, its findings, one hunk rejected and the rest taken in one edit that Undo takes back', async () => {
     await workbench.clearNotifications();
-    await workbench.openFile(ACCORDION);
-    const original = read(ACCORDION);
+    await workbench.openFile(COUNTDOWN);
+    const original = read(COUNTDOWN);
     await workbench.editorContextMenu('Migrate to RTL');
-    await workbench.waitForToast('Accordion.test.tsx: needs review', 240_000);
+    await workbench.waitForToast('Countdown.test.tsx: needs review', 240_000);
     await shot('needs-review');
-    expect(read(ACCORDION)).toBe(original); // kept, not applied
-    const toast = workbench.toast('Accordion.test.tsx: needs review');
+    expect(read(COUNTDOWN)).toBe(original); // kept, not applied
+    const toast = workbench.toast('Countdown.test.tsx: needs review');
     await toast.getByRole('button', { name: 'Review' }).click();
-    const tab = workbench.page.locator('.tab', { hasText: 'Accordion.test.tsx ↔ testmend result (needs review)' });
+    const tab = workbench.page.locator('.tab', { hasText: 'Countdown.test.tsx ↔ testmend result (needs review)' });
     await tab.waitFor({ timeout: 30_000 });
     // The result's lenses, in the diff editor (the extension turns diffEditor.codeLens on).
     const lenses = workbench.page.locator('.editor-group-container.active .codelens-decoration a');
@@ -250,22 +250,22 @@ describe('testmend in VS Code', () => {
     await rejects.last().click();
     await expect.poll(() => rejects.count(), { timeout: 30_000 }).toBe(hunks - 1);
     await lenses.filter({ hasText: /^Accept all/ }).first().click();
-    await workbench.waitForToast(`Accordion.test.tsx: took ${hunks - 1} of ${hunks} hunks of the result`, 30_000);
+    await workbench.waitForToast(`Countdown.test.tsx: took ${hunks - 1} of ${hunks} hunks of the result`, 30_000);
     await shot('review-taken');
     await workbench.palette('File: Save All Files');
-    await expect.poll(() => read(ACCORDION), { timeout: 10_000 }).not.toBe(original);
+    await expect.poll(() => read(COUNTDOWN), { timeout: 10_000 }).not.toBe(original);
     // Exactly the original with every change but the last (the engine's own hunks).
-    const result = readFileSync(join(project, '.testmend', 'runs', runOf(ACCORDION), 'result.txt'), 'utf8');
-    expect(read(ACCORDION)).toBe(takeHunks(original, result, [...Array(hunks - 1).keys()]));
-    expect(git('status', '--porcelain')).toContain(ACCORDION);
+    const result = readFileSync(join(project, '.testmend', 'runs', runOf(COUNTDOWN), 'result.txt'), 'utf8');
+    expect(read(COUNTDOWN)).toBe(takeHunks(original, result, [...Array(hunks - 1).keys()]));
+    expect(git('status', '--porcelain')).toContain(COUNTDOWN);
     // One Undo in the test's own editor restores it.
-    await workbench.openFile(ACCORDION);
+    await workbench.openFile(COUNTDOWN);
     await workbench.clickWhenFree(workbench.editor(), { position: { x: 300, y: 60 } });
     await workbench.page.keyboard.press('Control+Z');
     await workbench.palette('File: Save All Files');
-    await expect.poll(() => read(ACCORDION), { timeout: 10_000 }).toBe(original);
+    await expect.poll(() => read(COUNTDOWN), { timeout: 10_000 }).toBe(original);
     const runs = JSON.parse(execFileSync(SERVER, ['runs', project, '--json'], { encoding: 'utf8' })) as { run_id: string; status: string; taken: number[] }[];
-    const record = runs.find((r) => r.run_id === runOf(ACCORDION))!;
+    const record = runs.find((r) => r.run_id === runOf(COUNTDOWN))!;
     expect(record.status).toBe('partial');
     expect(record.taken).toEqual([...Array(hunks - 1).keys()]);
   });
