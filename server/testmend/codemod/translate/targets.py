@@ -377,12 +377,11 @@ class Targets(TargetCode):
                     target = captured
                     continue
                 one_element = target.kind == "query" or (target.kind == "var" and not target.multi)
-                parent = self.element_code(target, "get") if one_element else ""
-                siblings = self.sibling_target(node, ctx) if parent else None
+                siblings = self.sibling_target(node, ctx) if one_element else None
                 if siblings is not None:
                     # The role of every child, inside the element: `within(row).getAllByRole(
                     # 'cell')[i]`.
-                    siblings.within = parent
+                    siblings.within = self.element_code(target, "get")
                     siblings.index = text(args[0]) if op == "childAt" and args else None
                     siblings.captured = self.captured_elements(node, ctx)
                     siblings.structural = True
