@@ -101,23 +101,19 @@ class Rerenders(EarlierRenders):
             and self.settable_helper(binding) is not None
         ):
             # Rendered by the file's own helper, which returns a `setProps` (settable.py).
+            # `...mapStateToProps(store.getState(), …)` goes: connect() computes those from
+            # the store itself on the re-render, with the new props (no wrapper to read).
             kept = [c for c in obj.named_children if not (update and _store_state(c))]
-            if obj.type == "object" and len(kept) < len(obj.named_children):
-                # `...mapStateToProps(store.getState(), …)`: connect() computes those from the
-                # store itself on the re-render, with the new props (no wrapper to read).
-                if any(self._reads_wrappers(c) for c in kept):
-                    raise Untranslatable(
-                        "setProps() with props read from the Enzyme wrapper (the helper's "
-                        "setProps takes them as written)"
-                    )
-                self.pending_notes.append(("review", STORE_STATE_NOTE))
-                own = "".join(f"{text(c)}, " for c in kept)
-                return f"{self.member(binding, 'setProps')}({{ {own}{_UPDATE}: {{}} }});"
-            if self._reads_wrappers(obj):
+            dropped = obj.type == "object" and len(kept) < len(obj.named_children)
+            if any(self._reads_wrappers(c) for c in kept) if dropped else self._reads_wrappers(obj):
                 raise Untranslatable(
                     "setProps() with props read from the Enzyme wrapper (the helper's setProps "
                     "takes them as written)"
                 )
+            if dropped:
+                self.pending_notes.append(("review", STORE_STATE_NOTE))
+                own = "".join(f"{text(c)}, " for c in kept)
+                return f"{self.member(binding, 'setProps')}({{ {own}{_UPDATE}: {{}} }});"
             props = _with_update(obj) if update else text(obj)
             return f"{self.member(binding, 'setProps')}({props});"
         if binding is None or (binding.element is None and held is None):
