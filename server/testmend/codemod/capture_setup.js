@@ -999,6 +999,29 @@ function connectedView(elements, isShallow) {
   };
 }
 
+// A component's prop that the element it rendered shows as an attribute of another name (a
+// router Link's `to` as the anchor's `href`, an icon's `icon` as the svg's `data-icon`): for
+// each node of the find that is a component, each prop with a string or number value that
+// exactly one attribute of its element equals. The converter asserts that attribute, which
+// the user sees, instead of recording the component's props.
+const SHOWN_PROPS_SKIPPED = new Set(['children', 'className', 'style', 'key']);
+function addShownProps(described, result) {
+  for (let i = 0; i < described.length; i += 1) {
+    const node = result.at(i);
+    if (!componentOf(node.getElement())) continue;
+    const attributes = Object.entries(described[i].attributes);
+    const props = node.props();
+    const shown = {};
+    for (const key of Object.keys(props)) {
+      const value = props[key];
+      if (SHOWN_PROPS_SKIPPED.has(key) || (typeof value !== 'string' && typeof value !== 'number')) continue;
+      const same = attributes.filter(([, v]) => v === String(value) && v !== '');
+      if (same.length === 1) shown[key] = same[0][0];
+    }
+    if (Object.keys(shown).length) described[i].shown_props = shown;
+  }
+}
+
 function record(self, selector, result, isShallow, structural = false) {
   if (counting || state.records.length >= MAX_RECORDS) return;
   const site = callSite();
@@ -1028,6 +1051,7 @@ function record(self, selector, result, isShallow, structural = false) {
     const elements = view.elements;
     try {
       entry.elements = elements.slice(0, 20).map(describeElement);
+      if (found.length === result.length) addShownProps(entry.elements, result);
       entry.queries = queriesFor(elements, selector);
       entry.css = cssFor(elements);
       entry.element_queries = elements.slice(0, 20).map((el) => queriesFor([el], selector));

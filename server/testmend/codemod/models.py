@@ -156,6 +156,9 @@ class CapturedElement(_Model):
     text: str = ""
     properties: dict[str, bool] = {}
     """A custom element's state that no attribute shows, as its properties (``disabled``)."""
+    shown_props: dict[str, str] = {}
+    """Where a component rendered this element: each prop of the component whose value exactly
+    one attribute of the element equals, and that attribute (a Link's ``to`` → ``href``)."""
 
 
 class HostSelection(_Model):

@@ -73,7 +73,7 @@ class Assertions(PropAssertions):
         if internal is not None:
             args_code = ", ".join(self.value(a, ctx) for a in margs)
             return f"expect({internal}){'.not' if negated else ''}.{matcher}({args_code});"
-        recorded = self.recorded_read(base, ops)
+        recorded = self.recorded_read(base, ops, ctx)
         if recorded is not None and recorded[2] != "invoke":
             props, after, _op = recorded
             tail = "".join(self._raw_op(o, a) for o, a, _n in after)

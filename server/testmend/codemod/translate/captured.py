@@ -273,6 +273,26 @@ class CapturedQueries(Chains):
         prop = fn.child_by_field_name("property") if fn is not None else None
         return [r for r in self._records_at(prop, ctx) or [] if r.count] if prop else []
 
+    def shown_in_dom(self, ops: list[tuple[str, list[Node], Node]], i: int, ctx: Ctx) -> bool:
+        """``find(C)[…].prop('k')`` (``props().k``) where every element the capture saw the
+        find select shows the prop's value as one attribute, the same one in all (a Link's
+        ``to``, its anchor's ``href``): the DOM answers the read, and C's props need no
+        recording. ``i``: how many of ``ops`` select the component (``find(C)[.at(n)]``)."""
+        if not i or len(ops) <= i:
+            return False
+        op, args, _node = ops[i]
+        if op == "prop" and len(args) == 1:
+            key = string_value(args[0])
+        elif op == "props" and len(ops) > i + 1 and ops[i + 1][0].startswith("."):
+            key = ops[i + 1][0][1:]  # `props().to`
+        else:
+            return False
+        records = self._matched_at(ops[0][2], ctx)
+        if key is None or not records:
+            return False
+        shown = {e.shown_props.get(key) for r in records for e in r.elements}
+        return len(shown) == 1 and None not in shown
+
     def _agreed(self, runs: list[list[CapturedQuery]], *, multi: bool) -> Target | None:
         """The first query every run of a site offers (``runs``: each run's queries, in order
         of preference), or None when a run offers none or they share none. A query with a

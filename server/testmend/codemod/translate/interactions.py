@@ -9,6 +9,7 @@ import re
 from ..syntax import (
     Node,
     args_of,
+    js_string,
     prop_access,
     string_value,
     text,
@@ -103,7 +104,7 @@ class Interactions(Events):
         internal = self.class_internal(base, ops, ctx)
         if internal is not None:
             return internal
-        recorded = self.recorded_read(base, ops)
+        recorded = self.recorded_read(base, ops, ctx)
         if recorded is not None and recorded[2] != "invoke":
             props, after, _op = recorded
             return props + "".join(self._raw_op(o, a) for o, a, _n in after)
@@ -161,6 +162,10 @@ class Interactions(Events):
         props (a find by CSS that selected its node), a form control's ``value`` as the DOM
         property React sets, the ``className`` as the element's; Untranslatable otherwise."""
         key = string_value(rest[0][1][0])
+        shown = target.shown_attribute(key) if key is not None else None
+        if shown is not None:
+            # What the user sees of the prop: the attribute the capture saw it become.
+            return f"{self.read_of(target)}.getAttribute({js_string(shown)})"
         recorded = self.recorded_selection_props(selection, ctx)
         if recorded is not None:
             return f"{recorded}{self._prop_read('prop', key, [])}"

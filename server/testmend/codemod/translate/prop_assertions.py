@@ -129,7 +129,9 @@ class PropAssertions(Interactions):
                 return f"expect({read}{tail}){neg}.{matcher}({margs_code});"
         # A shallow root's props are those of the element the component rendered: its
         # attributes, read on the root DOM node (props that are no attribute stay untranslated).
-        self._dom_only(target, f"{op}()")
+        read_key = key if op == "prop" else _props_key(after)
+        if read_key is None or target.shown_attribute(read_key) is None:
+            self._dom_only(target, f"{op}()")
         style = self.style_read([(op, args), *((o, a) for o, a, _n in after)])
         if style is not None and matcher in ("toBe", "toEqual", "toStrictEqual", "toMatch"):
             if negated:
@@ -290,7 +292,10 @@ class PropAssertions(Interactions):
             return f"expect({element}){neg}.toHaveAttribute('class', {margs_code});"
         attr = PROP_ATTRIBUTES.get(key, key)
         hyphenated = re.sub(r"[A-Z]", lambda m: "-" + m.group(0).lower(), key)
-        if hyphenated in SVG_HYPHENATED:
+        shown = target.shown_attribute(key)
+        if shown is not None:
+            attr = shown  # the capture saw the prop's value there
+        elif hyphenated in SVG_HYPHENATED:
             attr = hyphenated
         elif key in SVG_CAMEL:
             attr = key
@@ -310,7 +315,7 @@ class PropAssertions(Interactions):
             # Asserted absent (or not equal): the capture shows no attribute either way.
             if not is_dom_attribute(attr):
                 raise Untranslatable(f"reads the prop {key}, which is not an HTML attribute")
-        else:
+        elif shown is None:
             shown_as_attribute(target, key, attr)
         if matcher == "toBeDefined":
             return f"expect({element}){neg}.toHaveAttribute({js_string(attr)});"
@@ -368,6 +373,18 @@ def shown_as_attribute(target: Target, key: str, attr: str) -> None:
         )
     if not is_dom_attribute(attr):
         raise Untranslatable(f"reads the prop {key}, which is not an HTML attribute")
+
+
+def _props_key(after: list[tuple[str, list[Node], Node]]) -> str | None:
+    """The key ``props().k`` / ``props()['k']`` reads (``after``: the ops after ``props()``)."""
+    if len(after) != 1:
+        return None
+    op, args, _node = after[0]
+    if op.startswith(".") and op != ".":
+        return op[1:]
+    if op == "[]" and args:
+        return string_value(args[0])
+    return None
 
 
 def class_argument(marg: Node, code: str) -> str:

@@ -222,7 +222,7 @@ class Recordings(Targets):
         return f"expect(recordedProps({name})).toHaveLength({count});"
 
     def recorded_read(
-        self, base: Node, ops: list[tuple[str, list[Node], Node]]
+        self, base: Node, ops: list[tuple[str, list[Node], Node]], ctx: Ctx | None = None
     ) -> tuple[str, list[tuple[str, list[Node], Node]], str] | None:
         """``find(C)[.first()|.last()|.at(i)].prop('k')|.props()|.invoke('k')`` at the start
         of ``ops`` (or ``prop('k')``… on a binding of such a selection) → (the props code, the
@@ -233,7 +233,7 @@ class Recordings(Targets):
         elif binding is not None and binding.selection is not None:
             # `items.at(1).prop('k')` on `const items = wrapper.find(Item)`
             ops = [*binding.selection, *ops]
-            if not self._reads_props(ops):
+            if not self._reads_props(ops, ctx):
                 return None
             selection = self.recorded_selection(ops)
             if selection is None or selection[1] < len(binding.selection):
@@ -242,7 +242,7 @@ class Recordings(Targets):
         elif binding is not None and binding.kind == "derived":
             return None  # instances inside an element, not all of them
         else:
-            if len(ops) < 2 or not self._reads_props(ops):
+            if len(ops) < 2 or not self._reads_props(ops, ctx):
                 return None
             selection = self.recorded_selection(ops)
             if selection is None:
@@ -256,9 +256,11 @@ class Recordings(Targets):
         read = self._prop_read(op, string_value(args[0]) if args else None, args)
         return f"{code}{read}", ops[i + 1 :], op
 
-    def _reads_props(self, ops: list[tuple[str, list[Node], Node]]) -> bool:
-        """``ops`` are a component selection and a read of its props."""
+    def _reads_props(self, ops: list[tuple[str, list[Node], Node]], ctx: Ctx | None) -> bool:
+        """``ops`` are a component selection and a read of its props the DOM does not show."""
         i = self.selection_length(ops)
+        if ctx is not None and self.shown_in_dom(ops, i, ctx):
+            return False
         return 0 < i < len(ops) and ops[i][0] in ("prop", "props", "invoke")
 
     def props_only(self, name: str, stmt: Node) -> bool:

@@ -179,6 +179,13 @@ class Target:
     read there is that component's, an attribute of what it rendered only where the capture
     shows one."""
 
+    def shown_attribute(self, key: str) -> str | None:
+        """The attribute a component's prop ``key`` became in what it rendered, where every
+        element the capture saw this select has one attribute equal to the prop's value, the
+        same one in all (a Link's ``to``, its anchor's ``href``); None otherwise."""
+        shown = {e.shown_props.get(key) for e in self.captured}
+        return shown.pop() if len(shown) == 1 else None
+
 
 @dataclass
 class TestDecl:

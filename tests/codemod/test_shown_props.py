@@ -1,0 +1,102 @@
+"""A child component's prop that what it rendered shows as an attribute of another name,
+asserted on that attribute, under the example app's real jest and eslint.
+
+The shapes, from kubeapps (``find(Link).prop("to")`` in ``InfoCard``, ``PkgRepoList`` and
+``Header``, which reads it as a value: ``expect(item.to).toBe(items.at(i).prop("to"))``) and
+addons-code-manager (``toHaveProp('to', '/')`` on a ``Link`` in ``NotFound``,
+``toHaveProp('icon', …)`` on ``FontAwesomeIcon`` in ``ToggleButton``, ``VersionSelect`` and
+``FileTreeNode``): a router ``Link``'s ``to`` is its anchor's ``href``; an icon component's
+``icon`` is its svg's ``data-icon``. The capture sees each value there, so the result asserts
+what the user's page shows instead of recording the child's props."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.codemod import broken_tests, migrated, write_components
+
+SOURCES = {
+    "Icon.tsx": """
+        export function Icon({ icon, title }: { icon: string; title: string }) {
+          return (
+            <svg role="img" aria-label={title} data-icon={icon} className={`icon icon-${icon}`}>
+              <path d="M0 0h8v8H0z" />
+            </svg>
+          );
+        }
+    """,
+    "ProfileCard.tsx": """
+        import { Link } from 'react-router-dom';
+        import { Icon } from './Icon';
+
+        export function ProfileCard({ user, admin = false }: { user: string; admin?: boolean }) {
+          return (
+            <div className="profile-card">
+              <Icon icon={admin ? 'shield' : 'user'} title="Role" />
+              <Link to={`/users/${user}`}>Profile</Link>
+            </div>
+          );
+        }
+    """,
+}
+
+SUITE = """
+import { mount } from 'enzyme';
+import { MemoryRouter, Link } from 'react-router-dom';
+import { Icon } from './Icon';
+import { ProfileCard } from './ProfileCard';
+
+describe('profile card', () => {
+  it('links to the user', () => {
+    const wrapper = mount(
+      <MemoryRouter>
+        <ProfileCard user="ada" />
+      </MemoryRouter>,
+    );
+    expect(wrapper.find(Link).prop('to')).toBe('/users/ada');
+    expect(wrapper.find(Link).props().to).toEqual('/users/ada');
+    const expected = { to: '/users/ada' };
+    expect(expected.to).toBe(wrapper.find(Link).prop('to'));
+  });
+
+  it('shows the role icon', () => {
+    const wrapper = mount(
+      <MemoryRouter>
+        <ProfileCard user="ada" admin />
+      </MemoryRouter>,
+    );
+    expect(wrapper.find(Icon).prop('icon')).toEqual('shield');
+  });
+});
+"""
+
+
+@pytest.fixture(scope="module")
+def profile(app_copy: Path) -> Path:
+    return write_components(app_copy / "src/components/ProfileCard", SOURCES)
+
+
+async def test_a_child_prop_shown_as_another_attribute_is_asserted_on_that_attribute(
+    app_copy: Path, profile: Path
+) -> None:
+    file = "src/components/ProfileCard/ProfileCard.test.tsx"
+    result = await migrated(app_copy, file, SUITE)
+    content = result.content
+    link = "screen.getByRole('link', { name: 'Profile' })"
+    assert content.count(f"expect({link}).toHaveAttribute('href', '/users/ada');") == 2, content
+    assert f"expect(expected.to).toBe({link}.getAttribute('href'));" in content, content
+    icon = "screen.getByRole('img', { name: 'Role' })"
+    assert f"expect({icon}).toHaveAttribute('data-icon', 'shield');" in content, content
+    assert "recordedProps" not in content and "mockRecordingProps" not in content, content
+    assert result.lint_messages == [], result.lint_messages
+    assert result.status == "succeeded", result.reasons
+    failing = await broken_tests(
+        app_copy, file, profile / "ProfileCard.tsx", "`/users/${user}`", "`/people/${user}`"
+    )
+    assert failing == ["profile card links to the user"], failing
+    failing = await broken_tests(
+        app_copy, file, profile / "ProfileCard.tsx", "admin ? 'shield' : 'user'", "'user'"
+    )
+    assert failing == ["profile card shows the role icon"], failing
