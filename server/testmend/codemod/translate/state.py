@@ -312,6 +312,9 @@ class ConverterState:
         self.virtual_from = len(self.src)
         """Where the source the converter reads but never edits begins: imported selection
         helpers appended after the file (see helper_modules)."""
+        self.render_first: Node | None = None
+        """An inline render made as a statement of its own before the assertion being
+        translated (see render_first): what is found in it is searched on the screen."""
         self.hoisted: set[int] = set()
         """Declarations (by node id) moved out of a hook so a re-render can see them."""
         self.element_refs: dict[int, str] = {}

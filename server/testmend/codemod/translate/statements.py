@@ -18,7 +18,7 @@ from ..syntax import (
     unwrap,
     walk,
 )
-from .assertions import Assertions
+from .render_first import RenderFirst
 from .state import Binding, Ctx, Dropped, Target, Untranslatable, one_line
 from .tables import (
     DESCRIBE_FUNCS,
@@ -45,7 +45,7 @@ _HOLDERS = ("return_statement", "lexical_declaration", "variable_declaration")
 _COMPOUND = ("call_expression", "binary_expression", "unary_expression", "ternary_expression")
 
 
-class Statements(Assertions):
+class Statements(RenderFirst):
     """Walks the file statement by statement and dispatches to the other parts."""
 
     def process_block(self, block: Node, ctx: Ctx) -> None:
@@ -234,7 +234,7 @@ class Statements(Assertions):
                     if self._function_expected(expr, ctx):
                         return True
                     try:
-                        new = self.assertion(expr, ctx)
+                        new = self.render_first_assertion(expr, ctx) or self.assertion(expr, ctx)
                     except Dropped as exc:
                         self.remove_statement(stmt, str(exc), comment=True)
                         if ctx.test is not None:

@@ -159,8 +159,13 @@ class Targets(TargetCode):
             if binding is not None:
                 target.render = binding.render
             if base.type == "call_expression":
-                target.inline = base
                 target.render = self.render_kind(base)
+                first = self.render_first
+                if first is None or (first.start_byte, first.end_byte) != (
+                    base.start_byte,
+                    base.end_byte,
+                ):
+                    target.inline = base  # made where it is read (else before, see render_first)
                 if any(op == "setProps" for op, _a, _n in ops):
                     raise Untranslatable("setProps() on an inline render; assign the render first")
         i = 0
