@@ -1002,19 +1002,23 @@ function connectedView(elements, isShallow) {
 // A component's prop that the element it rendered shows as an attribute of another name (a
 // router Link's `to` as the anchor's `href`, an icon's `icon` as the svg's `data-icon`): for
 // each node of the find that is a component, each prop with a string or number value that
-// exactly one attribute of its element equals. The converter asserts that attribute, which
-// the user sees, instead of recording the component's props.
+// exactly one attribute of its element equals, and no other prop does (`title={label}
+// label={label}`: which of the two the title shows, the DOM cannot say). The converter asserts
+// that attribute, which the user sees, instead of recording the component's props.
 const SHOWN_PROPS_SKIPPED = new Set(['children', 'className', 'style', 'key']);
+const scalar = (value) => typeof value === 'string' || typeof value === 'number';
 function addShownProps(described, result) {
   for (let i = 0; i < described.length; i += 1) {
     const node = result.at(i);
     if (!componentOf(node.getElement())) continue;
     const attributes = Object.entries(described[i].attributes);
     const props = node.props();
+    const values = Object.values(props).filter(scalar).map(String);
     const shown = {};
     for (const key of Object.keys(props)) {
       const value = props[key];
-      if (SHOWN_PROPS_SKIPPED.has(key) || (typeof value !== 'string' && typeof value !== 'number')) continue;
+      if (SHOWN_PROPS_SKIPPED.has(key) || !scalar(value)) continue;
+      if (values.filter((v) => v === String(value)).length !== 1) continue;
       const same = attributes.filter(([, v]) => v === String(value) && v !== '');
       if (same.length === 1) shown[key] = same[0][0];
     }
