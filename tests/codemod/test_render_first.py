@@ -67,6 +67,24 @@ describe('repo list', () => {
 """
 
 
+HOOKED_SUITE = """
+import { mount, ReactWrapper } from 'enzyme';
+import { RepoList } from './RepoList';
+
+describe('repo list beside a render of each test', () => {
+  let wrapper: ReactWrapper;
+  beforeEach(() => {
+    wrapper = mount(<RepoList repos={['core']} />);
+  });
+
+  it('lists the repositories', () => {
+    expect(wrapper.find('li')).toHaveLength(1);
+    expect(mount(<RepoList repos={['core', 'extras']} />).find('li')).toHaveLength(2);
+  });
+});
+"""
+
+
 @pytest.fixture(scope="module")
 def repos(app_copy: Path) -> Path:
     return write_components(app_copy / "src/components/RepoList", SOURCES)
@@ -98,3 +116,14 @@ async def test_an_inline_render_in_an_assertion_is_made_first_and_the_screen_que
         app_copy, file, repos / "RepoList.tsx", "{repos.map(", "{repos.slice(1).map("
     )
     assert "repo list lists the repositories" in failing, failing
+
+
+async def test_an_inline_render_stays_where_it_is_read_when_a_hook_renders_too(
+    app_copy: Path, repos: Path
+) -> None:
+    """The hook's render is in the document too: a screen query would count its items."""
+    file = "src/components/RepoList/RepoListHooked.test.tsx"
+    result = await migrated(app_copy, file, HOOKED_SUITE)
+    content = result.content
+    assert "render(<RepoList repos={['core', 'extras']} />).container" in content, content
+    assert "expect(screen.getAllByRole('listitem')).toHaveLength(2);" not in content, content

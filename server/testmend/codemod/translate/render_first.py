@@ -5,7 +5,7 @@ in the call's own ``container`` is the node access its lint forbids."""
 
 from __future__ import annotations
 
-from ..syntax import Node, walk
+from ..syntax import Node, text, walk
 from .assertions import Assertions
 from .state import Ctx, Dropped, Untranslatable
 
@@ -37,8 +37,9 @@ class RenderFirst(Assertions):
 
     def _render_first(self, expr: Node, ctx: Ctx) -> Node | None:
         """The render call at the base of the subject of the ``expect`` ``expr``, where the
-        statement is a test's own (not a hook's or a helper's) and the test renders nothing
-        else (a screen query would find what another render added); None otherwise."""
+        statement is a test's own (not a hook's or a helper's), the test renders nothing else
+        and no hook of the file renders (a screen query would find what another render
+        added); None otherwise."""
         if ctx.test is None or ctx.hook is not None or ctx.helper or ctx.owner is None:
             return None
         parsed = self._expect_subject(expr)
@@ -46,4 +47,17 @@ class RenderFirst(Assertions):
         if chain is None or not chain[1] or not self.is_render_call(chain[0]):
             return None
         renders = [n for n in walk(ctx.owner) if self.is_render_call(n)]
-        return chain[0] if len(renders) == 1 else None
+        if len(renders) != 1 or self._hooks_render():
+            return None
+        return chain[0]
+
+    def _hooks_render(self) -> bool:
+        """Some ``beforeEach``/``beforeAll`` of the file renders."""
+        for node in walk(self.tree.root_node):
+            fn = node.child_by_field_name("function") if node.type == "call_expression" else None
+            if fn is not None and text(fn) in _HOOKS and any(map(self.is_render_call, walk(node))):
+                return True
+        return False
+
+
+_HOOKS = frozenset({"beforeEach", "beforeAll"})
