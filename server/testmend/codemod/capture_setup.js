@@ -1005,7 +1005,7 @@ function connectedView(elements, isShallow) {
 // exactly one attribute of its element equals, and no other prop does (`title={label}
 // label={label}`: which of the two the title shows, the DOM cannot say). The converter asserts
 // that attribute, which the user sees, instead of recording the component's props.
-const SHOWN_PROPS_SKIPPED = new Set(['children', 'className', 'style', 'key']);
+const SHOWN_PROPS_SKIPPED = new Set(['children', 'className', 'style']);
 const scalar = (value) => typeof value === 'string' || typeof value === 'number';
 function addShownProps(described, result) {
   for (let i = 0; i < described.length; i += 1) {

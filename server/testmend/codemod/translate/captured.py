@@ -8,9 +8,9 @@ from collections.abc import Callable, Iterable
 
 from ..models import CapturedElement, CapturedQuery, FindRecord
 from ..syntax import Node, args_of, js_string, js_value, string_value, text, unwrap
-from .chains import Chains
+from .chains import Chains, prop_read_key
 from .marker_ids import marker_for
-from .state import Ctx, Target
+from .state import Ctx, Target, shown_attribute
 from .tables import LAST, TEXT_CONTEXT_ORDER
 from .text_queries import TextQuery, text_query
 
@@ -277,21 +277,14 @@ class CapturedQueries(Chains):
         """``find(C)[…].prop('k')`` (``props().k``) where every element the capture saw the
         find select shows the prop's value as one attribute, the same one in all (a Link's
         ``to``, its anchor's ``href``): the DOM answers the read, and C's props need no
-        recording. ``i``: how many of ``ops`` select the component (``find(C)[.at(n)]``)."""
-        if not i or len(ops) <= i:
-            return False
-        op, args, _node = ops[i]
-        if op == "prop" and len(args) == 1:
-            key = string_value(args[0])
-        elif op == "props" and len(ops) > i + 1 and ops[i + 1][0].startswith("."):
-            key = ops[i + 1][0][1:]  # `props().to`
-        else:
+        recording. ``i``: how many of ``ops`` select the component (``find(C)[.at(n)]``); the
+        read is the rest of them."""
+        key = prop_read_key([(o, a) for o, a, _n in ops[i:]]) if i else None
+        if key is None:
             return False
         records = self._matched_at(ops[0][2], ctx)
-        if key is None or not records:
-            return False
-        shown = {e.shown_props.get(key) for r in records for e in r.elements}
-        return len(shown) == 1 and None not in shown
+        elements = [e for r in records for e in r.elements]
+        return shown_attribute(elements, key) is not None
 
     def _agreed(self, runs: list[list[CapturedQuery]], *, multi: bool) -> Target | None:
         """The first query every run of a site offers (``runs``: each run's queries, in order

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..syntax import FUNCTION_TYPES, Node, args_of, text, unwrap, walk
+from ..syntax import FUNCTION_TYPES, Node, args_of, string_value, text, unwrap, walk
 from .render_calls import RenderCalls
 from .tables import READ_OPS, SELECT_OPS, TEST_FUNCS
 
@@ -255,3 +255,18 @@ def _inside_a_test(node: Node) -> bool:
                 return True
         parent = parent.parent
     return False
+
+
+def prop_read_key(ops: list[tuple[str, list[Node]]]) -> str | None:
+    """The key that ``ops`` (operations and their arguments) read as the whole of them:
+    ``prop('k')``, ``props().k`` or ``props()['k']``; None for other operations, or more."""
+    if len(ops) == 1 and ops[0][0] == "prop" and len(ops[0][1]) == 1:
+        return string_value(ops[0][1][0])
+    if len(ops) != 2 or ops[0][0] != "props":
+        return None
+    op, args = ops[1]
+    if op.startswith(".") and op != ".":
+        return op[1:]
+    if op == "[]" and args:
+        return string_value(args[0])
+    return None

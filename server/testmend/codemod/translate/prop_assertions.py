@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from ..syntax import Node, args_of, js_string, object_declared, pair_key, string_value, text, unwrap
+from .chains import prop_read_key
 from .dom_attributes import is_dom_attribute
 from .interactions import Interactions
 from .state import Ctx, Dropped, Target, Untranslatable
@@ -129,7 +130,7 @@ class PropAssertions(Interactions):
                 return f"expect({read}{tail}){neg}.{matcher}({margs_code});"
         # A shallow root's props are those of the element the component rendered: its
         # attributes, read on the root DOM node (props that are no attribute stay untranslated).
-        read_key = key if op == "prop" else _props_key(after)
+        read_key = prop_read_key([(op, args), *((o, a) for o, a, _n in after)])
         if read_key is None or target.shown_attribute(read_key) is None:
             self._dom_only(target, f"{op}()")
         style = self.style_read([(op, args), *((o, a) for o, a, _n in after)])
@@ -373,18 +374,6 @@ def shown_as_attribute(target: Target, key: str, attr: str) -> None:
         )
     if not is_dom_attribute(attr):
         raise Untranslatable(f"reads the prop {key}, which is not an HTML attribute")
-
-
-def _props_key(after: list[tuple[str, list[Node], Node]]) -> str | None:
-    """The key ``props().k`` / ``props()['k']`` reads (``after``: the ops after ``props()``)."""
-    if len(after) != 1:
-        return None
-    op, args, _node = after[0]
-    if op.startswith(".") and op != ".":
-        return op[1:]
-    if op == "[]" and args:
-        return string_value(args[0])
-    return None
 
 
 def class_argument(marg: Node, code: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -180,11 +180,17 @@ class Target:
     shows one."""
 
     def shown_attribute(self, key: str) -> str | None:
-        """The attribute a component's prop ``key`` became in what it rendered, where every
-        element the capture saw this select has one attribute equal to the prop's value, the
-        same one in all (a Link's ``to``, its anchor's ``href``); None otherwise."""
-        shown = {e.shown_props.get(key) for e in self.captured}
-        return shown.pop() if len(shown) == 1 else None
+        """The attribute a component's prop ``key`` became in what it rendered (see
+        ``shown_attribute``), over the elements the capture saw this select."""
+        return shown_attribute(self.captured, key)
+
+
+def shown_attribute(elements: Iterable[CapturedElement], key: str) -> str | None:
+    """The attribute a component's prop ``key`` became in what it rendered, where the capture
+    saw every one of ``elements`` show it by one attribute, the same one in all (a Link's
+    ``to``, its anchor's ``href``); None otherwise (or for no elements)."""
+    shown = {e.shown_props.get(key) for e in elements}
+    return shown.pop() if len(shown) == 1 else None
 
 
 @dataclass

@@ -160,11 +160,7 @@ class Targets(TargetCode):
                 target.render = binding.render
             if base.type == "call_expression":
                 target.render = self.render_kind(base)
-                first = self.render_first
-                if first is None or (first.start_byte, first.end_byte) != (
-                    base.start_byte,
-                    base.end_byte,
-                ):
+                if self.render_first is None or self.render_first.id != base.id:
                     target.inline = base  # made where it is read (else before, see render_first)
                 if any(op == "setProps" for op, _a, _n in ops):
                     raise Untranslatable("setProps() on an inline render; assign the render first")
