@@ -93,3 +93,89 @@ async def test_a_filter_over_props_becomes_the_query_for_what_it_kept(
         "src={props.icon || 'default.svg'}",
     )
     assert failing == ["Size falls back to the default icon"], failing
+
+
+CONFIRM_SOURCES = {
+    "Repo.tsx": """
+        import React, { ReactNode, useState } from 'react';
+
+        export function ActionButton(props: { onClick: () => void; children: ReactNode }) {
+          return React.createElement('x-action', { onClick: props.onClick }, props.children);
+        }
+
+        export function ConfirmDialog(props: { onConfirm: () => void; onCancel: () => void }) {
+          return (
+            <div role="dialog" aria-label="Delete repository">
+              <p>Are you sure?</p>
+              <ActionButton onClick={props.onCancel}>Cancel</ActionButton>
+              <ActionButton onClick={props.onConfirm}>Delete</ActionButton>
+            </div>
+          );
+        }
+
+        export function Repo(props: { onDelete: () => void }) {
+          const [confirming, setConfirming] = useState(false);
+          return (
+            <div>
+              <ActionButton onClick={() => setConfirming(true)}>Delete</ActionButton>
+              {confirming && (
+                <ConfirmDialog onConfirm={props.onDelete} onCancel={() => setConfirming(false)} />
+              )}
+            </div>
+          );
+        }
+    """,
+}
+
+CONFIRM_SUITE = """
+import { mount } from 'enzyme';
+import { act } from 'react-dom/test-utils';
+import { ActionButton, ConfirmDialog, Repo } from './Repo';
+
+it('deletes the repository once confirmed', () => {
+  const onDelete = jest.fn();
+  const wrapper = mount(<Repo onDelete={onDelete} />);
+  const deleteButton = wrapper.find(ActionButton).filterWhere((b) => b.text() === 'Delete');
+  act(() => {
+    (deleteButton.prop('onClick') as () => void)();
+  });
+  wrapper.update();
+  expect(wrapper.find(ConfirmDialog).text()).toContain('Are you sure?');
+  const confirmButton = wrapper
+    .find(ConfirmDialog)
+    .find(ActionButton)
+    .filterWhere((b) => b.text() === 'Delete');
+  act(() => {
+    (confirmButton.prop('onClick') as () => void)();
+  });
+  expect(onDelete).toHaveBeenCalled();
+});
+"""
+
+
+async def test_a_filter_keeps_one_of_a_components_elements_no_query_selects_together(
+    app_copy: Path,
+) -> None:
+    """kubeapps' confirming dialogs (``find(ConfirmDialog).find(CdsButton).filterWhere((b) =>
+    b.text() === 'Delete')``, in 13 files of kubeapps and addons-code-manager a component's
+    find narrowed by a filter): no query or CSS selects the dialog's buttons together (Clarity's
+    ``<cds-button>`` has no role, and its tag selects the page's buttons too), but one selects
+    the button the filter keeps, here by its position among the elements of its text."""
+    write_components(app_copy / "src/components/Repo", CONFIRM_SOURCES)
+    file = "src/components/Repo/Repo.test.tsx"
+    result = await migrated(app_copy, file, CONFIRM_SUITE)
+    content = result.content
+    assert "filterWhere" not in content and "querySelector" not in content, content
+    assert "await user.click(screen.getByText('Delete'));" in content, content
+    assert "await user.click(screen.getAllByText('Delete')[1]);" in content, content
+    assert result.summary.lint_errors == 0, result.reasons
+
+    # The click confirms in the dialog: a dialog whose Delete cancels fails the test.
+    failing = await broken_tests(
+        app_copy,
+        file,
+        app_copy / "src/components/Repo/Repo.tsx",
+        "<ActionButton onClick={props.onConfirm}>Delete",
+        "<ActionButton onClick={props.onCancel}>Delete",
+    )
+    assert failing == ["deletes the repository once confirmed"], failing

@@ -17,6 +17,7 @@ from ..syntax import (
     text,
     unwrap,
 )
+from .css_selectors import join_css, matches_container
 from .state import Binding, Ctx, Target, Untranslatable
 from .tables import (
     ATTRIBUTE_QUERIES,
@@ -255,6 +256,19 @@ class Targets(TargetCode):
                         "shows one CSS selector for what they render"
                     )
                 elif source.component is not None:
+                    # `find(ConfirmDialog).find(CdsButton).filterWhere((b) => b.text() ===
+                    # 'Delete')`: no query or CSS stands for every button, but one may for the
+                    # one the filter keeps.
+                    narrowed = (
+                        self._filter_where(target, node, ops, i + 1, ctx, context)
+                        if i + 1 < len(ops) and ops[i + 1][0] == "filterWhere" and ops[i + 1][1]
+                        else None
+                    )
+                    if narrowed is not None:
+                        target, step = narrowed
+                        finds += 1
+                        i += 1 + step
+                        continue
                     raise Untranslatable(
                         f"selects the component {source.component} by its constructor or name; "
                         "no DOM capture shows what it renders"
@@ -281,14 +295,14 @@ class Targets(TargetCode):
                     if target.kind == "css" and source.kind == "css":
                         source = Target(
                             "css",
-                            css=self._join_css(target.css, source.css),
+                            css=join_css(target.css, source.css),
                             checkbox=source.checkbox,
                         )
                     elif target.kind != "root":
                         raise Untranslatable("chained find() inside an element without a query")
                     elif source.kind == "css" and (
                         target.inline is not None
-                        or (target.binding is not None and self._matches_container(source.css))
+                        or (target.binding is not None and matches_container(source.css))
                     ):
                         source.scope = self.member_of(target, "container")
                     self._scope_to_render(target, source)
@@ -317,30 +331,9 @@ class Targets(TargetCode):
                 i += 1
                 continue
             if op == "filterWhere" and args and last_find is not None:
-                filtered = self.text_filtered_target(last_find, args[0], ctx)
-                step = 1
-                if filtered is None and self._searched_in_document(target):
-                    # Any predicate (`(i) => i.prop('alt') === 'icon'`): what the capture saw
-                    # it keep, when a query selects exactly that.
-                    index, skip = self._index_after(ops, i + 1)
-                    filtered = self.captured_target(
-                        node,
-                        "",
-                        ctx,
-                        context,
-                        index,
-                        False,
-                        positioned=not self._beside_others(target),
-                    )
-                    if filtered is not None:
-                        self._scope_to_render(target, filtered)
-                        filtered.checkbox = self._captured_checkbox(node, ctx)
-                        filtered.captured = self.captured_elements(node, ctx)
-                        if index is not None and (filtered.index is not None or not filtered.multi):
-                            step += skip
-                if filtered is not None:
-                    filtered.within = target.within
-                    target = filtered
+                narrowed = self._filter_where(target, last_find, ops, i, ctx, context)
+                if narrowed is not None:
+                    target, step = narrowed
                     i += step
                     continue
             if op == "filter" and args and string_value(args[0]) is not None:
@@ -490,6 +483,38 @@ class Targets(TargetCode):
         captured.captured = self.captured_elements(node, ctx)
         return captured
 
+    def _filter_where(
+        self,
+        target: Target,
+        find_call: Node,
+        ops: list[tuple[str, list[Node], Node]],
+        i: int,
+        ctx: Ctx,
+        context: str,
+    ) -> tuple[Target, int] | None:
+        """``ops[i]``, a ``filterWhere(predicate)`` narrowing ``find_call``'s selection out of
+        ``target``: the element a text predicate keeps, by its own query, or what the capture
+        saw any predicate keep (`(i) => i.prop('alt') === 'icon'`), when a query selects exactly
+        that; with how many ops it stands for (an index after it may be one of them)."""
+        _op, args, node = ops[i]
+        filtered = self.text_filtered_target(find_call, args[0], ctx)
+        step = 1
+        if filtered is None and self._searched_in_document(target):
+            index, skip = self._index_after(ops, i + 1)
+            filtered = self.captured_target(
+                node, "", ctx, context, index, False, positioned=not self._beside_others(target)
+            )
+            if filtered is not None:
+                self._scope_to_render(target, filtered)
+                filtered.checkbox = self._captured_checkbox(node, ctx)
+                filtered.captured = self.captured_elements(node, ctx)
+                if index is not None and (filtered.index is not None or not filtered.multi):
+                    step += skip
+        if filtered is None:
+            return None
+        filtered.within = target.within
+        return filtered, step
+
     @staticmethod
     def _searched_in_document(target: Target) -> bool:
         """Whether what is selected from ``target`` is searched in the whole document (not in
@@ -529,37 +554,6 @@ class Targets(TargetCode):
             if op == "at" and args and re.fullmatch(r"\d+", text(args[0])):
                 return int(text(args[0])), 1
         return None, 0
-
-    @staticmethod
-    def _matches_container(css: str) -> bool:
-        """Whether the selector's last compound could match RTL's container (a bare ``div``
-        or ``*``, perhaps with pseudo-classes): in the document it would."""
-        literal = css[1:-1] if css[:1] in "'\"" and css[-1:] == css[:1] else None
-        if literal is None:
-            return False
-        last = re.split(r"[\s>+~]+", literal.strip())[-1]
-        return re.fullmatch(r"(div|\*)(:[\w-]+(\([^)]*\))?)*", last) is not None
-
-    @staticmethod
-    def _join_css(outer: str, inner: str) -> str:
-        """The selector (code) of ``inner``'s elements inside ``outer``'s: a string when both
-        are, else a template literal holding both (never ``inner`` alone, which would select
-        its elements anywhere). A selector list (``'.a, .b'``) cannot be joined this way."""
-        if outer[:1] in "'\"" and inner[:1] in "'\"":
-            a, b = outer[1:-1], inner[1:-1]
-            if "," in a or "," in b:
-                raise Untranslatable("chained find() with a selector list (a comma)")
-            return js_string(f"{a} {b}")
-
-        def in_template(code: str) -> str:
-            if code[:1] in "'\"" and code[-1:] == code[:1]:
-                value = code[1:-1].replace("\\" + code[0], code[0])
-                return value.replace("`", "\\`").replace("${", "\\${")
-            if code[:1] == "`" and code[-1:] == "`":
-                return code[1:-1]
-            return "${" + code + "}"
-
-        return f"`{in_template(outer)} {in_template(inner)}`"
 
     def _indexed(self, target: Target, idx: str) -> Target:
         if target.kind == "root":
