@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from testmend.engine import RunResult
 from tests.support.codemod import broken_tests, migrated, write_components
 
 SOURCES = {
@@ -55,6 +56,15 @@ describe('Size', () => {
 """
 
 
+async def migrated_by_queries(app: Path, file: str, suite: str) -> RunResult:
+    """``suite`` migrated (see ``migrated``), with every filter gone and no CSS lookup in its
+    place."""
+    result = await migrated(app, file, suite)
+    content = result.content
+    assert "filterWhere" not in content and "querySelector" not in content, content
+    return result
+
+
 @pytest.fixture(scope="module")
 def size(app_copy: Path) -> Path:
     return write_components(app_copy / "src/components/Size", SOURCES)
@@ -64,9 +74,7 @@ async def test_a_filter_over_props_becomes_the_query_for_what_it_kept(
     app_copy: Path, size: Path
 ) -> None:
     file = "src/components/Size/Size.test.tsx"
-    result = await migrated(app_copy, file, SUITE)
-    content = result.content
-    assert "filterWhere" not in content and "querySelector" not in content, content
+    content = (await migrated_by_queries(app_copy, file, SUITE)).content
     assert "screen.getByRole('slider', { name: 'Size' })" in content, content
     assert "expect(slider).toHaveValue('10');" in content, content
     assert "screen.getByRole('spinbutton', { name: 'Size in GiB' })" in content, content
@@ -163,9 +171,8 @@ async def test_a_filter_keeps_one_of_a_components_elements_no_query_selects_toge
     the button the filter keeps, here by its position among the elements of its text."""
     write_components(app_copy / "src/components/Repo", CONFIRM_SOURCES)
     file = "src/components/Repo/Repo.test.tsx"
-    result = await migrated(app_copy, file, CONFIRM_SUITE)
+    result = await migrated_by_queries(app_copy, file, CONFIRM_SUITE)
     content = result.content
-    assert "filterWhere" not in content and "querySelector" not in content, content
     assert "await user.click(screen.getByText('Delete'));" in content, content
     assert "await user.click(screen.getAllByText('Delete')[1]);" in content, content
     assert result.summary.lint_errors == 0, result.reasons
