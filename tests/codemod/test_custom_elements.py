@@ -16,6 +16,7 @@ from testmend.codemod.models import (
     DomCapture,
     FindRecord,
 )
+from tests.support.codemod import broken_tests, migrated, write_components
 from tests.support.runners import runners_for
 
 SUITE = """
@@ -159,3 +160,87 @@ def test_a_button_picked_by_its_text_keeps_what_the_capture_saw_of_it() -> None:
         "document.querySelectorAll('cds-button').forEach((button) => "
         "{ expect(button).toHaveProperty('disabled', true); });"
     ) in result.content, result.content
+
+
+NAMESPACE_SOURCES = {
+    "NamespaceForm.tsx": """
+        import React, { ReactNode, useLayoutEffect, useRef, useState } from 'react';
+
+        // A design system's button (Clarity's `<cds-button type="submit">`): `type` is the
+        // element's property, and a click on it submits its form itself.
+        class XButton extends HTMLElement {
+          type = 'button';
+
+          constructor() {
+            super();
+            this.addEventListener('click', () => {
+              if (this.type === 'submit') this.closest('form')?.requestSubmit();
+            });
+          }
+        }
+        if (!customElements.get('x-button')) customElements.define('x-button', XButton);
+
+        function Button(props: { type: string; onClick?: () => void; children: ReactNode }) {
+          const ref = useRef<XButton>(null);
+          useLayoutEffect(() => {
+            if (ref.current) ref.current.type = props.type;
+          });
+          return React.createElement('x-button', { ref, onClick: props.onClick }, props.children);
+        }
+
+        export function NamespaceForm(props: { onCreate: (name: string) => void }) {
+          const [name, setName] = useState('');
+          return (
+            <form
+              onSubmit={(event) => {
+                event.preventDefault();
+                props.onCreate(name);
+              }}
+            >
+              <label htmlFor="namespace">Namespace</label>
+              <input id="namespace" value={name} onChange={(e) => setName(e.target.value)} />
+              <Button type="button" onClick={() => setName('')}>Clear</Button>
+              <Button type="submit">Create</Button>
+            </form>
+          );
+        }
+    """,
+}
+
+NAMESPACE_SUITE = """
+import { mount } from 'enzyme';
+import { NamespaceForm } from './NamespaceForm';
+
+it('creates the namespace', () => {
+  const onCreate = jest.fn();
+  const wrapper = mount(<NamespaceForm onCreate={onCreate} />);
+  wrapper.find('input').simulate('change', { target: { value: 'team-a' } });
+  wrapper.find('form').simulate('submit', { preventDefault: jest.fn() });
+  expect(onCreate).toHaveBeenCalledWith('team-a');
+});
+"""
+
+
+async def test_a_form_is_submitted_by_its_custom_element_submit_button(app_copy: Path) -> None:
+    """kubeapps' forms (``ContextSelector``, ``OperatorInstanceForm``, ``LoginForm``: seven of
+    its files ``find('form').simulate('submit')``) have no name, so no query selects them, and
+    their one submit button is Clarity's ``<cds-button type="submit">``, which is not among the
+    form's ``elements``. The capture finds it by its ``type`` property, and the result clicks
+    it, as a user submits the form."""
+    write_components(app_copy / "src/components/Namespace", NAMESPACE_SOURCES)
+    file = "src/components/Namespace/NamespaceForm.test.tsx"
+    result = await migrated(app_copy, file, NAMESPACE_SUITE)
+    content = result.content
+    assert "await user.click(screen.getByText('Create'));" in content, content
+    assert "querySelector" not in content and "fireEvent" not in content, content
+    assert result.summary.lint_errors == 0, result.reasons
+
+    # The click is what submits: a button that does not submit fails the test.
+    failing = await broken_tests(
+        app_copy,
+        file,
+        app_copy / "src/components/Namespace/NamespaceForm.tsx",
+        '<Button type="submit">Create',
+        '<Button type="button">Create',
+    )
+    assert failing == ["creates the namespace"], failing

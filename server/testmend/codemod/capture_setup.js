@@ -864,19 +864,31 @@ function pageTexts(elements) {
 }
 
 // A form the test submits (`simulate('submit')`): its one enabled submit button, which a user
-// clicks to submit it (a click on it submits the form in jsdom as in a browser).
+// clicks to submit it (a click on it submits the form in jsdom as in a browser). A design
+// system's button element (Clarity's `<cds-button type="submit">`, Shoelace's `<sl-button>`)
+// is not one of the form's `elements`: it takes `type` as a property and submits its form
+// itself when clicked; the result's own test run checks that it does.
 function submitterQueries(form) {
-  const submitters = Array.from(form.elements || []).filter(
+  const native = Array.from(form.elements || []).filter(
     (el) => (el.tagName === 'BUTTON' || el.tagName === 'INPUT') && (el.type === 'submit' || el.type === 'image'),
   );
+  const custom = Array.from(form.querySelectorAll('*')).filter(
+    (el) => el.localName.includes('-') && el.type === 'submit',
+  );
+  const submitters = native.concat(custom);
   if (submitters.length !== 1) return [];
-  let disabled = true;
-  try {
-    disabled = submitters[0].matches(':disabled');
-  } catch (e) {
-    disabled = true;
+  return isDisabled(submitters[0]) ? [] : queriesFor([submitters[0]]);
+}
+
+function isDisabled(el) {
+  if (el.localName.includes('-')) {
+    return el.disabled === true || el.hasAttribute('disabled') || el.getAttribute('aria-disabled') === 'true';
   }
-  return disabled ? [] : queriesFor([submitters[0]]);
+  try {
+    return el.matches(':disabled');
+  } catch (e) {
+    return true;
+  }
 }
 
 // What `find(…).hostNodes()` selects, where it is not what the find selects: a class name
