@@ -168,6 +168,10 @@ class Targets(TargetCode):
         i = 0
         finds = 0
         last_find: Node | None = None  # the find a filterWhere() narrows
+        # A component's find no query or CSS stands for, which the next find does without
+        # (the capture checked that its query selects exactly its elements in the whole page):
+        # why it cannot, where it finds no such query.
+        unscoped: str | None = None
         while i < len(ops):
             op, args, node = ops[i]
             if op not in SELECT_OPS:
@@ -215,6 +219,8 @@ class Targets(TargetCode):
                         None if source.component else self.marker_target(node, selector_text, ctx)
                     )
                     captured = marker or captured
+                if captured is None and unscoped is not None:
+                    raise Untranslatable(unscoped)
                 checkbox = source.checkbox or self._captured_checkbox(node, ctx)
                 if captured is not None:
                     self._scope_to_render(target, captured)
@@ -232,6 +238,7 @@ class Targets(TargetCode):
                         i += 1
                     target = captured
                     finds += 1
+                    unscoped = None
                     continue
                 # A props object (``find({ body: true })``) that the capture saw select
                 # components: their props, not the attributes of what they render.
@@ -269,10 +276,18 @@ class Targets(TargetCode):
                         finds += 1
                         i += 1 + step
                         continue
-                    raise Untranslatable(
+                    unresolved = (
                         f"selects the component {source.component} by its constructor or name; "
                         "no DOM capture shows what it renders"
                     )
+                    if i + 1 < len(ops) and ops[i + 1][0] == "find" and ops[i + 1][1]:
+                        # `find(UpgradeForm).find(AlertGroup)`: the next find may do without
+                        # the scope, where a query selects exactly its elements in the page.
+                        unscoped = unresolved
+                        finds += 1
+                        i += 1
+                        continue
+                    raise Untranslatable(unresolved)
                 if (
                     target.kind == "var"
                     and target.binding is not None
