@@ -5,7 +5,9 @@ Two shapes from kubeapps: ``ApplicationStatus``, a plain ``div`` around an icon 
 line ("No Workload Found"), asserted only to be there (``toExist()``), whose inside has no
 role and name but a text; and ``SecretItemDatum``, rows of grid columns each carrying an empty
 ``role=""``, counted (``toHaveLength(2)``): the empty roles used up the few elements the
-capture tries before it reached each row's button."""
+capture tries before it reached each row's button. And a third: ``TabularSchemaEditorTable``'s
+two control bars and two pagination bars, asserted there and counted, where the same text
+inside each (its first-page button, ``<<``, a custom element with no role) stands for them."""
 
 from __future__ import annotations
 
@@ -49,6 +51,38 @@ SOURCES = {
           );
         }
     """,
+    "Pager.tsx": """
+        import React from 'react';
+
+        function Pager() {
+          return (
+            <div className="pagination-buttons">
+              {React.createElement('x-page', { title: 'First page' }, '<<')}
+              {React.createElement('x-page', { title: 'Previous page' }, '<')}
+              <span>Page 1 of 3</span>
+            </div>
+          );
+        }
+
+        export function SchemaTable({ bottomPager }: { bottomPager: boolean }) {
+          return (
+            <div>
+              <div className="table-control">
+                <Pager />
+                <input aria-label="Search" />
+              </div>
+              <table>
+                <tbody>
+                  <tr>
+                    <td>replicas</td>
+                  </tr>
+                </tbody>
+              </table>
+              <div className="table-control">{bottomPager && <Pager />}</div>
+            </div>
+          );
+        }
+    """,
     "Secrets.tsx": """
         import { Secret } from './Secret';
 
@@ -66,6 +100,7 @@ SOURCES = {
 
 SUITE = """
 import { mount } from 'enzyme';
+import { SchemaTable } from './Pager';
 import { Secret } from './Secret';
 import { Secrets } from './Secrets';
 import { Status } from './Status';
@@ -79,6 +114,12 @@ describe('status', () => {
   it('shows a row per secret', () => {
     const wrapper = mount(<Secrets names={['token', 'password']} />);
     expect(wrapper.find(Secret)).toHaveLength(2);
+  });
+
+  it('shows the table controls and a pager above and below', () => {
+    const wrapper = mount(<SchemaTable bottomPager />);
+    expect(wrapper.find('.table-control').exists()).toBe(true);
+    expect(wrapper.find('.pagination-buttons')).toHaveLength(2);
   });
 });
 """
@@ -110,3 +151,10 @@ async def test_a_container_and_rows_no_query_selects_are_shown_by_what_is_inside
         app_copy, file, status / "Secrets.tsx", "names.map(", "names.slice(1).map("
     )
     assert failing == ["status shows a row per secret"], failing
+    # Two control bars, two pagers: the text in the same place inside each.
+    assert "expect(screen.queryAllByText('<<')).not.toHaveLength(0);" in content, content
+    assert "expect(screen.getAllByText('<<')).toHaveLength(2);" in content, content
+    failing = await broken_tests(
+        app_copy, file, status / "Pager.tsx", "{bottomPager && <Pager />}", "{bottomPager && <p />}"
+    )
+    assert failing == ["status shows the table controls and a pager above and below"], failing

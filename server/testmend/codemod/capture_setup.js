@@ -816,9 +816,10 @@ function siblingQueries(parentWrapper, result, index, isShallow) {
 }
 
 // Several elements no query selects (the items of a list, `find(AccordionItem)`): for counting
-// them, the element at the same place inside each (same tag in all) when a query selects
-// exactly that set, such as each item's heading. Only a count may use it (the items' classes or
-// attributes are not their headings'): the converter decides.
+// them, or showing they are there, the element at the same place inside each (same tag in all)
+// when a query selects exactly that set, such as each item's heading, or the same text in each
+// (kubeapps' two pagination bars, each with its `<<` button). Only a count or a presence may use
+// it (the items' classes or attributes are not their headings'): the converter decides.
 const MAX_INNER_DEPTH = 30;
 function innerListQueries(elements) {
   if (elements.length < 2) return [];
@@ -828,7 +829,10 @@ function innerListQueries(elements) {
   for (let k = 0; k < Math.min(first.length, MAX_INNER_DEPTH); k++) {
     const set = lists.map((list) => list[k]);
     if (set.some((d) => !d || d.tagName !== first[k].tagName)) break; // the items differ from here
-    if (!first[k].matches(NAMEABLE) || !candidates(first[k]).length) continue;
+    const named = first[k].matches(NAMEABLE) && candidates(first[k]).length > 0;
+    const own = ownText(first[k]);
+    const sameText = !!own && !first[k].matches('script, style') && set.every((d) => ownText(d) === own);
+    if (!named && !sameText) continue;
     if (tries++ >= MAX_INNER_TRIES) break;
     const found = queriesFor(set);
     if (found.length) return found;

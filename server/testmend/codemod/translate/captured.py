@@ -177,8 +177,9 @@ class CapturedQueries(Chains):
                 inner = self._agreed([r.inner for r in positives], multi=False)
                 if inner is not None:
                     return inner
-            if context == "list":
-                # Counting items no query selects: the element in the same place inside each.
+            if context == "list" or (context == "presence" and not one):
+                # Counting items no query selects, or only that they are there: the element in
+                # the same place inside each.
                 return self._agreed([r.inner_queries for r in positives], multi=True)
             return None
         if records:
