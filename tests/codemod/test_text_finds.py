@@ -83,6 +83,11 @@ describe('pages', () => {
     const wrapper = mount(<Confirm question="Sure?" echo />);
     expect(wrapper.find('.confirm__content').text()).toBe('Sure?');
   });
+
+  it('offers to delete', () => {
+    const wrapper = mount(<Confirm question="Sure?" />);
+    expect(wrapper.find('button').text()).toContain('');
+  });
 });
 """
 
@@ -109,6 +114,9 @@ async def test_a_text_of_what_no_query_selects_is_found_by_the_text_query(
         "expect(screen.getByText(/A new version is available:/))"
         ".toHaveTextContent('A new version is available: 2.0');" in content
     ), content
+    # Every text contains '' (kubeapps' RpcErrorMessage): the element is there, empty or not.
+    deletes = "expect(screen.getByRole('button')).toBeInTheDocument();"
+    assert deletes in content, content
     # Not there: no element of the page shows it.
     assert "expect(screen.queryByText(/Really\\?/)).not.toBeInTheDocument();" in content, content
     # Shown twice on the page, the text query would find both: the container's CSS stays.

@@ -569,7 +569,11 @@ def text_content_check(
     ``text()`` compares: the raw text. jest-dom's ``toHaveTextContent`` collapses the
     element's whitespace but not the expected string's, so a value whose whitespace is not
     single spaces (``'  lots    of    space'``), or one only the run knows, is compared with
-    ``textContent`` itself (read on ``raw``, the element asserted to be there)."""
+    ``textContent`` itself (read on ``raw``, the element asserted to be there). Every text
+    contains the empty string, where ``toHaveTextContent('')`` would say the element is empty:
+    ``toContain('')`` says only that the element is there (``text()`` reads one element)."""
+    if kind == "includes" and literal == "" and not neg:
+        return f"expect({element}).toBeInTheDocument();"
     if literal is not None and " ".join(literal.split()) == literal:
         if kind == "exact":
             pattern = "^" + regex_escape(literal) + "$" if literal else "^$"
