@@ -274,6 +274,15 @@ class CapturedQueries(Chains):
         prop = fn.child_by_field_name("property") if fn is not None else None
         return [r for r in self._records_at(prop, ctx) or [] if r.count] if prop else []
 
+    def sometimes_absent(self, find_call: Node, ctx: Ctx) -> bool:
+        """Whether the ``find`` call ``find_call`` selected nothing in some run and something in
+        another (a find of each case of a table of cases, ``find(`input#${param.key}_text`)``,
+        which only the number cases render): what stands for it is read with ``query``."""
+        fn = find_call.child_by_field_name("function")
+        prop = fn.child_by_field_name("property") if fn is not None else None
+        counts = {bool(r.count) for r in self._records_at(prop, ctx) or []} if prop else set()
+        return counts == {True, False}
+
     def shown_in_dom(self, ops: list[tuple[str, list[Node], Node]], i: int, ctx: Ctx) -> bool:
         """``find(C)[…].prop('k')`` (``props().k``) where every element the capture saw the
         find select shows the prop's value as one attribute, the same one in all (a Link's
@@ -371,9 +380,16 @@ class CapturedQueries(Chains):
         return tuple(e for r in self._matched_at(find_call, ctx) for e in r.elements)
 
     def _captured_checkbox(self, find_call: Node, ctx: Ctx) -> bool:
-        return any(
-            e.tag == "input" and e.attributes.get("type") in ("checkbox", "radio")
-            for e in self.captured_elements(find_call, ctx)
+        """Whether every run of ``find_call`` selected a checkbox or a radio button (a change
+        on it is the click that toggles it). Not where some runs selected another input (a
+        table of cases, one a checkbox, the others text): the change stays a change."""
+        runs = self._matched_at(find_call, ctx)
+        return bool(runs) and all(
+            any(
+                e.tag == "input" and e.attributes.get("type") in ("checkbox", "radio")
+                for e in r.elements
+            )
+            for r in runs
         )
 
 

@@ -178,6 +178,9 @@ class Target:
     """A component whose node ``children()``/``childAt()`` selected in the capture: a prop
     read there is that component's, an attribute of what it rendered only where the capture
     shows one."""
+    nullable: bool = False
+    """For a variable: it holds what may be null (``queryByRole(…)``, ``querySelector(…)``),
+    so that where an element is required (an event) TypeScript is told it is there (``!``)."""
 
     def shown_attribute(self, key: str) -> str | None:
         """The attribute a component's prop ``key`` became in what it rendered (see

@@ -470,6 +470,8 @@ class Statements(RenderFirst):
             self.replace_statement(stmt, f"{kind} {name} = {selection[0]};", ctx)
             return True
         multi, absent = self._derived_usage(name, stmt)
+        finds = [node for op, _a, node in ops if op == "find"]
+        absent = absent or (bool(finds) and self.sometimes_absent(finds[-1], ctx))
         try:
             target, rest = self.resolve(base, ops, ctx, "element")
         except Untranslatable:
@@ -502,6 +504,8 @@ class Statements(RenderFirst):
             code = self.element_code(target, "query" if absent else "get")
             kept = Target(
                 target.kind,
+                nullable=code.endswith("?? null")
+                or (code.endswith(")") and (absent or target.kind == "css")),
                 multi=False,
                 component=target.component,
                 checkbox=target.checkbox,

@@ -27,7 +27,7 @@ class TargetCode(CapturedQueries):
 
     def element_code(self, target: Target, variant: Variant, *, non_null: bool = False) -> str:
         bang = "!" if non_null and self.ts else ""
-        if target.kind in ("query", "var"):
+        if target.kind == "query" or (target.kind == "var" and not target.nullable):
             bang = ""
         if target.kind == "root":
             # The root wrapper's DOM node: what the component rendered, inside RTL's container
@@ -45,7 +45,7 @@ class TargetCode(CapturedQueries):
         if target.kind == "var":
             if target.multi:
                 return self._index_code(target.css, target.index, variant, bang)
-            return target.css
+            return target.css + bang
         if target.kind == "query":
             if target.multi:
                 query = "getAll" if variant == "get" else "queryAll"

@@ -55,6 +55,7 @@ class Targets(SelectorTargets):
                 binding=binding,
                 component=binding.target.component,
                 checkbox=binding.target.checkbox,
+                nullable=binding.target.nullable,
             )
         else:
             target = Target("root", binding=binding)
