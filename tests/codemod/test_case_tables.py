@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from testmend.codemod import convert_enzyme_test
+from testmend.codemod.models import CodemodOptions
 from tests.support.codemod import broken_tests, migrated, write_components
 
 SOURCES = {
@@ -96,3 +98,20 @@ async def test_a_cases_find_that_selects_nothing_in_some_cases_is_queried(
         'aria-label="Amount"',
     )
     assert failing == ["renders the number param"], failing
+
+
+def test_a_component_named_in_a_selector_is_never_a_tag() -> None:
+    """``find('ArrayParam input')``: Enzyme reads ``ArrayParam`` as a component's name; as CSS
+    it is a tag no element has (the selector would select nothing). Without a query or CSS the
+    capture verified, the line is left with a note that says so."""
+    source = (
+        "import { mount } from 'enzyme';\n"
+        "import Form from './Form';\n\n"
+        "it('renders the array input', () => {\n"
+        "  const wrapper = mount(<Form />);\n"
+        "  expect(wrapper.find('ArrayParam input').first()).toExist();\n"
+        "});\n"
+    )
+    result = convert_enzyme_test(source, path="src/Form.test.tsx", options=CodemodOptions())
+    assert "querySelector" not in result.content, result.content
+    assert any("'ArrayParam input'" in n.message for n in result.notes), result.notes

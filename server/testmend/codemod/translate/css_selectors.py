@@ -38,3 +38,11 @@ def join_css(outer: str, inner: str) -> str:
         return "${" + code + "}"
 
     return f"`{in_template(outer)} {in_template(inner)}`"
+
+
+def names_component(selector: str) -> bool:
+    """Whether an Enzyme selector names a component in a compound (``'ArrayParam input'``,
+    ``'Modal > .body'``): a type selector starting with a capital letter, which CSS would read
+    as a tag name (case-insensitively: no element has it)."""
+    bare = re.sub(r"\[[^\]]*\]|'[^']*'|\"[^\"]*\"", "", selector)
+    return re.search(r"(?:^|[\s>+~,(])[A-Z]", bare) is not None

@@ -14,7 +14,7 @@ from ..syntax import (
     text,
     unwrap,
 )
-from .css_selectors import join_css, matches_container
+from .css_selectors import join_css, matches_container, names_component
 from .selector_targets import SelectorTargets
 from .state import Binding, Ctx, Target, Untranslatable
 from .tables import (
@@ -142,6 +142,10 @@ class Targets(SelectorTargets):
                     finds += 1
                     unscoped = None
                     continue
+                # `find('ArrayParam input')`: Enzyme reads `ArrayParam` as a component's
+                # name, CSS as a tag no element has.
+                literal = string_value(args[0])
+                named = source.kind == "css" and literal is not None and names_component(literal)
                 # A props object (``find({ body: true })``) that the capture saw select
                 # components: their props, not the attributes of what they render.
                 selector = unwrap(args[0])
@@ -152,13 +156,18 @@ class Targets(SelectorTargets):
                 )
                 css = (
                     self._captured_css(node, ctx)
-                    if source.component is not None or props_of_components
+                    if source.component is not None or props_of_components or named
                     else None
                 )
                 if css is not None:
                     source = Target("css", css=js_string(css), component=source.component)
                     source.captured = self.captured_elements(node, ctx)
                     self.dom_queries_used += 1
+                elif named:
+                    raise Untranslatable(
+                        f"selects by a component's name in {literal!r}; no query or CSS the "
+                        "capture verified stands for what it selects"
+                    )
                 elif props_of_components:
                     raise Untranslatable(
                         f"selects components by their props ({selector_text}); no DOM capture "
