@@ -244,3 +244,68 @@ async def test_a_form_is_submitted_by_its_custom_element_submit_button(app_copy:
         '<Button type="button">Create',
     )
     assert failing == ["creates the namespace"], failing
+
+
+EDITOR_SOURCES = {
+    "DeployForm.tsx": """
+        import React, { useEffect, useState } from 'react';
+
+        // An editor that listens for clicks anywhere on the page (Monaco's clipboard service,
+        // on kubeapps' operator forms) and uses what jsdom lacks: every click throws there.
+        function Editor() {
+          useEffect(() => {
+            const copy = () => {
+              throw new ReferenceError('ClipboardItem is not defined');
+            };
+            document.body.addEventListener('click', copy);
+            return () => document.body.removeEventListener('click', copy);
+          }, []);
+          return <textarea aria-label="Values" defaultValue="replicas: 1" />;
+        }
+
+        export function DeployForm(props: { onDeploy: (name: string) => void }) {
+          const [name, setName] = useState('');
+          return (
+            <form
+              onSubmit={(event) => {
+                event.preventDefault();
+                props.onDeploy(name);
+              }}
+            >
+              <label htmlFor="name">Name</label>
+              <input id="name" value={name} onChange={(e) => setName(e.target.value)} />
+              <Editor />
+              <button type="submit">Deploy</button>
+            </form>
+          );
+        }
+    """,
+}
+
+EDITOR_SUITE = """
+import { mount } from 'enzyme';
+import { DeployForm } from './DeployForm';
+
+it('deploys', () => {
+  const onDeploy = jest.fn();
+  const wrapper = mount(<DeployForm onDeploy={onDeploy} />);
+  wrapper.find('input').simulate('change', { target: { value: 'blog' } });
+  wrapper.find('form').simulate('submit', { preventDefault: jest.fn() });
+  expect(onDeploy).toHaveBeenCalledWith('blog');
+});
+"""
+
+
+async def test_a_submit_whose_click_fails_under_jsdom_is_fired_at_the_form(
+    app_copy: Path,
+) -> None:
+    """A click on the submit button sets off the page's click listeners too, which the form's
+    ``submit`` event never did; where one throws under jsdom (kubeapps' ``OperatorInstanceForm``
+    and ``OperatorInstanceFormBody``, with Monaco's editor in the page), the test converted
+    again with ``fireEvent`` submits the form as the original did, and passes."""
+    write_components(app_copy / "src/components/Deploy", EDITOR_SOURCES)
+    file = "src/components/Deploy/DeployForm.test.tsx"
+    result = await migrated(app_copy, file, EDITOR_SUITE)
+    content = result.content
+    assert "fireEvent.submit(" in content, content
+    assert "click(" not in content, content

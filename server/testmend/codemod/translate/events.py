@@ -206,8 +206,12 @@ class Events(Awaiting):
         """A submit of a form no query selects (``find('form').simulate('submit')``, its
         ``onSubmit`` called): a click on its one enabled submit button, as a user submits it
         (the capture saw that button in every run of ``find``), or None. Not when the test's
-        event carries data or a mock it looks at later: a click's event has neither."""
+        event carries data or a mock it looks at later: a click's event has neither. Nor in a
+        test converted again with ``fireEvent`` (``CodemodOptions.fire_event_tests``): there the
+        form is submitted as the test wrote it."""
         if form.kind == "query" or find is None:
+            return None
+        if ctx.test is not None and ctx.test.name in self.options.fire_event_tests:
             return None
         if data is not None and (self._payload(data) is not None or self._event_mocks(data, ctx)):
             return None

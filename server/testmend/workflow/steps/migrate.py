@@ -228,15 +228,21 @@ async def _fire_events_where_users_failed(
 ) -> tuple[CodemodResult, TestRunResult] | None:
     """The conversion again with ``fireEvent`` in the tests that failed with user-event's
     fuller sequence of events (typing into an input the test controls with a mock keeps the
-    old value under each keystroke; Enzyme's ``simulate`` set the new one at once), when more
-    tests then pass and none that passed fails; None otherwise (also where no test failed or
-    no event is a user-event call). ``content`` is the candidate ``first`` gave, which stays
+    old value under each keystroke; Enzyme's ``simulate`` set the new one at once; a click on a
+    form's submit button sets off a page-wide click listener, kubeapps' Monaco editor's, that
+    throws under jsdom), in every test where jest ended without a report, when more tests then
+    pass and none that passed fails; None otherwise (also where no test failed or no event is
+    a user-event call). ``content`` is the candidate ``first`` gave, which stays
     the one in the workspace when the second conversion is not kept."""
-    failing = result.failing()
+    failing = [t.full_name for t in result.failing()]
+    if not result.tests and result.suite_error is not None:
+        # jest ended without a report (an error a user-event call set off outside any test,
+        # such as a page-wide click listener that throws): every test, as the plans name them.
+        failing = [plan.test_name for plan in state.test_plans]
     if not failing or deps.conventions.event_style != "userEvent" or "userEvent" not in content:
         return None
     paths = _test_file_paths(deps, state.test_file)
-    names = frozenset(_source_name(t.full_name, paths) for t in failing)
+    names = frozenset(_source_name(name, paths) for name in failing)
     converted = await asyncio.to_thread(convert, names)
     if converted.content == first.content:
         return None
