@@ -268,20 +268,21 @@ class CapturedQueries(Chains):
         records = self._matched_at(find_call, ctx)
         return self._agreed([r.submit_queries for r in records], multi=False)
 
-    def _matched_at(self, find_call: Node, ctx: Ctx) -> list[FindRecord]:
-        """The capture's records of the ``find`` call ``find_call`` that matched something."""
+    def _runs_of(self, find_call: Node, ctx: Ctx) -> list[FindRecord]:
+        """The capture's records of the ``find`` call ``find_call``, one per run of it."""
         fn = find_call.child_by_field_name("function")
         prop = fn.child_by_field_name("property") if fn is not None else None
-        return [r for r in self._records_at(prop, ctx) or [] if r.count] if prop else []
+        return (self._records_at(prop, ctx) or []) if prop is not None else []
+
+    def _matched_at(self, find_call: Node, ctx: Ctx) -> list[FindRecord]:
+        """The capture's records of the ``find`` call ``find_call`` that matched something."""
+        return [r for r in self._runs_of(find_call, ctx) if r.count]
 
     def sometimes_absent(self, find_call: Node, ctx: Ctx) -> bool:
         """Whether the ``find`` call ``find_call`` selected nothing in some run and something in
         another (a find of each case of a table of cases, ``find(`input#${param.key}_text`)``,
         which only the number cases render): what stands for it is read with ``query``."""
-        fn = find_call.child_by_field_name("function")
-        prop = fn.child_by_field_name("property") if fn is not None else None
-        counts = {bool(r.count) for r in self._records_at(prop, ctx) or []} if prop else set()
-        return counts == {True, False}
+        return {bool(r.count) for r in self._runs_of(find_call, ctx)} == {True, False}
 
     def shown_in_dom(self, ops: list[tuple[str, list[Node], Node]], i: int, ctx: Ctx) -> bool:
         """``find(C)[…].prop('k')`` (``props().k``) where every element the capture saw the
