@@ -100,3 +100,54 @@ async def test_a_child_prop_shown_as_another_attribute_is_asserted_on_that_attri
         app_copy, file, profile / "ProfileCard.tsx", "admin ? 'shield' : 'user'", "'user'"
     )
     assert failing == ["profile card shows the role icon"], failing
+
+
+NOTES = {
+    "NoteLink.tsx": """
+        import { ReactNode } from 'react';
+        import { Link } from 'react-router-dom';
+
+        export function NoteLink({ href, children }: { href: string; children: ReactNode }) {
+          if (href.startsWith('#')) {
+            return <Link to={href}>{children}</Link>;
+          }
+          return (
+            <a href={href} target="_blank" rel="noreferrer">
+              {children}
+            </a>
+          );
+        }
+    """,
+}
+
+NOTES_SUITE = """
+import { mount } from 'enzyme';
+import { MemoryRouter, Link } from 'react-router-dom';
+import { NoteLink } from './NoteLink';
+
+it('renders a hash link as a router link', () => {
+  const wrapper = mount(
+    <MemoryRouter>
+      <NoteLink href="#section-1">section 1</NoteLink>
+    </MemoryRouter>,
+  );
+  expect(wrapper.find(Link)).toExist();
+});
+"""
+
+
+async def test_a_router_links_presence_asserts_where_it_goes(app_copy: Path) -> None:
+    """kubeapps' ``AppNotes`` and ``PackageReadme`` (``expect(wrapper.find(Link)).toExist()``
+    for a markdown hash link), addons-code-manager's ``Index``: the link's role and name
+    alone hold for the plain anchor the other branch renders; its destination does not."""
+    notes = write_components(app_copy / "src/components/NoteLink", NOTES)
+    file = "src/components/NoteLink/NoteLink.test.tsx"
+    result = await migrated(app_copy, file, NOTES_SUITE)
+    content = result.content
+    link = "screen.getByRole('link', { name: 'section 1' })"
+    assert f"expect({link}).toHaveAttribute('href', '/#section-1');" in content, content
+    assert result.status == "succeeded", result.reasons
+    failing = await broken_tests(
+        app_copy, file, notes / "NoteLink.tsx", "href.startsWith('#')", "!href.startsWith('#')"
+    )
+    assert failing == ["renders a hash link as a router link"], failing

@@ -449,7 +449,11 @@ class Assertions(PropAssertions):
                 return f"expect({self.list_code(target, 'queryAll')}).not.toHaveLength(0);"
             return f"expect({self.list_code(target, 'queryAll')}).toHaveLength(0);"
         if value:
-            return f"expect({self.element_code(target, 'get')}).toBeInTheDocument();"
+            element = self.element_code(target, "get")
+            href = _destination(target)
+            if href is not None:
+                return f"expect({element}).toHaveAttribute({js_string('href')}, {js_string(href)});"
+            return f"expect({element}).toBeInTheDocument();"
         return f"expect({self.element_code(target, 'query')}).not.toBeInTheDocument();"
 
     @staticmethod
@@ -554,6 +558,17 @@ class Assertions(PropAssertions):
                 margs_code.split(", ", 1)[1] if len(margs) > 1 else "",
             )
         return None
+
+
+def _destination(target: Target) -> str | None:
+    """Where the one link a component's find selected goes (``find(Link)).toExist()``), as the
+    capture saw it in every run: the component is what sets it (a router's ``Link`` from its
+    ``to``), and a link's role and name alone would also hold for a plain anchor that another
+    branch renders in its place. None for any other selection."""
+    if target.component is None or target.multi or not target.captured:
+        return None
+    hrefs = {e.attributes.get("href") if e.tag == "a" else None for e in target.captured}
+    return hrefs.pop() if len(hrefs) == 1 else None
 
 
 def text_content_check(
