@@ -43,6 +43,7 @@ class _Converter(Finishing):
         self.process_block(self.tree.root_node, Ctx())
         self.finish_bindings()
         self.finish_vars()
+        self.finish_handler_aliases()
         self.finish_hooks()
         self.retype_all()
         self.finish_params()

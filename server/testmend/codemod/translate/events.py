@@ -20,7 +20,7 @@ from ..syntax import (
     walk,
 )
 from .awaiting import Awaiting
-from .state import Ctx, Target, Untranslatable
+from .state import Binding, Ctx, Target, Untranslatable
 from .tables import EVENT_METHODS, EVENTS, SELECT_OPS
 
 # What may stand around a callback read before it is called: ``(x.prop('onClick') as any)()``.
@@ -44,7 +44,7 @@ class Events(Awaiting):
         expr = unwrap(expr) or expr
         if expr.type != "call_expression":
             return None
-        fn = unwrap(expr.child_by_field_name("function"))
+        fn = self._handler_read(expr)
         chain = self.chain(fn) if fn is not None and fn.type == "call_expression" else None
         if chain is None or not chain[1]:
             return None
@@ -106,7 +106,7 @@ class Events(Awaiting):
         expr = unwrap(expr) or expr
         if expr.type != "call_expression":
             return None
-        fn = unwrap(expr.child_by_field_name("function"))
+        fn = self._handler_read(expr)
         if fn is None or fn.type != "call_expression":
             return None
         read = fn.child_by_field_name("function")
@@ -145,6 +145,56 @@ class Events(Awaiting):
             "radio",
         )
         return target, event, data
+
+    def _handler_read(self, call: Node) -> Node | None:
+        """What the call ``call`` calls: the read of a handler prop (``(x.prop('onClick') as
+        any)`` in ``(x.prop('onClick') as any)()``), also through a ``const`` declared with it
+        (``const onSubmit = x.prop('onSubmit'); onSubmit()``: see ``handler_alias``)."""
+        fn = unwrap(call.child_by_field_name("function"))
+        alias = self.alias_called(call)
+        return unwrap(alias.handler) if alias is not None else fn
+
+    def alias_called(self, call: Node) -> Binding | None:
+        """The binding of a handler read that the call ``call`` calls by its name, or None."""
+        fn = unwrap(call.child_by_field_name("function"))
+        if fn is None or fn.type != "identifier":
+            return None
+        binding = self.binding_named(text(fn), fn)
+        return binding if binding is not None and binding.handler is not None else None
+
+    def handler_alias(self, name: str, value: Node, stmt: Node) -> bool:
+        """``const onSubmit = wrapper.find('form').prop('onSubmit') as () => void`` (or
+        ``invoke``), where every later use of ``onSubmit`` calls it as a statement: each call
+        is translated as the handler's call written out (an event on the element holding it),
+        and the declaration goes (``finish_handler_aliases``). False for any other value or
+        use."""
+        read = unwrap(value)
+        fn = read.child_by_field_name("function") if read is not None else None
+        prop = fn.child_by_field_name("property") if fn is not None else None
+        if read is None or read.type != "call_expression" or prop is None:
+            return False
+        key = string_value(args_of(read)[0]) if len(args_of(read)) == 1 else None
+        if text(prop) not in ("prop", "invoke") or key is None:
+            return False
+        if not re.fullmatch(r"on[A-Z][A-Za-z]*", key) or self.chain(read) is None:
+            return False
+        scope = stmt.parent
+        uses = 0
+        for n in walk(scope) if scope is not None else []:
+            if n.type != "identifier" or text(n) != name or n.start_byte < stmt.end_byte:
+                continue
+            call = n.parent
+            if call is None or call.type != "call_expression":
+                return False
+            if call.child_by_field_name("function") != n:
+                return False
+            statement = call.parent
+            if statement is not None and statement.type == "await_expression":
+                statement = statement.parent
+            if statement is None or statement.type != "expression_statement":
+                return False
+            uses += 1
+        return uses > 0
 
     def events_answer(self, name: str, stmt: Node, ctx: Ctx) -> bool:
         """Every use of ``name`` after ``stmt`` (``const confirm = wrapper.find(Button)

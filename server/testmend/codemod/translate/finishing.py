@@ -9,11 +9,14 @@ from ..syntax import (
     Edit,
     Node,
     apply_edits,
+    args_of,
     js_string,
     line_indent,
     line_start,
     parse,
+    string_value,
     text,
+    unwrap,
     walk,
 )
 from ..unused import name_counts
@@ -65,6 +68,20 @@ class Finishing(Statements):
             right = assignment.child_by_field_name("right") if assignment is not None else None
             if right is not None:
                 self.edits.append(Edit(left.start_byte, right.start_byte, ""))
+
+    def finish_handler_aliases(self) -> None:
+        """A handler prop read into a ``const`` goes where each call of it became the event
+        it stands for; it stays, commented out as untranslated, where a call did not (that
+        call is commented out too)."""
+        for alias, stmt, ctx in self.handler_aliases:
+            scope = stmt.parent if stmt.parent is not None else stmt
+            calls = [n for n in walk(scope) if n.type == "call_expression"]
+            if alias.handler_calls == sum(self.alias_called(n) is alias for n in calls):
+                self.remove_statement(stmt, "its calls are events on the element holding it")
+                continue
+            read = unwrap(alias.handler)
+            key = string_value(args_of(read)[0]) if read is not None else None
+            self.comment_out(stmt, f"reads the prop {key} as a value", ctx)
 
     def finish_hooks(self) -> None:
         for node in walk(self.tree.root_node):

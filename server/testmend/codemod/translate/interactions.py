@@ -269,15 +269,21 @@ class Interactions(Events):
                     if chain and chain[1] and chain[1][-1][0] == "debug":
                         self.need("screen")
                         return "screen.debug();"
+        alias = self.alias_called(expr) if expr.type == "call_expression" else None
         event = self.child_handler_call(expr, ctx)
+        if event is None and alias is None:
+            event = self.recorded_call(expr, ctx)
+        if event is None:
+            event = self.element_handler_call(expr, ctx)
         if event is not None:
+            if alias is not None:
+                alias.handler_calls += 1
             return event
-        recorded = self.recorded_call(expr, ctx)
-        if recorded is not None:
-            return recorded
-        handled = self.element_handler_call(expr, ctx)
-        if handled is not None:
-            return handled
+        if alias is not None:
+            raise Untranslatable(
+                f"calls {alias.name}, a handler read from the wrapper, where no element's "
+                "event stands for the call"
+            )
         chain = self.chain(expr)
         if chain is None:
             return None

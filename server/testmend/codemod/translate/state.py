@@ -123,6 +123,11 @@ class Binding:
     """For a derived binding of a child component (``const axis = wrapper.find(Axis)``) that
     the test only reads props of: the component's name (its props are recorded)."""
     selection: list[tuple[str, list[Node], Node]] | None = None
+    handler: Node | None = None
+    """For ``const onSubmit = wrapper.find('form').prop('onSubmit')``, then only ``onSubmit()``
+    calls: the read of the handler prop each call stands for."""
+    handler_calls: int = 0
+    """How many of those calls were translated (as the event)."""
     """For a derived binding of a find the test also uses as elements: the selection
     (``find(Axis)``, ``.at(1)``; ``find('.toggle')`` where it selected a child component's
     node) its props are read through, from the recording."""
@@ -318,6 +323,9 @@ class ConverterState:
         self.removed_ids: set[int] = set()
         self.var_decls: list[tuple[Binding, Node, Node | None]] = []
         self.var_assigns: list[tuple[Binding, Node, Node]] = []
+        self.handler_aliases: list[tuple[Binding, Node, Ctx]] = []
+        """``const onSubmit = x.prop('onSubmit')`` declarations whose calls stand for the
+        handler's read (see ``handler_alias``): removed, or commented out, at the end."""
         self.virtual_from = len(self.src)
         """Where the source the converter reads but never edits begins: imported selection
         helpers appended after the file (see helper_modules)."""

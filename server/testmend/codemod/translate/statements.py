@@ -433,6 +433,12 @@ class Statements(RenderFirst):
         chain = self.chain(value)
         if name_node is None or name_node.type != "identifier":
             return False
+        if self.handler_alias(name, value, stmt):
+            alias = Binding(name, "derived", declarator, handler=value)
+            self.bindings.setdefault(name, []).append(alias)
+            self.handler_aliases.append((alias, stmt, ctx))
+            self.claimed.append((stmt.start_byte, stmt.end_byte))
+            return True
         inner = unwrap(value)
         # A value read from a wrapper (not a selection), or reads of wrappers inside a larger
         # value (``jest.spyOn(wrapper.instance(), 'x')``): each read translated in place.
