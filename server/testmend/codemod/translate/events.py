@@ -98,15 +98,18 @@ class Events(Awaiting):
         target, event, data = found
         return self._fire(target, event, expr, data, ctx)
 
-    def _child_event(self, expr: Node, ctx: Ctx) -> tuple[Target, str, Node | None] | None:
+    def _child_event(
+        self, expr: Node, ctx: Ctx, *, handler: Node | None = None
+    ) -> tuple[Target, str, Node | None] | None:
         """For ``child_handler_call``: (the element holding the callback, its event, the
-        test's event data), or None."""
+        test's event data), or None. ``handler``: the read of the handler the call stands
+        for, where its name is not bound yet (``handler_alias``)."""
         # `(x.prop('onClick') as any)(…)`, `x.invoke('onClick')(…)`: read where the capture saw
         # an Enzyme wrapper's prop read (only those have `:handler` records).
         expr = unwrap(expr) or expr
         if expr.type != "call_expression":
             return None
-        fn = self._handler_read(expr)
+        fn = handler if handler is not None else self._handler_read(expr)
         if fn is None or fn.type != "call_expression":
             return None
         read = fn.child_by_field_name("function")
@@ -162,12 +165,14 @@ class Events(Awaiting):
         binding = self.binding_named(text(fn), fn)
         return binding if binding is not None and binding.handler is not None else None
 
-    def handler_alias(self, name: str, value: Node, stmt: Node) -> bool:
+    def handler_alias(self, name: str, value: Node, stmt: Node, ctx: Ctx) -> bool:
         """``const onSubmit = wrapper.find('form').prop('onSubmit') as () => void`` (or
         ``invoke``), where every later use of ``onSubmit`` calls it as a statement: each call
         is translated as the handler's call written out (an event on the element holding it),
-        and the declaration goes (``finish_handler_aliases``). False for any other value or
-        use."""
+        and the declaration goes (``finish_handler_aliases``). The handler is an element's
+        (found by a selector), or a child component's that an element holds as its own at
+        every call (``_child_event``); a component's other callbacks keep their recording.
+        False for any other value or use."""
         read = unwrap(value)
         fn = read.child_by_field_name("function") if read is not None else None
         prop = fn.child_by_field_name("property") if fn is not None else None
@@ -176,8 +181,16 @@ class Events(Awaiting):
         key = string_value(args_of(read)[0]) if len(args_of(read)) == 1 else None
         if text(prop) not in ("prop", "invoke") or key is None:
             return False
-        if not re.fullmatch(r"on[A-Z][A-Za-z]*", key) or self.chain(read) is None:
+        chain = self.chain(read)
+        if not re.fullmatch(r"on[A-Z][A-Za-z]*", key) or chain is None:
             return False
+        ops = chain[1][:-1]
+        elements = (
+            key[2:].lower() in EVENTS
+            and bool(ops)
+            and all(o in SELECT_OPS for o, _a, _n in ops)
+            and all(string_value(a[0]) is not None for o, a, _n in ops if o == "find" and a)
+        )
         scope = stmt.parent
         uses = 0
         for n in walk(scope) if scope is not None else []:
@@ -192,6 +205,8 @@ class Events(Awaiting):
             if statement is not None and statement.type == "await_expression":
                 statement = statement.parent
             if statement is None or statement.type != "expression_statement":
+                return False
+            if not elements and self._child_event(call, ctx, handler=read) is None:
                 return False
             uses += 1
         return uses > 0

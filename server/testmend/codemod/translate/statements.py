@@ -433,7 +433,7 @@ class Statements(RenderFirst):
         chain = self.chain(value)
         if name_node is None or name_node.type != "identifier":
             return False
-        if self.handler_alias(name, value, stmt):
+        if self.handler_alias(name, value, stmt, ctx):
             alias = Binding(name, "derived", declarator, handler=value)
             self.bindings.setdefault(name, []).append(alias)
             self.handler_aliases.append((alias, stmt, ctx))
