@@ -123,14 +123,14 @@ class Binding:
     """For a derived binding of a child component (``const axis = wrapper.find(Axis)``) that
     the test only reads props of: the component's name (its props are recorded)."""
     selection: list[tuple[str, list[Node], Node]] | None = None
+    """For a derived binding of a find the test also uses as elements: the selection
+    (``find(Axis)``, ``.at(1)``; ``find('.toggle')`` where it selected a child component's
+    node) its props are read through, from the recording."""
     handler: Node | None = None
     """For ``const onSubmit = wrapper.find('form').prop('onSubmit')``, then only ``onSubmit()``
     calls: the read of the handler prop each call stands for."""
     handler_calls: int = 0
     """How many of those calls were translated (as the event)."""
-    """For a derived binding of a find the test also uses as elements: the selection
-    (``find(Axis)``, ``.at(1)``; ``find('.toggle')`` where it selected a child component's
-    node) its props are read through, from the recording."""
 
     @property
     def recorded_only(self) -> bool:
