@@ -357,6 +357,31 @@ def test_change_events_and_payloads() -> None:
     assert "fireEvent.mouseEnter(document.querySelector('.row')!);" in content
 
 
+def test_a_handler_called_with_a_value_no_event_carries_is_not_fired() -> None:
+    """``(input.prop('onChange') as any)('grace')``: no event carries a bare string, so none is
+    fired with it as its init (``fireEvent.change(el, 'grace')`` fires an empty change); the
+    call is left for a person, as is the ``const`` it was read into."""
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { Search } from './Search';
+
+        it('searches', () => {
+          const wrapper = mount(<Search />);
+          (wrapper.find('input').prop('onChange') as any)('grace');
+          const onBlur = wrapper.find('input').prop('onBlur') as (v: string) => void;
+          onBlur('ada');
+        });
+        """
+    )
+    content = result.content
+    assert "fireEvent" not in content and "user." not in content, content
+    assert "// (wrapper.find('input').prop('onChange') as any)('grace');" in content, content
+    assert "// const onBlur = wrapper.find('input').prop('onBlur')" in content, content
+    assert "// onBlur('ada');" in content, content
+    assert result.tests[0].status == "partial"
+
+
 def test_user_event_style() -> None:
     options = CodemodOptions(
         jest_dom_global=True,

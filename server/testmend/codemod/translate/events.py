@@ -69,6 +69,8 @@ class Events(Awaiting):
         event = EVENTS.get(name[2:].lower())
         if event is None or len(call_args) > 1 or any(o not in SELECT_OPS for o, _a, _n in ops):
             return None
+        if call_args and _value_literal(call_args[0]):
+            return None  # `onChange('grace')`: no event carries a bare value
         if any(o == "find" and (len(a) != 1 or string_value(a[0]) is None) for o, a, _n in ops):
             return None
         binding = self.binding_named(text(base), base) if base.type == "identifier" else None
@@ -532,6 +534,20 @@ def _spy_object_methods(value: Node | None) -> list[str] | None:
         return None
     names = [string_value(m) for m in methods.named_children]
     return [n for n in names if n is not None] if all(names) else None
+
+
+def _value_literal(arg: Node) -> bool:
+    """``arg`` is a value no event is (a string, a number, a boolean, ``null``, an array)."""
+    value = unwrap(arg)
+    return value is not None and value.type in (
+        "string",
+        "template_string",
+        "number",
+        "true",
+        "false",
+        "null",
+        "array",
+    )
 
 
 def _meant(holders: list[HandlerHolder], data: Node | None) -> HandlerHolder | None:
