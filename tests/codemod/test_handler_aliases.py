@@ -44,7 +44,11 @@ SOURCES = {
             <div>
               {notice && <Notice onClose={() => setNotice(false)}>Weekly digest</Notice>}
               <form onSubmit={submit}>
-                <input aria-label="Email" value={email} onChange={(e) => setEmail(e.target.value)} />
+                <input
+                  aria-label="Email"
+                  value={email}
+                  onChange={(e) => setEmail(e.target.value)}
+                />
                 <button type="submit">Subscribe</button>
               </form>
             </div>
