@@ -240,6 +240,30 @@ def apply_edits(
 FUNCTION_TYPES = ("arrow_function", "function_expression", "function", "function_declaration")
 
 
+def uses_after(name: str, stmt: Node) -> list[Node]:
+    """The identifiers ``name`` in the scope of the statement ``stmt`` (its parent), after it."""
+    scope = stmt.parent
+    return [
+        n
+        for n in (walk(scope) if scope is not None else [])
+        if n.type == "identifier" and text(n) == name and n.start_byte >= stmt.end_byte
+    ]
+
+
+def called_as_statement(callee: Node) -> Node | None:
+    """The call of ``callee`` where it is made as a statement of its own, awaited or not
+    (``onSubmit();``, ``await confirm.prop('onClick')();``); None for any other use."""
+    call = callee.parent
+    if call is None or call.type != "call_expression":
+        return None
+    if call.child_by_field_name("function") != callee:
+        return None
+    statement = call.parent
+    if statement is not None and statement.type == "await_expression":
+        statement = statement.parent
+    return call if statement is not None and statement.type == "expression_statement" else None
+
+
 def enclosing_function(node: Node) -> Node | None:
     """The innermost function ``node`` is in."""
     return ancestor(node, FUNCTION_TYPES)

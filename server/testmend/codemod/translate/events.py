@@ -10,6 +10,7 @@ from ..models import HandlerHolder
 from ..syntax import (
     Node,
     args_of,
+    called_as_statement,
     enclosing_function,
     js_string,
     object_declared,
@@ -17,7 +18,7 @@ from ..syntax import (
     string_value,
     text,
     unwrap,
-    walk,
+    uses_after,
 )
 from .awaiting import Awaiting
 from .state import Binding, Ctx, Target, Untranslatable
@@ -167,25 +168,25 @@ class Events(Awaiting):
         binding = self.binding_named(text(fn), fn)
         return binding if binding is not None and binding.handler is not None else None
 
-    def handler_alias(self, name: str, value: Node, stmt: Node, ctx: Ctx) -> bool:
+    def handler_alias(self, name: str, value: Node, stmt: Node, ctx: Ctx) -> int:
         """``const onSubmit = wrapper.find('form').prop('onSubmit') as () => void`` (or
         ``invoke``), where every later use of ``onSubmit`` calls it as a statement: each call
         is translated as the handler's call written out (an event on the element holding it),
         and the declaration goes (``finish_handler_aliases``). The handler is an element's
         (found by a selector), or a child component's that an element holds as its own at
         every call (``_child_event``); a component's other callbacks keep their recording.
-        False for any other value or use."""
+        How many calls there are; 0 for any other value or use."""
         read = unwrap(value)
         fn = read.child_by_field_name("function") if read is not None else None
         prop = fn.child_by_field_name("property") if fn is not None else None
         if read is None or read.type != "call_expression" or prop is None:
-            return False
+            return 0
         key = string_value(args_of(read)[0]) if len(args_of(read)) == 1 else None
         if text(prop) not in ("prop", "invoke") or key is None:
-            return False
+            return 0
         chain = self.chain(read)
         if not re.fullmatch(r"on[A-Z][A-Za-z]*", key) or chain is None:
-            return False
+            return 0
         ops = chain[1][:-1]
         elements = (
             key[2:].lower() in EVENTS
@@ -193,55 +194,31 @@ class Events(Awaiting):
             and all(o in SELECT_OPS for o, _a, _n in ops)
             and all(string_value(a[0]) is not None for o, a, _n in ops if o == "find" and a)
         )
-        scope = stmt.parent
-        uses = 0
-        for n in walk(scope) if scope is not None else []:
-            if n.type != "identifier" or text(n) != name or n.start_byte < stmt.end_byte:
-                continue
-            call = n.parent
-            if call is None or call.type != "call_expression":
-                return False
-            if call.child_by_field_name("function") != n:
-                return False
-            statement = call.parent
-            if statement is not None and statement.type == "await_expression":
-                statement = statement.parent
-            if statement is None or statement.type != "expression_statement":
-                return False
+        uses = uses_after(name, stmt)
+        for n in uses:
+            call = called_as_statement(n)
+            if call is None:
+                return 0
             if not elements and self._child_event(call, ctx, handler=read) is None:
-                return False
-            uses += 1
-        return uses > 0
+                return 0
+        return len(uses)
 
     def events_answer(self, name: str, stmt: Node, ctx: Ctx) -> bool:
         """Every use of ``name`` after ``stmt`` (``const confirm = wrapper.find(Button)
         .last()``) calls one of its callback props as a statement, and each call is an
         element's event (``child_handler_call``): the selection is not needed."""
-        scope = stmt.parent
-        uses = 0
-        for n in walk(scope) if scope is not None else []:
-            if n.type != "identifier" or text(n) != name or n.start_byte < stmt.end_byte:
-                continue
+        uses = uses_after(name, stmt)
+        for n in uses:
             member = n.parent  # `confirm.prop`
             callee = member.parent if member is not None else None  # `confirm.prop('onClick')`
             if member is None or member.type != "member_expression" or callee is None:
                 return False
             while callee.parent is not None and callee.parent.type in _WRAPPERS:
                 callee = callee.parent
-            outer = callee.parent
-            if outer is None or outer.type != "call_expression":
+            call = called_as_statement(callee)
+            if call is None or self._child_event(call, ctx) is None:
                 return False
-            if outer.child_by_field_name("function") != callee:
-                return False
-            statement = outer.parent
-            if statement is not None and statement.type == "await_expression":
-                statement = statement.parent
-            if statement is None or statement.type != "expression_statement":
-                return False
-            if self._child_event(outer, ctx) is None:
-                return False
-            uses += 1
-        return uses > 0
+        return bool(uses)
 
     @staticmethod
     def _event_like(arg: Node) -> bool:

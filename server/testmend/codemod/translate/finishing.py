@@ -74,9 +74,7 @@ class Finishing(Statements):
         it stands for; it stays, commented out as untranslated, where a call did not (that
         call is commented out too)."""
         for alias, stmt, ctx in self.handler_aliases:
-            scope = stmt.parent if stmt.parent is not None else stmt
-            calls = [n for n in walk(scope) if n.type == "call_expression"]
-            if alias.handler_calls == sum(self.alias_called(n) is alias for n in calls):
+            if alias.handler_calls_left == 0:
                 self.remove_statement(stmt, "its calls are events on the element holding it")
                 continue
             read = unwrap(alias.handler)

@@ -277,7 +277,7 @@ class Interactions(Events):
             event = self.element_handler_call(expr, ctx)
         if event is not None:
             if alias is not None:
-                alias.handler_calls += 1
+                alias.handler_calls_left -= 1
             return event
         if alias is not None:
             raise Untranslatable(

@@ -31,6 +31,7 @@ from ..syntax import (
     string_value,
     text,
     unwrap,
+    uses_after,
     walk,
 )
 from .render_calls import needs_a_router, needs_a_store
@@ -266,11 +267,8 @@ class Recordings(Targets):
     def props_only(self, name: str, stmt: Node) -> bool:
         """Every later use of ``name`` in the scope of ``stmt`` reads its props
         (``name.prop('k')``, ``name.props()``, ``name.invoke('k')``)."""
-        scope = stmt.parent
-        uses = 0
-        for n in walk(scope) if scope is not None else []:
-            if n.type != "identifier" or text(n) != name or n.start_byte < stmt.end_byte:
-                continue
+        uses = uses_after(name, stmt)
+        for n in uses:
             parent = n.parent
             if (
                 parent is None
@@ -279,8 +277,7 @@ class Recordings(Targets):
                 or text(parent.child_by_field_name("property")) not in ("prop", "props", "invoke")
             ):
                 return False
-            uses += 1
-        return uses > 0
+        return bool(uses)
 
     def recorded_only(
         self,

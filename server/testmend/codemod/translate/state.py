@@ -129,8 +129,8 @@ class Binding:
     handler: Node | None = None
     """For ``const onSubmit = wrapper.find('form').prop('onSubmit')``, then only ``onSubmit()``
     calls: the read of the handler prop each call stands for."""
-    handler_calls: int = 0
-    """How many of those calls were translated (as the event)."""
+    handler_calls_left: int = 0
+    """How many of those calls are not translated (as the event) yet."""
 
     @property
     def recorded_only(self) -> bool:

@@ -433,8 +433,9 @@ class Statements(RenderFirst):
         chain = self.chain(value)
         if name_node is None or name_node.type != "identifier":
             return False
-        if self.handler_alias(name, value, stmt, ctx):
-            alias = Binding(name, "derived", declarator, handler=value)
+        calls = self.handler_alias(name, value, stmt, ctx)
+        if calls:
+            alias = Binding(name, "derived", declarator, handler=value, handler_calls_left=calls)
             self.bindings.setdefault(name, []).append(alias)
             self.handler_aliases.append((alias, stmt, ctx))
             self.claimed.append((stmt.start_byte, stmt.end_byte))
