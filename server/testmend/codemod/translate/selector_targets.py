@@ -17,12 +17,12 @@ from ..syntax import (
     text,
     unwrap,
 )
+from .selector_params import SelectorParams
 from .state import Target, Untranslatable
 from .tables import ATTRIBUTE_QUERIES, INPUT_ROLES, PROP_ATTRIBUTES, TAG_ROLES
-from .target_code import TargetCode
 
 
-class SelectorTargets(TargetCode):
+class SelectorTargets(SelectorParams):
     """The target a selector of the source names, before any capture is consulted."""
 
     def source_target(self, selector: Node, context: str) -> Target:

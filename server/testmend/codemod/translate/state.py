@@ -202,6 +202,20 @@ def shown_attribute(elements: Iterable[CapturedElement], key: str) -> str | None
 
 
 @dataclass
+class SelectorParam:
+    """One helper's selector parameter, and what becomes of it."""
+
+    param: Node
+    """The parameter as declared (``selector: string``)."""
+    element: str
+    """The name it takes as an element."""
+    calls: list[tuple[Node, str]] = field(default_factory=list)
+    """Each call's literal argument and the selector it holds."""
+    queries: dict[str, Target] = field(default_factory=dict)
+    """The query each selector stands for."""
+
+
+@dataclass
 class TestDecl:
     name: str
     node: Node
@@ -289,6 +303,10 @@ class ConverterState:
         self.tests: list[TestDecl] = []
         self.test_by_body: dict[int, TestDecl] = {}
         self.param_call_args: list[tuple[str, int, Node, Node]] = []
+        self.selector_params: list[SelectorParam] = []
+        """The file's helpers whose selector parameter becomes an element (selector_params)."""
+        self.selector_finds: dict[int, tuple[str, list[FindRecord]]] = {}
+        """Their finds (by node id): the element parameter's name and the find's runs."""
         self.dom_queries_used = 0
         self.enzyme_import_nodes: list[Node] = []
         self.merged_names: dict[int, tuple[Edit, list[str]]] = {}
@@ -475,10 +493,15 @@ class ConverterState:
             if key in self.fallbacks_noted:
                 return
             self.fallbacks_noted.add(key)
-            message = (
-                f"CSS selector {target.css}: no role, label, text or test id query matched the "
-                "same elements"
+            # A selector computed where it runs (a helper's parameter) is named as such.
+            literal = target.css[:1] in "'\"`"
+            named = (
+                f"CSS selector {target.css}"
+                if literal
+                else f"the CSS selector held in {target.css}"
             )
+            message = f"{named}: no role, label, text or test id query matched the same elements"
+
             hint = queryable_hint(self._selected(target.css, ctx))
             if hint:
                 message += f"; {hint}"

@@ -83,6 +83,12 @@ class Targets(SelectorTargets):
             elif op not in ("filterWhere", "hostNodes"):
                 last_find = None  # first(), at(): the filter would not narrow the find itself
             if op == "find" or op == "findWhere":
+                param = self.selector_param_target(node)
+                if param is not None:  # a helper's selector parameter, now its element
+                    target = param
+                    i += 1
+                    finds += 1
+                    continue
                 if op == "findWhere" or not args:
                     target = self._from_capture_only(
                         node, ctx, context, ops, i, positioned=not self._beside_others(target)
