@@ -12,7 +12,8 @@ from pathlib import Path
 
 from testmend.codemod import convert_enzyme_test
 from testmend.codemod.models import CodemodOptions
-from tests.support.codemod import broken_tests, migrated, write_components
+from tests.support.codemod import broken_tests, migrate_offline, migrated, write_components
+from tests.support.runners import runners_for
 
 SOURCES = {
     "Param.tsx": """
@@ -115,3 +116,51 @@ def test_a_component_named_in_a_selector_is_never_a_tag() -> None:
     result = convert_enzyme_test(source, path="src/Form.test.tsx", options=CodemodOptions())
     assert "querySelector" not in result.content, result.content
     assert any("'ArrayParam input'" in n.message for n in result.notes), result.notes
+
+
+BRANCH_SUITE = """
+import { mount } from 'enzyme';
+import { IParam, Param } from './Param';
+
+const cases: IParam[] = [
+  { key: 'name', type: 'string' },
+  { key: 'enabled', type: 'boolean' },
+  { key: 'replicas', type: 'number' },
+];
+
+cases.forEach((param) => {
+  it(`checks the ${param.type} param`, () => {
+    const wrapper = mount(<Param param={param} onChange={jest.fn()} />);
+    switch (param.type) {
+      case 'boolean':
+        expect(wrapper.find(Param).type()).toBe(Param);
+        break;
+      default:
+        expect(wrapper.find('input')).toHaveLength(1);
+    }
+  });
+});
+"""
+
+
+async def test_untranslated_code_in_one_cases_branch_fails_that_case_alone(
+    app_copy: Path,
+) -> None:
+    """What is left untranslated in a branch only some cases take (kubeapps' ``case "array":``
+    of 4 cases out of 15) fails where it is: the cases that never take it still run, and pass,
+    instead of every case failing at the end of the test."""
+    folder = app_copy / "src/components/Params"
+    if not folder.exists():
+        write_components(folder, SOURCES)
+    file = "src/components/Params/Branch.test.tsx"
+    (app_copy / file).write_text(BRANCH_SUITE.lstrip())
+    result = await migrate_offline(app_copy, file, write=True)
+    lines = result.content.splitlines()
+    commented = next(i for i, line in enumerate(lines) if "// expect(wrapper.find(Param)" in line)
+    assert lines[commented + 1].strip().startswith("throw new Error("), result.content
+    assert result.content.count("throw new Error(") == 1, result.content
+
+    run = await runners_for(app_copy).run_tests(file)
+    assert run.suite_error is None, run.suite_error
+    assert [t.full_name for t in run.failing()] == ["checks the boolean param"]
+    assert run.passed_count == 2, run

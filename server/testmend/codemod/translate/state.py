@@ -235,6 +235,16 @@ class Ctx:
     """``owner`` is a function of the file's own (not a test, hook or describe callback)."""
 
 
+def _in_branch(stmt: Node, owner: Node | None) -> bool:
+    """Whether ``stmt`` is inside an ``if`` or a ``switch`` case of the function ``owner``."""
+    node = stmt.parent
+    while node is not None and (owner is None or node.id != owner.id):
+        if node.type in ("if_statement", "else_clause", "switch_case", "switch_default"):
+            return True
+        node = node.parent
+    return False
+
+
 def one_line(message: str) -> str:
     """A note's message as its ``// testmend:`` line comment can hold it: the source text a
     message quotes (a render's options object) may span lines, and a comment's later lines
@@ -399,7 +409,11 @@ class ConverterState:
             for ln in lines
         )
         body = f"{indent}// testmend: {message}\n{commented}"
-        if ctx.helper:
+        names = self._assigned_names(stmt)
+        # A test's branch that assigns nothing (a case of a table of cases: `case "array":`)
+        # fails where it is, so the cases that never take it still run and pass.
+        branch = ctx.test is not None and not names and _in_branch(stmt, ctx.owner)
+        if ctx.helper or branch:
             # A helper fails where its untranslated code was, so only the tests that call it
             # fail (a throw at its end could sit after a return).
             body += f"\n{indent}{THROW}"
@@ -410,11 +424,10 @@ class ConverterState:
         edit = Edit(start, stmt.end_byte, body, [(len(indent), "untranslated", message)])
         self.edits.append(edit)
         self.claimed.append((start, stmt.end_byte))
-        names = self._assigned_names(stmt)
         self.dead_names.update(names)
         if ctx.test is not None:
             ctx.test.untranslated.append(message)
-        if ctx.helper:
+        if ctx.helper or branch:
             pass
         elif ctx.test is None and names and ctx.hook in (None, "beforeEach", "beforeAll"):
             # Shared setup that assigns a value: the tests that read it fail there ("depends
