@@ -8,10 +8,19 @@ translated as before, and its finding names the parameter."""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import pytest
 
+from testmend.codemod import convert_enzyme_test
+from testmend.codemod.models import (
+    CapturedElement,
+    CapturedQuery,
+    CodemodOptions,
+    DomCapture,
+    FindRecord,
+)
 from tests.support.codemod import broken_tests, migrate_offline, migrated, write_components
 
 SOURCES = {
@@ -156,3 +165,84 @@ async def test_a_selector_no_query_stands_for_keeps_the_helper_as_it_was(
     assert any(m.startswith("the CSS selector held in selector: no role") for m in findings), (
         findings
     )
+
+
+def _capture(source: str, selectors: dict[str, CapturedQuery]) -> DomCapture:
+    """What the capture records for each ``.find(selector)`` of ``source``: one run per
+    selector in ``selectors``, each selecting one element that its query selects."""
+    records = []
+    for number, line in enumerate(source.splitlines(), start=1):
+        column = line.find(".find(selector)")
+        for selector, query in selectors.items() if column >= 0 else []:
+            records.append(
+                FindRecord(
+                    line=number,
+                    column=column + 2,
+                    selector=selector,
+                    test="fills",
+                    count=1,
+                    elements=[CapturedElement(tag="input")],
+                    queries=[query],
+                )
+            )
+    return DomCapture(file="src/Form.test.js", records=records)
+
+
+NAME = CapturedQuery(method="Role", args=["textbox", {"name": "Name"}])
+
+
+def test_a_javascript_helper_takes_an_untyped_element() -> None:
+    source = textwrap.dedent(
+        """
+        import { mount } from 'enzyme';
+        import { Form } from './Form';
+
+        const fill = (wrapper, selector, value) => {
+          wrapper.find(selector).simulate('change', { target: { value } });
+        };
+
+        it('fills', () => {
+          const wrapper = mount(<Form />);
+          fill(wrapper, '#name', 'Ada');
+        });
+        """
+    ).lstrip()
+    dom = _capture(source, {"#name": NAME})
+    result = convert_enzyme_test(source, path="src/Form.test.js", options=CodemodOptions(), dom=dom)
+    assert "const fill = (element, value) => {" in result.content, result.content
+    assert "fill(screen.getByRole('textbox', { name: 'Name' }), 'Ada');" in result.content
+
+
+def test_two_helpers_of_one_name_keep_their_selector_parameters() -> None:
+    """Two ``fill`` helpers in two describes: which call is whose the converter does not tell
+    apart, so neither changes (the second, which narrows its find, never could)."""
+    source = textwrap.dedent(
+        """
+        import { mount } from 'enzyme';
+        import { Form } from './Form';
+
+        describe('one', () => {
+          const fill = (wrapper, selector, value) => {
+            wrapper.find(selector).simulate('change', { target: { value } });
+          };
+          it('fills', () => {
+            const wrapper = mount(<Form />);
+            fill(wrapper, '#name', 'Ada');
+          });
+        });
+
+        describe('two', () => {
+          const fill = (wrapper, selector, value) => {
+            wrapper.find(selector).first().simulate('change', { target: { value } });
+          };
+          it('fills', () => {
+            const wrapper = mount(<Form />);
+            fill(wrapper, '#name', 'Ada');
+          });
+        });
+        """
+    ).lstrip()
+    dom = _capture(source, {"#name": NAME})
+    result = convert_enzyme_test(source, path="src/Form.test.js", options=CodemodOptions(), dom=dom)
+    assert result.content.count("fill('#name', 'Ada');") == 2, result.content
+    assert "(element, value)" not in result.content, result.content

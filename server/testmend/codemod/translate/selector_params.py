@@ -65,8 +65,8 @@ class SelectorParams(TargetCode):
     def _selector_helper(self, fn: Node) -> None:
         name = self._function_name(fn)
         params = fn.child_by_field_name("parameters")
-        if name is None or params is None:
-            return
+        if name is None or params is None or self._declared_more_than_once(name):
+            return  # (two helpers of one name, in two describes: whose call is which)
         items = [p for p in params.named_children if p.type != "comment"]
         for index, item in enumerate(items):
             ident = item if item.type == "identifier" else item.child_by_field_name("pattern")
@@ -146,6 +146,18 @@ class SelectorParams(TargetCode):
                 return None
             calls.append((literal, value))
         return calls or None
+
+    def _declared_more_than_once(self, name: str) -> bool:
+        return (
+            sum(
+                1
+                for n in walk(self.tree.root_node)
+                if n.type in FUNCTION_TYPES
+                and n.start_byte < self.virtual_from
+                and self._function_name(n) == name
+            )
+            > 1
+        )
 
     @staticmethod
     def _names_the_helper(ident: Node, fn: Node) -> bool:

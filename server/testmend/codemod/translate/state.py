@@ -514,7 +514,6 @@ class ConverterState:
                 else f"the CSS selector held in {target.css}"
             )
             message = f"{named}: no role, label, text or test id query matched the same elements"
-
             hint = queryable_hint(self._selected(target.css, ctx))
             if hint:
                 message += f"; {hint}"
