@@ -15,12 +15,13 @@ from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 
+from ...codemod.wrap import Wrapped, max_len_limit, wrap_long_lines
 from ...runners import LintResult, RunnerError, TypecheckResult
 from ..agent import run_agent
 from ..candidate import describe_lint, describe_types, sync_candidate
 from ..context import RunDeps
 from ..events import EditApplied
-from ..state import CheckMessage, ErrorTracker, MigrationState, Step
+from ..state import CheckMessage, CodemodFinding, ErrorTracker, MigrationState, Step
 from ..tracking import ObservedError, describe_attempts
 from ..verify import passing_by_file, run_verify_tests, state_inventory, tests_after_fix
 from .common import (
@@ -177,15 +178,31 @@ async def run_check(check: Check, state: MigrationState, deps: RunDeps) -> Updat
     state = state.model_copy(update=baseline)
     if not check.available(deps, state.test_file):
         return done(deps, state, step, check.missing, candidate=candidate, **baseline)
+    findings = state.codemod_findings
     try:
         path = sync_candidate(deps, state.test_file, candidate)
         result: CheckResult = await check.run(deps, state.test_file)  # often started early
+        # Lines the result made too long, broken (max-len has no fixer); --fix then puts the
+        # commas and indentation as the project wants them.
+        wrapped = _wrapped(state, candidate, result) if check.autofix else None
+        if wrapped is not None:
+            sync_candidate(deps, state.test_file, wrapped.content)
         fixable = isinstance(result, LintResult) and any(m.fixable for m in result.messages)
-        if check.autofix and fixable:
+        if check.autofix and (fixable or wrapped is not None):
             # What --fix leaves is what a lint of the fixed file says: no third run.
             fixed = await deps.runners.lint_fix(state.test_file)
             if not fixed.changed:
                 result = fixed
+                if wrapped is not None:  # only whitespace moved: the tests need no new run
+                    candidate, findings = wrapped.content, _moved(findings, wrapped)
+                    deps.emit(
+                        EditApplied(
+                            run_id=deps.run_id,
+                            step=step,
+                            source="codemod",
+                            detail="long lines broken (max-len)",
+                        )
+                    )
             else:
                 # A fixer can change what runs (import/no-relative-packages rewrites a relative
                 # import to a package name jest cannot resolve): the fixed file is kept only
@@ -193,6 +210,8 @@ async def run_check(check: Check, state: MigrationState, deps: RunDeps) -> Updat
                 after = path.read_text(encoding="utf-8")
                 if await keep_if_behaviour_holds(deps, state, candidate, after) == after:
                     candidate, result = after, fixed
+                    if wrapped is not None:
+                        findings = _moved(findings, wrapped)
                     deps.emit(EditApplied(run_id=deps.run_id, step=step, source="eslint --fix"))
     except RunnerError as exc:
         return fail(deps, state, step, exc.message, candidate=candidate, **baseline)
@@ -234,8 +253,28 @@ async def run_check(check: Check, state: MigrationState, deps: RunDeps) -> Updat
             check.count_key: count,
             check.messages_key: check.messages(result),
         },
+        **({"codemod_findings": findings} if findings is not state.codemod_findings else {}),
         **baseline,
     )
+
+
+def _wrapped(state: MigrationState, candidate: str, result: CheckResult) -> Wrapped | None:
+    """The candidate with the lines eslint's ``max-len`` found too long broken, where they
+    are the result's own (not the original's) and one group of each can be; None else."""
+    if not isinstance(result, LintResult):
+        return None
+    long = [m for m in result.messages if (m.rule or "").rsplit("/", 1)[-1] == "max-len"]
+    limits = {max_len_limit(m.message) for m in long}
+    limit = limits.pop() if len(limits) == 1 else None
+    if limit is None:
+        return None
+    lines = [m.line for m in long]
+    return wrap_long_lines(candidate, state.test_file, limit, lines, state.original_content)
+
+
+def _moved(findings: list[CodemodFinding], wrapped: Wrapped) -> list[CodemodFinding]:
+    """The conversion's findings at their lines in the wrapped candidate."""
+    return [f.model_copy(update={"line": wrapped.line_of(f.line)}) for f in findings]
 
 
 async def lint(state: MigrationState, runtime: Runtime[RunDeps]) -> Update:
