@@ -116,3 +116,20 @@ async def test_a_result_keeps_within_the_projects_line_length(tmp_path: Path) ->
     assert fallbacks, result.codemod_findings
     for finding in fallbacks:
         assert lines[finding.line - 1].strip().startswith("// testmend:"), (finding, content)
+
+
+def test_a_template_strings_line_is_never_taken_for_a_comment() -> None:
+    source = (
+        "const t = `\n"
+        "// a line of a template string, however long it is, is what the string holds: kept\n"
+        "`;\n"
+        "// a comment of the result's own that is longer than the limit is broken at a word\n"
+    )
+    wrapped = wrap_long_lines(source, "src/a.test.js", 80, [2, 4], "")
+    assert wrapped is not None
+    assert wrapped.content.splitlines()[1:] == [
+        "// a line of a template string, however long it is, is what the string holds: kept",
+        "`;",
+        "// a comment of the result's own that is longer than the limit is broken at a",
+        "// word",
+    ]

@@ -56,7 +56,9 @@ def wrap_long_lines(
         if len(text) <= limit or text.strip() in kept:
             continue
         if text.lstrip().startswith("//"):
-            broken = _wrap_comment(source, number, limit)
+            broken = (
+                _wrap_comment(source, number, limit) if _comment_at(source, path, number) else None
+            )
         else:
             broken = _wrap(source, path, number, limit, _indent_unit(source), _MAX_DEPTH)
         if broken is not None and broken != source:
@@ -102,6 +104,17 @@ def _wrap(source: str, path: str, number: int, limit: int, unit: str, depth: int
                 again = _wrap(broken, path, number + offset, limit, unit, depth - 1)
                 broken = again if again is not None else broken
     return broken
+
+
+def _comment_at(source: str, path: str, number: int) -> bool:
+    """Whether line ``number`` is a line comment of its own (not a line of a template string
+    that starts with ``//``)."""
+    line = source.split("\n")[number - 1]
+    column = len(line.encode("utf-8")) - len(line.lstrip().encode("utf-8"))
+    return any(
+        node.type == "comment" and node.start_point == (number - 1, column)
+        for node in walk(parse(source, path).root_node)
+    )
 
 
 def _wrap_comment(source: str, number: int, limit: int) -> str | None:
