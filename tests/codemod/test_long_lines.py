@@ -133,3 +133,56 @@ def test_a_template_strings_line_is_never_taken_for_a_comment() -> None:
         "// a comment of the result's own that is longer than the limit is broken at a",
         "// word",
     ]
+
+
+IMPORT_RULE = """
+module.exports.push({
+  files: ['src/**/*.test.tsx'],
+  plugins: {
+    local: {
+      rules: {
+        'package-import': {
+          meta: { type: 'suggestion', fixable: 'code', schema: [] },
+          create(context) {
+            return {
+              ImportDeclaration(node) {
+                if (node.source.value !== './Counter') return;
+                context.report({
+                  node: node.source,
+                  message: 'Import the package, not a relative path.',
+                  fix: (fixer) => fixer.replaceText(node.source, "'@example/counter'"),
+                });
+              },
+            };
+          },
+        },
+      },
+    },
+  },
+  rules: { 'local/package-import': 'error' },
+});
+"""
+
+
+async def test_broken_lines_stay_when_eslint_fix_is_undone(tmp_path: Path) -> None:
+    """``eslint --fix`` after the break would import a package jest cannot find, so the fix is
+    undone; the broken lines stay (only whitespace moved), and the lint result is theirs."""
+    root = copy_example_app(tmp_path / "react-app")
+    config = root / "eslint.config.js"
+    rules = LONG_LINES_RULES + IMPORT_RULE
+    config.write_text(config.read_text(encoding="utf-8") + rules, encoding="utf-8")
+    file = "src/components/Counter/Seats.test.tsx"
+    (root / file).write_text(SUITE, encoding="utf-8")
+    workspaces = tmp_path / "workspaces"
+    workspaces.mkdir()
+    async with Engine(
+        load_config(root, environ=environ()), offline=True, workspaces_dir=workspaces
+    ) as engine:
+        result = await (await engine.start(RunRequest(file=file))).wait()
+    assert result is not None and result.content is not None
+    content = result.content
+    assert "from './Counter'" in content, content
+    assert [line for line in content.splitlines() if len(line) > 80] == [], content
+    rules_left = [m.rule for m in result.lint_messages]
+    assert "local/package-import" in rules_left and "max-len" not in rules_left, rules_left
+    assert result.tests_pass, result.reasons

@@ -195,14 +195,7 @@ async def run_check(check: Check, state: MigrationState, deps: RunDeps) -> Updat
                 result = fixed
                 if wrapped is not None:  # only whitespace moved: the tests need no new run
                     candidate, findings = wrapped.content, _moved(findings, wrapped)
-                    deps.emit(
-                        EditApplied(
-                            run_id=deps.run_id,
-                            step=step,
-                            source="codemod",
-                            detail="long lines broken (max-len)",
-                        )
-                    )
+                    _wrapped_event(deps, step)
             else:
                 # A fixer can change what runs (import/no-relative-packages rewrites a relative
                 # import to a package name jest cannot resolve): the fixed file is kept only
@@ -213,6 +206,12 @@ async def run_check(check: Check, state: MigrationState, deps: RunDeps) -> Updat
                     if wrapped is not None:
                         findings = _moved(findings, wrapped)
                     deps.emit(EditApplied(run_id=deps.run_id, step=step, source="eslint --fix"))
+                elif wrapped is not None:
+                    # The fix is undone, the broken lines are kept (only whitespace moved).
+                    candidate, findings = wrapped.content, _moved(findings, wrapped)
+                    sync_candidate(deps, state.test_file, candidate)
+                    result = await check.run(deps, state.test_file)
+                    _wrapped_event(deps, step)
     except RunnerError as exc:
         return fail(deps, state, step, exc.message, candidate=candidate, **baseline)
     verdict = deps.record_check(state.error_tracker, step, check.observed(result), [])
@@ -270,6 +269,14 @@ def _wrapped(state: MigrationState, candidate: str, result: CheckResult) -> Wrap
         return None
     lines = [m.line for m in long]
     return wrap_long_lines(candidate, state.test_file, limit, lines, state.original_content)
+
+
+def _wrapped_event(deps: RunDeps, step: Step) -> None:
+    deps.emit(
+        EditApplied(
+            run_id=deps.run_id, step=step, source="codemod", detail="long lines broken (max-len)"
+        )
+    )
 
 
 def _moved(findings: list[CodemodFinding], wrapped: Wrapped) -> list[CodemodFinding]:
