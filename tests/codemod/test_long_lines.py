@@ -186,3 +186,56 @@ async def test_broken_lines_stay_when_eslint_fix_is_undone(tmp_path: Path) -> No
     rules_left = [m.rule for m in result.lint_messages]
     assert "local/package-import" in rules_left and "max-len" not in rules_left, rules_left
     assert result.tests_pass, result.reasons
+
+
+JSX_BEFORE = """\
+it('renders', () => {
+  render(
+    <TestProvider multiple onKeyDown={noop} selected={selected} isFocused isMenuShown text="Al">
+      {(props) => <TypeaheadInputMulti {...props} />}
+    </TestProvider>
+  );
+  render(<BaseMenuItem onClick={onClick} active>This is a base menu item.</BaseMenuItem>);
+  render(<Counter initialCount={3} label="Available seats" onChange={onChange} other={x} />);
+});
+"""
+
+JSX_AFTER = """\
+it('renders', () => {
+  render(
+    <TestProvider
+      multiple
+      onKeyDown={noop}
+      selected={selected}
+      isFocused
+      isMenuShown
+      text="Al"
+    >
+      {(props) => <TypeaheadInputMulti {...props} />}
+    </TestProvider>
+  );
+  render(
+    <BaseMenuItem onClick={onClick} active>
+      This is a base menu item.
+    </BaseMenuItem>
+  );
+  render(
+    <Counter
+      initialCount={3}
+      label="Available seats"
+      onChange={onChange}
+      other={x}
+    />
+  );
+});
+"""
+
+
+def test_long_jsx_breaks_at_its_attributes_or_around_its_text() -> None:
+    """A render's element goes on a line of its own, and where it is still too long its
+    attributes go one per line; an element whose one child is text puts the text on its own
+    line (JSX drops the line breaks around it)."""
+    lines = [n for n, line in enumerate(JSX_BEFORE.splitlines(), start=1) if len(line) > 80]
+    wrapped = wrap_long_lines(JSX_BEFORE, "src/a.test.jsx", 80, lines, "")
+    assert wrapped is not None
+    assert wrapped.content == JSX_AFTER, wrapped.content

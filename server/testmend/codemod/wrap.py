@@ -1,7 +1,7 @@
 """Lines the conversion made longer than the project's lint allows (``max-len``), broken where a
 person (or prettier) breaks them: at the brackets of one call's arguments, an object or an
 array, one item per line (``fireEvent.change(screen.getByRole('combobox'), {`` / ``target: {
-value: 'search' },`` / ``});``). eslint's ``max-len`` has no fixer; the lint step calls this
+value: 'search' },`` / ``});``), at a JSX tag's attributes, around an element's one text. eslint's ``max-len`` has no fixer; the lint step calls this
 with the limit eslint reported, then ``eslint --fix`` settles the commas and the indentation
 the project wants.
 
@@ -12,6 +12,7 @@ so does a group with a comment inside.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from ..js_syntax import Node, parse, walk
 
 _GROUPS = ("arguments", "object", "array", "named_imports", "object_pattern", "array_pattern")
+_JSX_TAGS = ("jsx_opening_element", "jsx_self_closing_element")
 _MAX_DEPTH = 4
 """How many times the lines one long line became may be broken again."""
 
@@ -82,16 +84,25 @@ def _wrap(source: str, path: str, number: int, limit: int, unit: str, depth: int
     line_end = starts[row + 1] - 1 if row + 1 < len(starts) else len(data)
     line = data[line_start:line_end].decode("utf-8")
     indent = line[: len(line) - len(line.lstrip())]
-    best: tuple[tuple[int, float, int], list[str]] | None = None
+    best: tuple[tuple[float, int, int], list[str]] | None = None
     for group in walk(parse(data, path).root_node):
-        if group.type not in _GROUPS or group.start_point[0] != row or group.end_point[0] != row:
+        if group.start_point[0] != row or group.end_point[0] != row:
             continue
-        pieces = _pieces(data, group, line_start, line_end)
+        if group.type in _GROUPS:
+            pieces = _pieces(data, group, line_start, line_end)
+        elif group.type in _JSX_TAGS:
+            pieces = _jsx_attributes(data, group, line_start, line_end)
+        elif group.type == "jsx_element":
+            pieces = _jsx_text(data, group, line_start, line_end)
+        else:
+            continue
         if pieces is None or len(pieces[0]) > limit:
             continue
         head, items, tail = pieces
         lines = [head, *(indent + unit + item for item in items), indent + tail]
-        score = (sum(len(ln) > limit for ln in lines), _rank(group), len(lines))
+        # The outermost group first, as prettier breaks them; what is still too long is
+        # broken in turn below.
+        score = (_rank(group), sum(len(ln) > limit for ln in lines), len(lines))
         if best is None or score < best[0]:
             best = (score, lines)
     if best is None or _overflow(best[1], limit) >= _overflow([line], limit):
@@ -135,6 +146,49 @@ def _wrap_comment(source: str, number: int, limit: int) -> str | None:
     return "\n".join(lines)
 
 
+def _jsx_attributes(
+    data: bytes, tag: Node, line_start: int, line_end: int
+) -> tuple[str, list[str], str] | None:
+    """A JSX tag cut at its attributes, one per line: ``<Provider`` / ``multiple`` / … /
+    ``>`` (or ``/>``)."""
+    name = tag.child_by_field_name("name")
+    attributes = [c for c in tag.named_children if c.type in ("jsx_attribute", "jsx_expression")]
+    others = [c for c in tag.named_children if c != name and c not in attributes]
+    if name is None or not attributes or others:
+        return None
+    gaps = [data[name.end_byte : attributes[0].start_byte]] + [
+        data[a.end_byte : b.start_byte] for a, b in itertools.pairwise(attributes)
+    ]
+    if any(gap.strip() for gap in gaps):
+        return None
+    close = attributes[-1].end_byte
+    if data[close : tag.end_byte].strip() not in (b">", b"/>"):
+        return None
+    head = data[line_start : name.end_byte].decode("utf-8")
+    items = [data[a.start_byte : a.end_byte].decode("utf-8") for a in attributes]
+    tail = data[close:line_end].decode("utf-8").lstrip()
+    return head, items, tail
+
+
+def _jsx_text(
+    data: bytes, element: Node, line_start: int, line_end: int
+) -> tuple[str, list[str], str] | None:
+    """An element whose one child is text, the text on a line of its own: ``<Item active>`` /
+    ``A long label`` / ``</Item>`` (JSX drops the line breaks around it)."""
+    opening = element.child_by_field_name("open_tag")
+    closing = element.child_by_field_name("close_tag")
+    children = [c for c in element.named_children if c not in (opening, closing)]
+    if opening is None or closing is None or len(children) != 1:
+        return None
+    child = children[0]
+    content = data[child.start_byte : child.end_byte].decode("utf-8")
+    if child.type != "jsx_text" or content != content.strip() or not content:
+        return None
+    head = data[line_start : opening.end_byte].decode("utf-8")
+    tail = data[closing.start_byte : line_end].decode("utf-8")
+    return head, [content], tail
+
+
 def _pieces(
     data: bytes, group: Node, line_start: int, line_end: int
 ) -> tuple[str, list[str], str] | None:
@@ -170,6 +224,8 @@ def _tokens(source: str, path: str) -> tuple[list[str], list[str]]:
         token = (leaf.text or b"").decode("utf-8")
         if leaf.type == "comment":
             words += token.removeprefix("//").split()
+        elif leaf.type == "jsx_text":
+            code.append(token.strip())  # JSX drops the line breaks around a text
         elif leaf.type != ",":
             code.append(token)
     return code, words
@@ -191,7 +247,8 @@ def _rank(group: Node) -> float:
     if len(items) <= 2 and all(item.type in _SIMPLE for item in items):
         return 1000.0 + _depth(group)
     parent = group.parent
-    if parent is not None and parent.type == "arguments" and parent.named_children[-1] == group:
+    last = parent is not None and parent.type == "arguments" and parent.named_children[-1] == group
+    if last and group.type in ("object", "array") and parent is not None:
         return _depth(parent) - 0.5
     return float(_depth(group))
 
