@@ -1,9 +1,9 @@
 """Lines the conversion made longer than the project's lint allows (``max-len``), broken where a
 person (or prettier) breaks them: at the brackets of one call's arguments, an object or an
 array, one item per line (``fireEvent.change(screen.getByRole('combobox'), {`` / ``target: {
-value: 'search' },`` / ``});``), at a JSX tag's attributes, around an element's one text. eslint's ``max-len`` has no fixer; the lint step calls this
-with the limit eslint reported, then ``eslint --fix`` settles the commas and the indentation
-the project wants.
+value: 'search' },`` / ``});``), at a JSX tag's attributes, around an element's one text.
+eslint's ``max-len`` has no fixer; the lint step calls this with the limit eslint reported,
+then ``eslint --fix`` settles the commas and the indentation the project wants.
 
 Only whitespace changes: the result has the same tokens, which is checked, so what the code
 does cannot change. A line the original has too (its own long test title) stays as it is, and
