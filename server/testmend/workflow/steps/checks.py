@@ -9,6 +9,7 @@ tests pass before anything changes.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -184,7 +185,10 @@ async def run_check(check: Check, state: MigrationState, deps: RunDeps) -> Updat
         result: CheckResult = await check.run(deps, state.test_file)  # often started early
         # Lines the result made too long, broken (max-len has no fixer); --fix then puts the
         # commas and indentation as the project wants them.
-        wrapped = _wrapped(state, candidate, result) if check.autofix else None
+        # (A parse per long line: seconds for a long file, so not on the event loop.)
+        wrapped = (
+            await asyncio.to_thread(_wrapped, state, candidate, result) if check.autofix else None
+        )
         if wrapped is not None:
             sync_candidate(deps, state.test_file, wrapped.content)
         fixable = isinstance(result, LintResult) and any(m.fixable for m in result.messages)
