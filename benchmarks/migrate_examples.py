@@ -11,10 +11,11 @@ file goes through the product's pipeline (research with the DOM capture, the con
 engine's shadow workspaces; nothing is written in the checkout but its ``.testmend/`` records.
 
 Per file: the outcome (``accepted`` is the engine's ``succeeded``), tests passing / total and how
-many passed in the original, the lint messages left by rule, the type errors, ``fireEvent`` and
-``userEvent`` calls in the result, the conversion's findings by kind, the mutants the original
-catches and those the result lets through, the time. Per suite: the same, added up, and the
-reasons results were not accepted, most frequent first. ``--json`` writes it all.
+many passed in the original, the lint messages left by rule (and how many of them the original
+has too: eslint runs on it, in the checkout, where the result has any), the type errors,
+``fireEvent`` and ``userEvent`` calls in the result, the conversion's findings by kind, the
+mutants the original catches and those the result lets through, the time. Per suite: the same,
+added up, and the reasons results were not accepted, most frequent first. ``--json`` writes it all.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import atexit
+import contextlib
 import json
 import re
 import shutil
@@ -56,6 +58,7 @@ from testmend.config import load_config  # noqa: E402
 from testmend.engine import Engine, EngineError, RunRequest, RunResult  # noqa: E402
 from testmend.project import enzyme_test_files  # noqa: E402
 from testmend.project.testing_library import testing_library_status  # noqa: E402
+from testmend.runners import LintResult, ProjectRunners, RunnerError  # noqa: E402
 from testmend.workflow.events import RunEvent, RunStarted  # noqa: E402
 from testmend.workspace import collect_stale_slots  # noqa: E402
 
@@ -75,6 +78,8 @@ class Row:
     enzyme_free: bool = False
     lint: dict[str, int] = field(default_factory=dict)
     """Lint messages left, by rule."""
+    lint_inherited: dict[str, int] = field(default_factory=dict)
+    """Of those, the ones the original has too (the same rule on a line of the same text)."""
     type_errors: int = 0
     fire_event: int = 0
     user_event: int = 0
@@ -91,6 +96,26 @@ class Row:
     @property
     def passing(self) -> bool:
         return self.enzyme_free and self.total > 0 and self.passed == self.total
+
+
+def _line(text: str, number: int) -> str:
+    lines = text.splitlines()
+    return lines[number - 1].strip() if 0 < number <= len(lines) else ""
+
+
+def inherited(result: RunResult, original: LintResult) -> dict[str, int]:
+    """The result's lint messages that the original has too, by rule: the same rule on a line
+    of the same text (a conversion that moved the line does not make it the result's own)."""
+    theirs = Counter(
+        (m.rule or "parse error", _line(result.original, m.line)) for m in original.messages
+    )
+    mine: Counter[str] = Counter()
+    for m in result.lint_messages:
+        key = (m.rule or "parse error", _line(result.content or "", m.line))
+        if theirs[key] > 0:
+            theirs[key] -= 1
+            mine[key[0]] += 1
+    return dict(mine.most_common())
 
 
 def row_of(result: RunResult, seconds: float) -> Row:
@@ -119,6 +144,7 @@ def row_of(result: RunResult, seconds: float) -> Row:
 
 async def migrate_all(app: Path, files: list[str], jobs: int) -> tuple[list[Row], list[RunResult]]:
     config = load_config(app, environ={}, editor_settings={"maxConcurrentRuns": jobs})
+    runners = ProjectRunners(config, cwd=app)  # eslint on the originals, in the checkout
     started: dict[str, float] = {}
 
     def on_event(event: RunEvent) -> None:
@@ -138,7 +164,12 @@ async def migrate_all(app: Path, files: list[str], jobs: int) -> tuple[list[Row]
                 result = await handle.wait()
                 assert result is not None, "an offline run never pauses"
                 ended = time.perf_counter()
-                return row_of(result, ended - started.get(result.run_id, ended)), result
+                row = row_of(result, ended - started.get(result.run_id, ended))
+                # (When the original's lint cannot run, nothing is counted as its.)
+                if result.lint_messages:
+                    with contextlib.suppress(RunnerError):
+                        row.lint_inherited = inherited(result, await runners.lint(file))
+                return row, result
 
             outcomes = await asyncio.gather(*(one(f) for f in files))
         # The warm slots are worktrees registered in the suite's repository: unregistered
@@ -172,7 +203,15 @@ def report(rows: list[Row], results: list[RunResult], wall: float, jobs: int, sh
             for reason in row.reasons[:4]:
                 print(f"    · {reason[:240]}")
         if row.lint:
-            print("    lint: " + ", ".join(f"{rule} ×{n}" for rule, n in row.lint.items()))
+            print(
+                "    lint: "
+                + ", ".join(f"{rule} ×{n}" for rule, n in row.lint.items())
+                + (
+                    f" ({sum(row.lint_inherited.values())} the original has too)"
+                    if row.lint_inherited
+                    else ""
+                )
+            )
         if row.findings:
             print("    findings: " + ", ".join(f"{kind} ×{n}" for kind, n in row.findings.items()))
         result = by_file.get(row.file)
@@ -189,10 +228,12 @@ def report(rows: list[Row], results: list[RunResult], wall: float, jobs: int, sh
     accepted = [r for r in rows if r.outcome == "accepted"]
     outcomes = Counter(r.outcome for r in rows)
     lint: Counter[str] = Counter()
+    lint_inherited: Counter[str] = Counter()
     findings: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     for row in rows:
         lint.update(row.lint)
+        lint_inherited.update(row.lint_inherited)
         findings.update(row.findings)
         if row.outcome != "accepted":
             reasons.update({_reason_kind(reason) for reason in row.reasons})
@@ -210,6 +251,15 @@ def report(rows: list[Row], results: list[RunResult], wall: float, jobs: int, sh
         f"lint messages left: {sum(lint.values())}"
         + (" (" + ", ".join(f"{k} ×{v}" for k, v in lint.most_common()) + ")" if lint else "")
     )
+    if lint:
+        print(
+            f"    of them the originals have too: {sum(lint_inherited.values())}"
+            + (
+                " (" + ", ".join(f"{k} ×{v}" for k, v in lint_inherited.most_common()) + ")"
+                if lint_inherited
+                else ""
+            )
+        )
     print(
         f"type errors left: {sum(r.type_errors for r in rows)}; fireEvent calls: "
         f"{sum(r.fire_event for r in rows)}, userEvent calls: {sum(r.user_event for r in rows)}; "
