@@ -85,7 +85,11 @@ def _wrap(source: str, path: str, number: int, limit: int, unit: str, depth: int
     line = data[line_start:line_end].decode("utf-8")
     indent = line[: len(line) - len(line.lstrip())]
     best: tuple[tuple[float, int, int], list[str]] | None = None
-    for group in walk(parse(data, path).root_node):
+    # The groups of the line are inside the smallest node spanning it.
+    around = parse(data, path).root_node.descendant_for_point_range(
+        (row, 0), (row, line_end - line_start)
+    )
+    for group in walk(around) if around is not None else []:
         if group.start_point[0] != row or group.end_point[0] != row:
             continue
         if group.type in _GROUPS:
@@ -122,10 +126,9 @@ def _comment_at(source: str, path: str, number: int) -> bool:
     that starts with ``//``)."""
     line = source.split("\n")[number - 1]
     column = len(line.encode("utf-8")) - len(line.lstrip().encode("utf-8"))
-    return any(
-        node.type == "comment" and node.start_point == (number - 1, column)
-        for node in walk(parse(source, path).root_node)
-    )
+    point = (number - 1, column)
+    node = parse(source, path).root_node.descendant_for_point_range(point, point)
+    return node is not None and node.type == "comment" and node.start_point == point
 
 
 def _wrap_comment(source: str, number: int, limit: int) -> str | None:
@@ -263,11 +266,7 @@ def _depth(node: Node) -> int:
 
 
 def _line_starts(data: bytes) -> list[int]:
-    starts = [0]
-    for index, byte in enumerate(data):
-        if byte == 0x0A:
-            starts.append(index + 1)
-    return starts
+    return [0, *(found.end() for found in re.finditer(b"\n", data))]
 
 
 def _indent_unit(source: str) -> str:
