@@ -11,6 +11,7 @@ from testmend.codemod.wrap import max_len_limit, wrap_long_lines
 from testmend.config import load_config
 from testmend.engine import Engine, RunRequest
 from tests.support.apps import copy_example_app
+from tests.support.engine import PACKAGE_IMPORT_RULE
 from tests.support.engine import testmend_environ as environ
 
 BEFORE = """\
@@ -135,41 +136,12 @@ def test_a_template_strings_line_is_never_taken_for_a_comment() -> None:
     ]
 
 
-IMPORT_RULE = """
-module.exports.push({
-  files: ['src/**/*.test.tsx'],
-  plugins: {
-    local: {
-      rules: {
-        'package-import': {
-          meta: { type: 'suggestion', fixable: 'code', schema: [] },
-          create(context) {
-            return {
-              ImportDeclaration(node) {
-                if (node.source.value !== './Counter') return;
-                context.report({
-                  node: node.source,
-                  message: 'Import the package, not a relative path.',
-                  fix: (fixer) => fixer.replaceText(node.source, "'@example/counter'"),
-                });
-              },
-            };
-          },
-        },
-      },
-    },
-  },
-  rules: { 'local/package-import': 'error' },
-});
-"""
-
-
 async def test_broken_lines_stay_when_eslint_fix_is_undone(tmp_path: Path) -> None:
     """``eslint --fix`` after the break would import a package jest cannot find, so the fix is
     undone; the broken lines stay (only whitespace moved), and the lint result is theirs."""
     root = copy_example_app(tmp_path / "react-app")
     config = root / "eslint.config.js"
-    rules = LONG_LINES_RULES + IMPORT_RULE
+    rules = LONG_LINES_RULES + PACKAGE_IMPORT_RULE
     config.write_text(config.read_text(encoding="utf-8") + rules, encoding="utf-8")
     file = "src/components/Counter/Seats.test.tsx"
     (root / file).write_text(SUITE, encoding="utf-8")

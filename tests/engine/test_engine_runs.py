@@ -22,6 +22,7 @@ from testmend.workflow.events import (
 )
 from tests.support.apps import copy_example_app
 from tests.support.engine import (
+    PACKAGE_IMPORT_RULE,
     SIMPLE_ENZYME,
     SIMPLE_RTL,
     SIMPLE_TEST,
@@ -391,33 +392,6 @@ async def test_with_keeping_off_the_original_and_the_checks_run_every_time(
 
 # A fixable rule whose fix changes what runs, as import/no-relative-packages does in a monorepo
 # (a relative import rewritten to the package's name, which jest cannot resolve there).
-PACKAGE_IMPORT_RULE = """
-module.exports.push({
-  files: ['src/**/*.test.tsx'],
-  plugins: {
-    local: {
-      rules: {
-        'package-import': {
-          meta: { type: 'suggestion', fixable: 'code', schema: [] },
-          create(context) {
-            return {
-              ImportDeclaration(node) {
-                if (node.source.value !== './Counter') return;
-                context.report({
-                  node: node.source,
-                  message: 'Import the package, not a relative path.',
-                  fix: (fixer) => fixer.replaceText(node.source, "'@example/counter'"),
-                });
-              },
-            };
-          },
-        },
-      },
-    },
-  },
-  rules: { 'local/package-import': 'error' },
-});
-"""
 
 
 LABEL_ENZYME = """\

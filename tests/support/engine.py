@@ -167,3 +167,34 @@ async def run_with_events(engine: Engine, request: RunRequest) -> tuple[RunResul
     assert result is not None
     assert engine.handles == {}  # an ended run leaves nothing behind in a long-lived engine
     return result, handle.history
+
+
+# An eslint rule whose --fix changes what runs: it rewrites the tests' relative import of
+# ./Counter to a package jest cannot resolve (as import/no-relative-packages does in a monorepo).
+PACKAGE_IMPORT_RULE = """
+module.exports.push({
+  files: ['src/**/*.test.tsx'],
+  plugins: {
+    local: {
+      rules: {
+        'package-import': {
+          meta: { type: 'suggestion', fixable: 'code', schema: [] },
+          create(context) {
+            return {
+              ImportDeclaration(node) {
+                if (node.source.value !== './Counter') return;
+                context.report({
+                  node: node.source,
+                  message: 'Import the package, not a relative path.',
+                  fix: (fixer) => fixer.replaceText(node.source, "'@example/counter'"),
+                });
+              },
+            };
+          },
+        },
+      },
+    },
+  },
+  rules: { 'local/package-import': 'error' },
+});
+"""
