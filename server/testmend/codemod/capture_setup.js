@@ -292,12 +292,22 @@ function callSite() {
   return null;
 }
 
-// Whether the patched method `name` was called by the test file itself (not by Enzyme while
-// it mounts or by another of its methods).
-function calledByTest(name) {
-  const stack = String(new Error().stack || '').split('\n');
-  const at = stack.findIndex((line) => line.indexOf(name) >= 0);
-  return at >= 0 && at + 1 < stack.length && frameInTest(stack[at + 1]) !== null;
+// Whether the root patch of a wrapper method was called by the test file itself, not by Enzyme
+// or by this file's own code. By the frame after the patch's own (a transform may rename the
+// frames: `ReactWrapper.apply`), or, where that frame is the handler-read patch wrapped around
+// it (`prop` is patched twice here), by the caller that patch saw.
+const SETUP_FILE = typeof __filename === 'string' ? __filename : null;
+let forwardedCaller = null;
+function calledByTest() {
+  // [Error, calledByTest, the patch, its caller]
+  const caller = String(new Error().stack || '').split('\n')[3] || '';
+  if (frameInTest(caller) !== null) return true;
+  return (
+    forwardedCaller !== null &&
+    SETUP_FILE !== null &&
+    caller.indexOf(SETUP_FILE) >= 0 &&
+    frameInTest(forwardedCaller) !== null
+  );
 }
 
 function describeSelector(selector) {
@@ -1183,8 +1193,49 @@ function patch(Wrapper, isShallow) {
 // `wrapper.simulate(…)`): queries for that element, as for a find, recorded at the call site
 // under the selector ':root'.
 const ROOT_METHODS = ['hasClass', 'simulate', 'prop', 'props', 'text', 'getDOMNode', 'is', 'exists'];
+const ROOT_RECORDED = (name, isShallow) => name === 'prop' && !isShallow;
 let inRootRecord = false;
-function recordRoot(self, isShallow) {
+
+// A prop of a full render's root element, read by the test (`mount(<Progress value={10} />)
+// .prop('value')`): Enzyme hands back what the element was given, defaults included. What the
+// user sees of it: the one attribute in the rendered DOM that equals its value (a string or a
+// number no other prop has), with queries for the element that holds it (`aria-valuenow="10"`
+// on the progressbar). And whether the value is the component's default (`defaultProps`).
+function rootProp(self, key) {
+  const element = self.getElement();
+  const type = element && element.type;
+  const props = self.props();
+  const value = props[key];
+  const defaults = type && typeof type !== 'string' ? type.defaultProps : null;
+  const described = {
+    key,
+    defaulted: Boolean(defaults) && Object.prototype.hasOwnProperty.call(defaults, key) && defaults[key] === value,
+    attribute: null,
+    value: null,
+    queries: [],
+  };
+  const root = self.getDOMNode();
+  if (!scalar(value) || String(value) === '' || SHOWN_PROPS_SKIPPED.has(key)) return described;
+  if (!root || root.nodeType !== 1) return described;
+  const shown = String(value);
+  const others = Object.keys(props).filter((k) => k !== key && scalar(props[k]) && String(props[k]) === shown);
+  if (others.length) return described;
+  const holders = [];
+  for (const el of [root, ...root.querySelectorAll('*')]) {
+    for (const attribute of Array.from(el.attributes)) {
+      if (attribute.name !== 'class' && attribute.name !== 'style' && attribute.value === shown) {
+        holders.push([el, attribute.name]);
+      }
+    }
+  }
+  if (holders.length !== 1) return described;
+  described.attribute = holders[0][1];
+  described.value = shown;
+  described.queries = queriesFor([holders[0][0]]);
+  return described;
+}
+
+function recordRoot(self, isShallow, method, args) {
   if (inRootRecord || state.records.length >= MAX_RECORDS) return;
   const site = callSite();
   if (!site) return;
@@ -1198,7 +1249,7 @@ function recordRoot(self, isShallow) {
       element = node && node.nodeType === 1 ? node : null;
     }
     const elements = element ? [element] : [];
-    state.records.push({
+    const entry = {
       line: site.line,
       column: site.column,
       selector: ':root',
@@ -1209,7 +1260,15 @@ function recordRoot(self, isShallow) {
       queries: queriesFor(elements),
       element_queries: [],
       css: null,
-    });
+    };
+    if (!isShallow && method === 'prop' && typeof args[0] === 'string') {
+      try {
+        entry.root_prop = rootProp(self, args[0]);
+      } catch (e) {
+        // a root Enzyme cannot read: no prop recorded
+      }
+    }
+    state.records.push(entry);
   } catch (e) {
     // an unmounted or empty render: nothing to record
   } finally {
@@ -1226,7 +1285,12 @@ function patchRoot(Wrapper, isShallow) {
     Wrapper.prototype[name] = function rootMethod() {
       if (!inRootRecord) {
         try {
-          if (this === this.root() && calledByTest('rootMethod')) recordRoot(this, isShallow);
+          // Only a full render's `prop(k)` for now: the call-site queries of the other methods
+          // (a shallow root's from its parsed HTML, which the render's own record checks
+          // first) are not what the render's records give yet.
+          if (ROOT_RECORDED(name, isShallow) && this === this.root() && calledByTest()) {
+            recordRoot(this, isShallow, name, arguments);
+          }
         } catch (e) {
           // not a wrapper with a root
         }
@@ -1324,16 +1388,22 @@ function patchHandlerReads(Wrapper) {
     if (typeof original !== 'function') continue;
     Wrapper.prototype[method] = function handlerRead(key) {
       const name = method === 'props' ? null : key;
+      // Its caller: the frame after this function's own (see `children` above).
+      const caller = String(new Error().stack || '').split('\n')[2] || '';
       if (!inHandlerRecord && (name === null || (typeof name === 'string' && HANDLER_PROP.test(name)))) {
         try {
-          // Its caller: the frame after this function's own (see `children` above).
-          const caller = String(new Error().stack || '').split('\n')[2] || '';
           if (frameInTest(caller)) recordHandlers(this, name);
         } catch (e) {
           // not a wrapper of one node
         }
       }
-      return original.apply(this, arguments);
+      const outer = forwardedCaller;
+      forwardedCaller = caller;
+      try {
+        return original.apply(this, arguments);
+      } finally {
+        forwardedCaller = outer;
+      }
     };
   }
 }

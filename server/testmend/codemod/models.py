@@ -149,6 +149,20 @@ class StateHolder(_Model):
     queries: list[CapturedQuery] = []
 
 
+class RootProp(_Model):
+    """A prop of a full render's root element that the test read (``wrapper.prop('value')``),
+    as the capture saw it: whether its value was the component's default (``defaultProps``),
+    and the one attribute of the rendered DOM that shows it (``aria-valuenow``), with its text
+    and the queries that select the element holding it; ``attribute`` None where no attribute
+    or several do."""
+
+    key: str
+    defaulted: bool = False
+    attribute: str | None = None
+    value: str | None = None
+    queries: list[CapturedQuery] = []
+
+
 class CapturedElement(_Model):
     tag: str
     attributes: dict[str, str] = {}
@@ -251,6 +265,9 @@ class FindRecord(_Model):
     component_index: int | None = None
     """When it selected one of several nodes of a component by a CSS selector (``.mainSide
     Panel`` on one of two ``<SidePanel>``): which of them, in the render's order."""
+
+    root_prop: RootProp | None = None
+    """Under ``:root``, where the test read a prop of a full render's root: that prop."""
 
     handlers: dict[str, CapturedHandler] = {}
     """Under ``:handler`` (a component's callback props read, ``count`` of them found): each

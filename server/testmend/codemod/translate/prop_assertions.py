@@ -98,6 +98,98 @@ class PropAssertions(Interactions):
             return f"expect({read}){neg}.toBeDefined();"
         return f"expect({read}){neg}.toEqual({self.value(margs[1], ctx)});"
 
+    def _root_prop(
+        self,
+        target: Target,
+        op: str,
+        args: list[Node],
+        after: list[tuple[str, list[Node], Node]],
+        matcher: str,
+        negated: bool,
+        margs: list[Node],
+        ctx: Ctx,
+    ) -> str | None:
+        """``expect(wrapper.prop('k')).toBe(v)`` on a full render's root, which Enzyme answers
+        with the props the test gave its element (reactstrap's ``Progress``, ``PopperContent``:
+        "should render with the given value", "with max 100 by default"), as the capture saw
+        the prop at that read in every run: the one attribute of the rendered DOM that shows
+        its value, asserted on the element a query selects (``expect(screen.getByRole(
+        'progressbar')).toHaveAttribute('aria-valuenow', '10')``), which is what the user
+        sees; else, for a prop the element was not given and the component's ``defaultProps``
+        holds, that default (``expect(Progress.defaultProps.value).toBe(0)``). None otherwise:
+        the props the test passed are Enzyme's bookkeeping."""
+        key = string_value(args[0]) if op == "prop" and len(args) == 1 and not after else None
+        if key is None or negated or matcher not in ("toBe", "toEqual", "toStrictEqual"):
+            return None
+        if len(margs) != 1 or unwrap(margs[0]) is None:
+            return None
+        call = args[0].parent.parent if args[0].parent is not None else None
+        fn = call.child_by_field_name("function") if call is not None else None
+        prop = fn.child_by_field_name("property") if fn is not None else None
+        records = self._records_at(prop, ctx, root=True) if prop is not None else None
+        props = [r.root_prop for r in records or [] if r.root_prop is not None]
+        if not props or len(props) != len(records or []):
+            return None
+        expected = unwrap(margs[0])
+        literal = expected is not None and expected.type in ("string", "number")
+        values = {p.value for p in props}
+        attributes = {p.attribute for p in props}
+        if literal and None not in attributes and len(attributes) == 1 and len(values) == 1:
+            holder = self._agreed([p.queries for p in props], multi=False)
+            if holder is not None:
+                self.need_jest_dom()
+                element = self.element_code(holder, "get")
+                name, value = js_string(attributes.pop() or ""), js_string(values.pop() or "")
+                return f"expect({element}).toHaveAttribute({name}, {value});"
+        rendered = self._rendered_element(target)
+        if rendered is None or not all(p.defaulted for p in props):
+            return None
+        component, given = rendered
+        if key in given:
+            return None
+        optional = "?." if self.ts else ""  # a function component's defaultProps may be unset
+        if re.fullmatch(r"[A-Za-z_$][\w$]*", key):
+            member = f"{optional or '.'}{key}"
+        else:
+            member = f"{optional}[{js_string(key)}]"
+        read = f"{component}.defaultProps{member}"
+        return f"expect({read}).{matcher}({self.value(margs[0], ctx)});"
+
+    def _rendered_element(self, target: Target) -> tuple[str, set[str]] | None:
+        """The component a root was rendered from (``mount(<Progress max={50} />)``) and the
+        props its JSX gives it (``children`` among them where it has any); None where that is
+        not one component's element the source spells, or a spread may give it anything."""
+        binding = target.binding
+        element = binding.element if binding is not None else None
+        if element is None and target.inline is not None:
+            element = self._element_of(target.inline)
+        if element is None:
+            return None
+        opening = (
+            element
+            if element.type == "jsx_self_closing_element"
+            else element.child_by_field_name("open_tag")
+        )
+        name_node = opening.child_by_field_name("name") if opening is not None else None
+        if opening is None or name_node is None:
+            return None
+        name = text(name_node)
+        if not name[:1].isupper() or name.endswith(".Provider") or name.endswith(".Consumer"):
+            return None
+        given: set[str] = set()
+        for attribute in opening.named_children:
+            if attribute.type == "jsx_expression":  # {...props}
+                return None
+            if attribute.type == "jsx_attribute" and attribute.named_children:
+                given.add(text(attribute.named_children[0]))
+        if element.type == "jsx_element" and any(
+            c.type not in ("jsx_opening_element", "jsx_closing_element")
+            and not (c.type == "jsx_text" and not text(c).strip())
+            for c in element.named_children
+        ):
+            given.add("children")
+        return name, given
+
     def _prop_assertion(
         self,
         target: Target,
@@ -114,6 +206,9 @@ class PropAssertions(Interactions):
             and not target.render.shallow
             and target.render.element != "output"  # what the component rendered: its own
         ):
+            shown = self._root_prop(target, op, args, after, matcher, negated, margs, ctx)
+            if shown is not None:
+                return shown
             raise Dropped(
                 "removed an assertion on the props the test itself passed to the rendered "
                 "element (Enzyme bookkeeping, nothing the component does)"
