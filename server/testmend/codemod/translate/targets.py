@@ -23,9 +23,13 @@ from .tables import (
 )
 
 ROOT_QUERIED = frozenset({"hasClass", "simulate", "text", "getDOMNode", "is"})
-"""Operations on the root wrapper that act on its element (the capture records it there,
-``capture_setup.js``). Not ``prop``/``props``: a full render's root props are the element the
-test passed, not the DOM element's."""
+"""Operations on the root wrapper that act on its element, whose call-site record (``:root``)
+gives its query. Not ``prop``/``props``: a full render's root props are the element the test
+passed, not the DOM element's. The capture records none of these calls yet (it records a full
+render's ``prop`` alone: ``ROOT_RECORDED`` in ``capture_setup.js``): a search of the stack by
+the patch's name never found them once a transform renamed the frames, so the render's own
+records give the root's queries (``RenderKind.root_queries``); recording them is a change of
+its own, with a shallow root's parsed HTML checked as the render's is."""
 
 
 class Targets(SelectorTargets):
