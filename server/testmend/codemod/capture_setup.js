@@ -877,8 +877,9 @@ function pageTexts(elements) {
   return out;
 }
 
-// A form the test submits (`simulate('submit')`): its one enabled submit button, which a user
-// clicks to submit it (a click on it submits the form in jsdom as in a browser). A design
+// A form the test submits (`simulate('submit')`): its one submit button, which a user clicks
+// to submit it (a click on it submits the form in jsdom as in a browser), and whether it was
+// disabled (no user could click it: the test submits the form as only a script could). A design
 // system's button element (Clarity's `<cds-button type="submit">`, Shoelace's `<sl-button>`)
 // is not one of the form's `elements`: it takes `type` as a property and submits its form
 // itself when clicked; the result's own test run checks that it does.
@@ -890,8 +891,8 @@ function submitterQueries(form) {
     (el) => el.localName.includes('-') && el.type === 'submit',
   );
   const submitters = native.concat(custom);
-  if (submitters.length !== 1) return [];
-  return isDisabled(submitters[0]) ? [] : queriesFor([submitters[0]]);
+  if (submitters.length !== 1) return { queries: [], disabled: false };
+  return { queries: queriesFor([submitters[0]]), disabled: isDisabled(submitters[0]) };
 }
 
 function isDisabled(el) {
@@ -1089,7 +1090,11 @@ function record(self, selector, result, isShallow, structural = false) {
       if (!entry.queries.length) entry.inner_queries = innerListQueries(elements);
       if (!entry.queries.length && !isShallow) entry.texts = pageTexts(elements);
       if (!entry.queries.length) entry.states = elements.slice(0, 20).map(stateHolder);
-      if (elements.length === 1 && elements[0].tagName === 'FORM') entry.submit_queries = submitterQueries(elements[0]);
+      if (elements.length === 1 && elements[0].tagName === 'FORM') {
+        const submitter = submitterQueries(elements[0]);
+        entry.submit_queries = submitter.queries;
+        entry.submit_disabled = submitter.disabled;
+      }
     } finally {
       view.done();
     }

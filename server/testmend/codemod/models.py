@@ -247,7 +247,9 @@ class FindRecord(_Model):
     """Where no query selects what it selected: for each element (first 20), the one element
     in it with an ARIA state, None where there is not exactly one that a query selects."""
     submit_queries: list[CapturedQuery] = []
-    """A form: queries for its one enabled submit button (what a user clicks to submit it)."""
+    """A form: queries for its one submit button (what a user clicks to submit it)."""
+    submit_disabled: bool = False
+    """That button was disabled (no user could click it)."""
     texts: list[tuple[str, bool, str | None]] | None = None
     """Where no query selects what it selected (at most a few elements of a full render):
     every element of the page with text of its own, as Testing Library's text queries read it,

@@ -262,11 +262,13 @@ class CapturedQueries(Chains):
             target.captured = tuple(elements)
         return target
 
-    def submitter_target(self, find_call: Node, ctx: Ctx) -> Target | None:
-        """The one enabled submit button of the form ``find_call`` selected, as every capture
-        of it saw it (what a user clicks to submit the form), or None."""
+    def submitter_target(self, find_call: Node, ctx: Ctx) -> tuple[Target, bool] | None:
+        """The one submit button of the form ``find_call`` selected, as every capture of it
+        saw it (what a user clicks to submit the form), and whether it was disabled in any of
+        them (no user could click it then); None where they saw no one such button."""
         records = self._matched_at(find_call, ctx)
-        return self._agreed([r.submit_queries for r in records], multi=False)
+        button = self._agreed([r.submit_queries for r in records], multi=False)
+        return (button, any(r.submit_disabled for r in records)) if button is not None else None
 
     def _runs_of(self, find_call: Node, ctx: Ctx) -> list[FindRecord]:
         """The capture's records of the ``find`` call ``find_call``, one per run of it."""

@@ -248,26 +248,28 @@ class Events(Awaiting):
         self, form: Target, find: Node | None, data: Node | None, at: Node, ctx: Ctx
     ) -> str | None:
         """A submit of a form no query selects (``find('form').simulate('submit')``, its
-        ``onSubmit`` called): a click on its one enabled submit button, as a user submits it
-        (the capture saw that button in every run of ``find``), or None. Not when the test's
-        event carries data or a mock it looks at later: a click's event has neither.
+        ``onSubmit`` called): a click on its one submit button, as a user submits it (the
+        capture saw that button in every run of ``find``), or None. Not when the test's event
+        carries data or a mock it looks at later: a click's event has neither.
 
-        In a test converted again with ``fireEvent`` (``CodemodOptions.fire_event_tests``: the
-        click failed under jsdom, where a listener on the page throws or a design system's
-        button does not submit), the ``submit`` event itself is fired at that button: it
-        bubbles to the form, whose ``onSubmit`` React calls as for the form's own event, with
-        no click. Only the event's ``target`` differs (the button); a handler that reads the
-        form from it fails the test visibly."""
+        Where no click can stand for it, the ``submit`` event itself is fired at that button:
+        it bubbles to the form, whose ``onSubmit`` React calls as for the form's own event. So
+        where the button was disabled in a run (the test submits what no user could: a form
+        refusing an empty todo, its "Add" disabled), and in a test converted again with
+        ``fireEvent`` (``CodemodOptions.fire_event_tests``: the click failed under jsdom, where
+        a listener on the page throws). Only the event's ``target`` differs (the button); a
+        handler that reads the form from it fails the test visibly."""
         if form.kind == "query" or find is None:
             return None
         if data is not None and (self._payload(data) is not None or self._event_mocks(data, ctx)):
             return None
-        button = self.submitter_target(find, ctx)
-        if button is None:
+        submitter = self.submitter_target(find, ctx)
+        if submitter is None:
             return None
+        button, disabled = submitter
         button.within = form.within
         element = self.element_code(button, "get", non_null=True)
-        if ctx.test is not None and ctx.test.name in self.options.fire_event_tests:
+        if disabled or (ctx.test is not None and ctx.test.name in self.options.fire_event_tests):
             self.need("fireEvent")
             return f"fireEvent.submit({element});"
         if self.options.event_style == "userEvent" and self.options.user_event_installed:
