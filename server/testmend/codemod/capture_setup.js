@@ -297,7 +297,9 @@ function callSite() {
 // frames: `ReactWrapper.apply`), or, where that frame is the handler-read patch wrapped around
 // it (`prop` is patched twice here), by the caller that patch saw.
 const SETUP_FILE = typeof __filename === 'string' ? __filename : null;
-let forwardedCaller = null;
+// The frame after the one that made `error` (the caller of the function that made it).
+const callerOf = (error) => String(error.stack || '').split('\n')[2] || '';
+let forwardedCaller = null; // the Error the handler-read patch made while it runs the root's
 function calledByTest() {
   // [Error, calledByTest, the patch, its caller]
   const caller = String(new Error().stack || '').split('\n')[3] || '';
@@ -306,7 +308,7 @@ function calledByTest() {
     forwardedCaller !== null &&
     SETUP_FILE !== null &&
     caller.indexOf(SETUP_FILE) >= 0 &&
-    frameInTest(forwardedCaller) !== null
+    frameInTest(callerOf(forwardedCaller)) !== null
   );
 }
 
@@ -1034,19 +1036,26 @@ function connectedView(elements, isShallow) {
 // that attribute, which the user sees, instead of recording the component's props.
 const SHOWN_PROPS_SKIPPED = new Set(['children', 'className', 'style']);
 const scalar = (value) => typeof value === 'string' || typeof value === 'number';
+// The text an attribute would show of `props[key]`: a non-empty string or number that no other
+// prop has (which of two equal props an attribute shows, the DOM cannot say); null otherwise.
+function shownValue(props, key) {
+  const value = props[key];
+  if (SHOWN_PROPS_SKIPPED.has(key) || !scalar(value) || String(value) === '') return null;
+  const text = String(value);
+  const same = Object.keys(props).filter((k) => scalar(props[k]) && String(props[k]) === text);
+  return same.length === 1 ? text : null;
+}
 function addShownProps(described, result) {
   for (let i = 0; i < described.length; i += 1) {
     const node = result.at(i);
     if (!componentOf(node.getElement())) continue;
     const attributes = Object.entries(described[i].attributes);
     const props = node.props();
-    const values = Object.values(props).filter(scalar).map(String);
     const shown = {};
     for (const key of Object.keys(props)) {
-      const value = props[key];
-      if (SHOWN_PROPS_SKIPPED.has(key) || !scalar(value)) continue;
-      if (values.filter((v) => v === String(value)).length !== 1) continue;
-      const same = attributes.filter(([, v]) => v === String(value) && v !== '');
+      const value = shownValue(props, key);
+      if (value === null) continue;
+      const same = attributes.filter(([, v]) => v === value);
       if (same.length === 1) shown[key] = same[0][0];
     }
     if (Object.keys(shown).length) described[i].shown_props = shown;
@@ -1220,11 +1229,8 @@ function rootProp(self, key) {
     queries: [],
   };
   const root = self.getDOMNode();
-  if (!scalar(value) || String(value) === '' || SHOWN_PROPS_SKIPPED.has(key)) return described;
-  if (!root || root.nodeType !== 1) return described;
-  const shown = String(value);
-  const others = Object.keys(props).filter((k) => k !== key && scalar(props[k]) && String(props[k]) === shown);
-  if (others.length) return described;
+  const shown = shownValue(props, key);
+  if (shown === null || !root || root.nodeType !== 1) return described;
   const holders = [];
   for (const el of [root, ...root.querySelectorAll('*')]) {
     for (const attribute of Array.from(el.attributes)) {
@@ -1393,17 +1399,18 @@ function patchHandlerReads(Wrapper) {
     if (typeof original !== 'function') continue;
     Wrapper.prototype[method] = function handlerRead(key) {
       const name = method === 'props' ? null : key;
-      // Its caller: the frame after this function's own (see `children` above).
-      const caller = String(new Error().stack || '').split('\n')[2] || '';
+      // Its caller: the frame after this function's own (see `children` above), read from the
+      // stack only where it is needed (V8 formats a stack when it is read).
+      const here = new Error();
       if (!inHandlerRecord && (name === null || (typeof name === 'string' && HANDLER_PROP.test(name)))) {
         try {
-          if (frameInTest(caller)) recordHandlers(this, name);
+          if (frameInTest(callerOf(here))) recordHandlers(this, name);
         } catch (e) {
           // not a wrapper of one node
         }
       }
       const outer = forwardedCaller;
-      forwardedCaller = caller;
+      forwardedCaller = here;
       try {
         return original.apply(this, arguments);
       } finally {

@@ -99,15 +99,7 @@ class PropAssertions(Interactions):
         return f"expect({read}){neg}.toEqual({self.value(margs[1], ctx)});"
 
     def _root_prop(
-        self,
-        target: Target,
-        op: str,
-        args: list[Node],
-        after: list[tuple[str, list[Node], Node]],
-        matcher: str,
-        negated: bool,
-        margs: list[Node],
-        ctx: Ctx,
+        self, target: Target, key_node: Node, matcher: str, margs: list[Node], ctx: Ctx
     ) -> str | None:
         """``expect(wrapper.prop('k')).toBe(v)`` on a full render's root, which Enzyme answers
         with the props the test gave its element (reactstrap's ``Progress``, ``PopperContent``:
@@ -117,13 +109,14 @@ class PropAssertions(Interactions):
         'progressbar')).toHaveAttribute('aria-valuenow', '10')``), which is what the user
         sees; else, for a prop the element was not given and the component's ``defaultProps``
         holds, that default (``expect(Progress.defaultProps.value).toBe(0)``). None otherwise:
-        the props the test passed are Enzyme's bookkeeping."""
-        key = string_value(args[0]) if op == "prop" and len(args) == 1 and not after else None
-        if key is None or negated or matcher not in ("toBe", "toEqual", "toStrictEqual"):
+        the props the test passed are Enzyme's bookkeeping. ``key_node``: the one argument of
+        ``prop(…)``, asserted on alone, not negated."""
+        key = string_value(key_node)
+        if key is None or matcher not in ("toBe", "toEqual", "toStrictEqual"):
             return None
         if len(margs) != 1 or unwrap(margs[0]) is None:
             return None
-        call = args[0].parent.parent if args[0].parent is not None else None
+        call = key_node.parent.parent if key_node.parent is not None else None  # prop(key)
         fn = call.child_by_field_name("function") if call is not None else None
         prop = fn.child_by_field_name("property") if fn is not None else None
         records = self._records_at(prop, ctx, root=True) if prop is not None else None
@@ -165,16 +158,15 @@ class PropAssertions(Interactions):
             element = self._element_of(target.inline)
         if element is None:
             return None
+        name = self._tag_of(element)
+        if not name[:1].isupper() or name.endswith(".Provider") or name.endswith(".Consumer"):
+            return None
         opening = (
             element
             if element.type == "jsx_self_closing_element"
             else element.child_by_field_name("open_tag")
         )
-        name_node = opening.child_by_field_name("name") if opening is not None else None
-        if opening is None or name_node is None:
-            return None
-        name = text(name_node)
-        if not name[:1].isupper() or name.endswith(".Provider") or name.endswith(".Consumer"):
+        if opening is None:
             return None
         given: set[str] = set()
         for attribute in opening.named_children:
@@ -182,11 +174,7 @@ class PropAssertions(Interactions):
                 return None
             if attribute.type == "jsx_attribute" and attribute.named_children:
                 given.add(text(attribute.named_children[0]))
-        if element.type == "jsx_element" and any(
-            c.type not in ("jsx_opening_element", "jsx_closing_element")
-            and not (c.type == "jsx_text" and not text(c).strip())
-            for c in element.named_children
-        ):
+        if self.jsx_children(element):
             given.add("children")
         return name, given
 
@@ -206,9 +194,10 @@ class PropAssertions(Interactions):
             and not target.render.shallow
             and target.render.element != "output"  # what the component rendered: its own
         ):
-            shown = self._root_prop(target, op, args, after, matcher, negated, margs, ctx)
-            if shown is not None:
-                return shown
+            if op == "prop" and len(args) == 1 and not after and not negated:
+                shown = self._root_prop(target, args[0], matcher, margs, ctx)
+                if shown is not None:
+                    return shown
             raise Dropped(
                 "removed an assertion on the props the test itself passed to the rendered "
                 "element (Enzyme bookkeeping, nothing the component does)"

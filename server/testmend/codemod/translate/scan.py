@@ -454,17 +454,23 @@ class Scanner(WrapperBindings):
         return None
 
     @staticmethod
-    def only_child_element(element: Node) -> Node | None:
-        """The one JSX element between ``element``'s tags, when nothing else is there (blank
-        text aside); None otherwise."""
+    def jsx_children(element: Node) -> list[Node]:
+        """What stands between ``element``'s tags (blank text aside): none for a self-closing
+        element."""
         if element.type != "jsx_element":
-            return None
-        inner = [
+            return []
+        return [
             c
             for c in element.named_children
             if c.type not in ("jsx_opening_element", "jsx_closing_element")
             and not (c.type == "jsx_text" and not text(c).strip())
         ]
+
+    @classmethod
+    def only_child_element(cls, element: Node) -> Node | None:
+        """The one JSX element between ``element``'s tags, when nothing else is there (blank
+        text aside); None otherwise."""
+        inner = cls.jsx_children(element)
         if len(inner) == 1 and inner[0].type in ("jsx_element", "jsx_self_closing_element"):
             return inner[0]
         return None
