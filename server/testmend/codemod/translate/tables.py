@@ -36,6 +36,7 @@ SELECT_OPS = {
     "last",
     "hostNodes",
     "dive",
+    "shallow",
     "filter",
     "children",
     "childAt",

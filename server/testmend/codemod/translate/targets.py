@@ -261,9 +261,10 @@ class Targets(SelectorTargets):
             if op == "hostNodes":
                 i += 1
                 continue
-            if op == "dive" and not args and (target.kind == "root" or target.component):
-                # The full render already rendered the child a shallow render dives into:
-                # the same element, with what the child rendered as its props.
+            if op in ("dive", "shallow") and not args:
+                # The full render already rendered the child a shallow render dives into (or
+                # renders again, `find(Button).shallow()`, `root.first().shallow()`): the same
+                # element, with what the child rendered as its props.
                 i += 1
                 continue
             if op == "filterWhere" and args and last_find is not None:
