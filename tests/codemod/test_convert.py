@@ -1642,9 +1642,11 @@ def test_the_recording_helper_is_a_module_of_the_result() -> None:
     options = CodemodOptions(jest_dom_global=True, support_dir="src/test-utils")
     result = convert(source, path="src/components/List.test.tsx", options=options)
     assert "import { recordedProps } from '../test-utils/recordProps';" in result.content
+    # (In TypeScript the helper is asserted as itself: requireActual gives `any`.)
     assert (
-        "jest.mock('./Item', () => jest.requireActual('../test-utils/recordProps')"
-        ".mockRecordingProps(jest.requireActual('./Item'), ['Item']));"
+        "jest.mock('./Item', () => (jest.requireActual('../test-utils/recordProps') as "
+        "typeof import('../test-utils/recordProps')).mockRecordingProps("
+        "jest.requireActual('./Item'), ['Item']));"
     ) in result.content
     assert "function mockRecordingProps" not in result.content
     helper = result.support_files["src/test-utils/recordProps.ts"]

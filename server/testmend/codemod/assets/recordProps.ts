@@ -34,14 +34,14 @@ const REACT_STATICS = new Set([
  * `actual` (a module) with its components `names` wrapped: each records the props it last
  * rendered with while it is mounted (read them with `recordedProps`), and renders as before, or
  * only its children when it is one of `unrendered`. Use it in a jest.mock factory:
- * `jest.mock('./Item', () => jest.requireActual('./recordProps').mockRecordingProps(jest.requireActual('./Item'), ['Item']))`.
+ * `jest.mock('./Item', () => (jest.requireActual('./recordProps') as typeof import('./recordProps')).mockRecordingProps(jest.requireActual('./Item'), ['Item']))`.
  */
-export function mockRecordingProps<M extends object>(
-  actual: M,
+export function mockRecordingProps(
+  actual: unknown,
   names: string[],
   unrendered: string[] = [],
-): M {
-  const wrapped: Record<string, unknown> = { ...actual, __esModule: true };
+): Record<string, unknown> {
+  const wrapped: Record<string, unknown> = { ...(actual as object), __esModule: true };
   names.forEach((name) => {
     const Component = (actual as Record<string, unknown>)[name] as React.ComponentType<Props>;
     const mounted: Instance[] = [];
@@ -81,7 +81,7 @@ export function mockRecordingProps<M extends object>(
     instances.set(Recording, mounted);
     wrapped[name] = Recording;
   });
-  return wrapped as M;
+  return wrapped;
 }
 
 /** A component as JSX takes it: a function or a class of props `P`. Its statics are not
