@@ -21,6 +21,7 @@ import pytest
 from .apps import EXAMPLE_APP, FIXTURES, copy_example_app, require_example_app
 from .engine import SIMPLE_ENZYME, SIMPLE_TEST
 from .git import commit_all
+from .interrupt import stop_on_sigterm
 from .postgres import postgres_cluster, postgres_url
 from .redis import redis_server, redis_url
 
@@ -40,6 +41,7 @@ SERVICE_FIXTURES = frozenset({"postgres_cluster", "postgres_url", "redis_server"
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    stop_on_sigterm()
     config.addinivalue_line(
         "markers", "node: runs node (jest, eslint or tsc of the example app); set from fixtures"
     )
