@@ -69,7 +69,7 @@ class Assertions(PropAssertions):
             args_code = ", ".join(self.value(a, ctx) for a in margs)
             return f"expect({subject_code}){'.not' if negated else ''}.{matcher}({args_code});"
         base, ops = chain
-        internal = self.class_internal(base, ops, ctx)
+        internal = self.class_internal(base, ops, ctx, optional=True)
         if internal is not None:
             args_code = ", ".join(self.value(a, ctx) for a in margs)
             return f"expect({internal}){'.not' if negated else ''}.{matcher}({args_code});"

@@ -290,7 +290,7 @@ class Interactions(Events):
         base, ops = chain
         if not ops:
             return None
-        internal = self.class_internal(base, ops, ctx)
+        internal = self.class_internal(base, ops, ctx, optional=True)
         if internal is not None:
             # setState and method calls update the component: act flushes it, as Enzyme did.
             return f"{self.need('act')}(() => {{\x00  {internal};\x00}});"
@@ -381,11 +381,23 @@ class Interactions(Events):
         return f"{self.need('act')}(() => {{\x00  {callee}({call_args});\x00}});"
 
     def class_internal(
-        self, base: Node, ops: list[tuple[str, list[Node], Node]], ctx: Ctx
+        self,
+        base: Node,
+        ops: list[tuple[str, list[Node], Node]],
+        ctx: Ctx,
+        *,
+        optional: bool = False,
     ) -> str | None:
         """``state()``, ``setState()``, ``instance()`` on a root wrapper with a ref: the same
         through the ref to the class instance, with a review note (a user-level assertion
-        survives refactors; this one reads internals)."""
+        survives refactors; this one reads internals).
+
+        In TypeScript the ref's ``current`` may be null: where the code stands for an
+        ``expect``'s subject or a call as a statement (``optional``), it is read through
+        ``?.`` (a null instance fails the assertion, or the test's later ones), as lint
+        forbids the non-null assertion in many projects (``no-non-null-assertion``); as a
+        value handed on (``jest.spyOn(ref.current!, 'close')``, ``const items = …``) it keeps
+        the ``!`` its type needs."""
         if base.type != "identifier" or not ops:
             return None
         binding = self.binding_named(text(base), base)
@@ -397,7 +409,11 @@ class Interactions(Events):
             )
         if binding is None or binding.ref is None or op not in _INTERNALS:
             return None
-        current = f"{binding.ref}.current" + ("!" if self.ts else "")
+        current = f"{binding.ref}.current"
+        tail = "".join(self._raw_op(o, a) for o, a, _n in ops[1:])
+        if self.ts:
+            # `?.` before what is read from the instance; `!` where the instance is handed on.
+            current += ("?" if tail or op != "instance" else "") if optional else "!"
         if op == "instance" and not args:
             code = current
         elif op == "state" and not args:
@@ -420,7 +436,9 @@ class Interactions(Events):
                     "ref; an assertion on what the user sees would survive a refactor",
                 )
             )
-        return code + "".join(self._raw_op(o, a) for o, a, _n in ops[1:])
+        if code.endswith("?"):  # instance() read further: `ref.current?.close()`, `?.[k]`
+            return code + ("" if tail.startswith(".") else ".") + tail
+        return code + tail
 
     def _wrapper_only_passed_to_helpers(self, stmt: Node) -> bool:
         """A statement whose only use of wrappers is passing them to local helpers that take a

@@ -1,0 +1,47 @@
+"""A class component's internals read through a ref (the example app's ``Counter``:
+``state('count')``, ``instance().increment()``, ``setState``) in a TypeScript project whose lint
+forbids the non-null assertion (typescript-eslint's ``strict``, airbnb's TypeScript config:
+addons-code-manager's). The ref's ``current`` is read through ``?.`` where the code is an
+assertion's subject or a call as a statement, so the result is accepted under that rule too.
+Real jest, tsc and eslint."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from testmend.config import load_config
+from testmend.engine import Engine, RunRequest
+from tests.support.apps import copy_example_app
+from tests.support.engine import testmend_environ as environ
+
+NO_NON_NULL = """
+module.exports.push({
+  files: ['src/**/*.test.tsx'],
+  rules: { '@typescript-eslint/no-non-null-assertion': 'error' },
+});
+"""
+
+
+async def test_class_internals_through_a_ref_pass_a_lint_that_forbids_non_null(
+    tmp_path: Path,
+) -> None:
+    root = copy_example_app(tmp_path / "react-app")
+    config = root / "eslint.config.js"
+    config.write_text(config.read_text(encoding="utf-8") + NO_NON_NULL, encoding="utf-8")
+    file = "src/components/Counter/Counter.test.tsx"
+    workspaces = tmp_path / "workspaces"
+    workspaces.mkdir()
+    async with Engine(
+        load_config(root, environ=environ()), offline=True, workspaces_dir=workspaces
+    ) as engine:
+        result = await (await engine.start(RunRequest(file=file))).wait()
+    assert result is not None and result.content is not None
+    content = result.content
+    assert "expect(wrapperRef.current?.state.count).toBe(5);" in content, content
+    assert "wrapperRef.current?.increment();" in content, content
+    assert "current!" not in content, content
+    assert result.lint_messages == [] and result.type_messages == [], (
+        result.lint_messages,
+        result.type_messages,
+    )
+    assert result.status == "succeeded", result.reasons
