@@ -532,15 +532,6 @@ class Recordings(Targets):
             "s": "" if many else "s",
         }
 
-    def _required_helper(self, helper: str) -> str:
-        """``jest.requireActual(helper)``, typed as the helper module in TypeScript: its
-        ``any`` would be an unsafe call, member access and return under typescript-eslint's
-        type-checked rules. (An assertion: ``@types/jest`` before 27 takes no type argument.
-        The recorded module stays untyped, as ``mockRecordingProps`` takes it as ``unknown``:
-        it may be JavaScript that a TypeScript test cannot type.)"""
-        call = f"jest.requireActual({js_string(helper)})"
-        return f"({call} as typeof import({js_string(helper)}))" if self.ts else call
-
     def finish_recordings(self) -> None:
         """The ``jest.mock`` of each recorded or stubbed module and the helpers, after the
         imports."""
@@ -571,6 +562,7 @@ class Recordings(Targets):
             return
         lines = [f"// testmend: {note}" for note in notes]
         helper = self.support_module("recordProps")
+        required = self.required_support(helper)
         for module in sorted({*self.recorded, *self.unrendered}):
             exports = sorted({*self.recorded.get(module, {}), *self.unrendered.get(module, {})})
             spec = js_string(module)
@@ -579,7 +571,7 @@ class Recordings(Targets):
             # The helper module is required inside the factory: jest hoists the mock above
             # every import, and a factory may not reach the file's own bindings.
             lines.append(
-                f"jest.mock({spec}, () => {self._required_helper(helper)}"
+                f"jest.mock({spec}, () => {required}"
                 f".mockRecordingProps(jest.requireActual({spec}), [{listed}]"
                 f"{f', [{stubs}]' if stubs else ''}));"
             )

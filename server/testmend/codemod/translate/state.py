@@ -20,7 +20,7 @@ from ..models import (
     HelperMapping,
     NoteKind,
 )
-from ..syntax import Edit, Node, line_indent, line_start, parse, text, walk
+from ..syntax import Edit, Node, js_string, line_indent, line_start, parse, text, walk
 from .marker_ids import Marker
 from .tables import THROW
 
@@ -495,6 +495,13 @@ class ConverterState:
             source = commonjs(source)
         self.support_files[path] = source
         return specifier_for(self.path, path)
+
+    def required_support(self, specifier: str) -> str:
+        """``jest.requireActual(specifier)`` of a shared module, asserted as that module in
+        TypeScript: its ``any`` is an unsafe call under typescript-eslint's type-checked lint
+        (an assertion, as ``@types/jest`` before 27 takes no type argument)."""
+        call = f"jest.requireActual({js_string(specifier)})"
+        return f"({call} as typeof import({js_string(specifier)}))" if self.ts else call
 
     def need_type(self, name: str) -> str:
         self.type_imports.setdefault(self.rtl_module(), set()).add(name)
