@@ -3,6 +3,7 @@ the session's Postgres cluster and Redis stop and their folders go, as after Ctr
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -41,8 +42,6 @@ def _alive(pid: int) -> bool:
 
 
 def test_a_run_stopped_by_sigterm_stops_its_services(tmp_path: Path) -> None:
-    import json
-
     (tmp_path / "test_waiting.py").write_text(WAITING_TEST)
     state_file = tmp_path / "state.json"
     env = {**os.environ, "STATE_FILE": str(state_file), "PYTHONPATH": str(ROOT)}

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from testmend.config import load_config
-from testmend.engine import Engine, RunRequest
 from tests.support.apps import copy_example_app
-from tests.support.engine import testmend_environ as environ
+from tests.support.codemod import migrate_offline
 
 NO_NON_NULL = """
 module.exports.push({
@@ -28,14 +26,8 @@ async def test_class_internals_through_a_ref_pass_a_lint_that_forbids_non_null(
     root = copy_example_app(tmp_path / "react-app")
     config = root / "eslint.config.js"
     config.write_text(config.read_text(encoding="utf-8") + NO_NON_NULL, encoding="utf-8")
-    file = "src/components/Counter/Counter.test.tsx"
-    workspaces = tmp_path / "workspaces"
-    workspaces.mkdir()
-    async with Engine(
-        load_config(root, environ=environ()), offline=True, workspaces_dir=workspaces
-    ) as engine:
-        result = await (await engine.start(RunRequest(file=file))).wait()
-    assert result is not None and result.content is not None
+    result = await migrate_offline(root, "src/components/Counter/Counter.test.tsx")
+    assert result.content is not None
     content = result.content
     assert "expect(wrapperRef.current?.state.count).toBe(5);" in content, content
     assert "wrapperRef.current?.increment();" in content, content

@@ -8,11 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from testmend.codemod.wrap import max_len_limit, wrap_long_lines
-from testmend.config import load_config
-from testmend.engine import Engine, RunRequest
 from tests.support.apps import copy_example_app
+from tests.support.codemod import migrate_offline
 from tests.support.engine import PACKAGE_IMPORT_RULE
-from tests.support.engine import testmend_environ as environ
 
 BEFORE = """\
 describe('search', () => {
@@ -94,12 +92,8 @@ async def test_a_result_keeps_within_the_projects_line_length(tmp_path: Path) ->
     config.write_text(config.read_text(encoding="utf-8") + LONG_LINES_RULES, encoding="utf-8")
     file = "src/components/Counter/Seats.test.tsx"
     (root / file).write_text(SUITE, encoding="utf-8")
-    workspaces = tmp_path / "workspaces"
-    workspaces.mkdir()
-    config_ = load_config(root, environ=environ())
-    async with Engine(config_, offline=True, workspaces_dir=workspaces) as engine:
-        result = await (await engine.start(RunRequest(file=file))).wait()
-    assert result is not None and result.content is not None
+    result = await migrate_offline(root, file)
+    assert result.content is not None
     content = result.content
     assert "max-len" not in [m.rule for m in result.lint_messages], result.lint_messages
     long = [line for line in content.splitlines() if len(line) > 80]
@@ -145,13 +139,8 @@ async def test_broken_lines_stay_when_eslint_fix_is_undone(tmp_path: Path) -> No
     config.write_text(config.read_text(encoding="utf-8") + rules, encoding="utf-8")
     file = "src/components/Counter/Seats.test.tsx"
     (root / file).write_text(SUITE, encoding="utf-8")
-    workspaces = tmp_path / "workspaces"
-    workspaces.mkdir()
-    async with Engine(
-        load_config(root, environ=environ()), offline=True, workspaces_dir=workspaces
-    ) as engine:
-        result = await (await engine.start(RunRequest(file=file))).wait()
-    assert result is not None and result.content is not None
+    result = await migrate_offline(root, file)
+    assert result.content is not None
     content = result.content
     assert "from './Counter'" in content, content
     assert [line for line in content.splitlines() if len(line) > 80] == [], content
