@@ -299,7 +299,8 @@ function callSite() {
 const SETUP_FILE = typeof __filename === 'string' ? __filename : null;
 // The frame after the one that made `error` (the caller of the function that made it).
 const callerOf = (error) => String(error.stack || '').split('\n')[2] || '';
-let forwardedCaller = null; // the Error the handler-read patch made while it runs the root's
+// The Error the handler-read patch made, while that patch runs the root's own `prop`.
+let forwardedCaller = null;
 function calledByTest() {
   // [Error, calledByTest, the patch, its caller]
   const caller = String(new Error().stack || '').split('\n')[3] || '';
