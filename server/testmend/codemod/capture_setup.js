@@ -1312,6 +1312,92 @@ function patchRoot(Wrapper, isShallow) {
   }
 }
 
+// A class component's state that the test reads (`wrapper.state('count')`, `wrapper.state()
+// .isOpen`), recorded at the read under the selector ':state': for each value read (each of
+// `state()`'s first keys), the one element of the rendered DOM that shows it as the user sees
+// it, with the queries that select that element alone. A number or a text: the innermost
+// element whose whole text it is, or the one `value` or `aria-value*` attribute that equals it;
+// a boolean: the one ARIA state (`aria-expanded`, …) with that value. `value` null where not
+// exactly one element does, or the value is of another kind. The converter asserts that
+// element instead of the state where every read of a key in the file saw the same element
+// show it, and saw it show more than one value.
+const SHOWN_ATTRIBUTES = ['value', 'aria-valuenow', 'aria-valuetext'];
+const MAX_STATE_KEYS = 20;
+let inStateRecord = false;
+
+function shownAs(value) {
+  if (typeof value === 'boolean') return String(value);
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'string' && value && normalize(value) === value) return value;
+  return null;
+}
+
+function stateShown(elements, value) {
+  const shown = shownAs(value);
+  const none = { value: null, attribute: null, queries: [] };
+  if (shown === null) return none;
+  const holders = [];
+  for (const el of elements) {
+    if (typeof value === 'boolean') {
+      for (const a of STATE_ATTRIBUTES) if (el.getAttribute(a) === shown) holders.push([el, a]);
+      continue;
+    }
+    for (const a of SHOWN_ATTRIBUTES) if (el.getAttribute(a) === shown) holders.push([el, a]);
+    const whole = (e) => normalize(e.textContent) === shown;
+    if (whole(el) && !Array.from(el.children).some(whole)) holders.push([el, null]);
+  }
+  if (holders.length !== 1) return none;
+  const queries = queriesFor([holders[0][0]]).filter((q) => !q.all);
+  return queries.length ? { value: shown, attribute: holders[0][1], queries } : none;
+}
+
+function recordState(self, isShallow, key, result) {
+  const site = callSite();
+  if (!site) return;
+  let elements;
+  if (isShallow) {
+    const html = markup(self, self);
+    elements = html ? Array.from(parsed(html).querySelectorAll('*')) : [];
+  } else {
+    const root = self.getDOMNode();
+    elements = root && root.nodeType === 1 ? [root, ...Array.from(root.querySelectorAll('*'))] : [];
+  }
+  if (!elements.length || elements.length > MAX_HOSTS) return;
+  const read = typeof key === 'string' ? { [key]: result } : result;
+  if (!read || typeof read !== 'object') return;
+  const shown = {};
+  for (const k of Object.keys(read).slice(0, MAX_STATE_KEYS)) shown[k] = stateShown(elements, read[k]);
+  state.records.push({
+    line: site.line,
+    column: site.column,
+    selector: ':state',
+    test: currentTest(),
+    count: 0,
+    shallow: isShallow,
+    state_shown: shown,
+  });
+}
+
+function patchState(Wrapper, isShallow) {
+  const original = Wrapper && Wrapper.prototype && Wrapper.prototype.state;
+  if (typeof original !== 'function' || Wrapper.prototype.__testmendStatePatched) return;
+  Wrapper.prototype.__testmendStatePatched = true;
+  Wrapper.prototype.state = function stateRead(key) {
+    const result = original.apply(this, arguments);
+    if (!inStateRecord && state.records.length < MAX_RECORDS && calledByTest()) {
+      inStateRecord = true;
+      try {
+        if (this === this.root()) recordState(this, isShallow, key, result);
+      } catch (e) {
+        note(e && e.message);
+      } finally {
+        inStateRecord = false;
+      }
+    }
+    return result;
+  };
+}
+
 // A child component's callback prop the test reads to call it (`find(Button).prop('onClick')`,
 // `invoke('onClick')`, `props().onClick`): the element the child rendered that holds the very
 // same function as its own event handler (`<button onClick={props.onClick}>`), whose event
@@ -1426,6 +1512,8 @@ if (enzyme) {
   patch(enzyme.ShallowWrapper, true);
   patchRoot(enzyme.ReactWrapper, false);
   patchRoot(enzyme.ShallowWrapper, true);
+  patchState(enzyme.ReactWrapper, false);
+  patchState(enzyme.ShallowWrapper, true);
   patchHandlerReads(enzyme.ReactWrapper);
 }
 

@@ -163,6 +163,17 @@ class RootProp(_Model):
     queries: list[CapturedQuery] = []
 
 
+class ShownState(_Model):
+    """A value of a class component's state that the test read (``wrapper.state('count')``),
+    as the capture saw the rendered DOM show it: its text (``"5"``, ``"true"``), the attribute
+    that holds it (None: the element's whole text), and the queries that select that one
+    element; ``value`` None where not exactly one element shows it."""
+
+    value: str | None = None
+    attribute: str | None = None
+    queries: list[CapturedQuery] = []
+
+
 class CapturedElement(_Model):
     tag: str
     attributes: dict[str, str] = {}
@@ -270,6 +281,10 @@ class FindRecord(_Model):
 
     root_prop: RootProp | None = None
     """Under ``:root``, where the test read a prop of a full render's root: that prop."""
+
+    state_shown: dict[str, ShownState] = {}
+    """Under ``:state`` (the test read the state of a class component's render): for each key
+    read, where the DOM showed its value."""
 
     handlers: dict[str, CapturedHandler] = {}
     """Under ``:handler`` (a component's callback props read, ``count`` of them found): each

@@ -17,12 +17,7 @@ from ..syntax import (
 )
 from .prop_assertions import PropAssertions, class_argument, property_disabled
 from .state import Ctx, Dropped, Target, Untranslatable
-from .tables import (
-    NO_ROOT_NOTE,
-    SELECT_OPS,
-    SNAPSHOT_NOTE,
-    UNTRANSLATABLE,
-)
+from .tables import NO_ROOT_NOTE, SELECT_OPS, SNAPSHOT_NOTE, UNTRANSLATABLE
 
 
 class Assertions(PropAssertions):
@@ -69,6 +64,9 @@ class Assertions(PropAssertions):
             args_code = ", ".join(self.value(a, ctx) for a in margs)
             return f"expect({subject_code}){'.not' if negated else ''}.{matcher}({args_code});"
         base, ops = chain
+        shown = self.shown_state(ops)  # a value of the state, as the page shows it
+        if shown is not None:
+            return shown
         internal = self.class_internal(base, ops, ctx, optional=True)
         if internal is not None:
             args_code = ", ".join(self.value(a, ctx) for a in margs)

@@ -8,6 +8,7 @@ import re
 
 from ..syntax import Edit, Node, args_of, line_indent, line_start, text, unwrap, walk
 from .scan import Scanner
+from .shown_state import shown_read
 from .state import Binding
 
 # Elements Enzyme's tree leaves out (the adapter renders their child in their place): a
@@ -44,7 +45,8 @@ class ClassRefs(Scanner):
     def collect_class_refs(self) -> None:
         """Wrappers whose test reads ``state()``, calls ``setState()`` or ``instance()`` on
         the root: Enzyme allows these only on class components, so the rendered element can
-        take a ref to the instance. Each such binding gets one, declared beside it."""
+        take a ref to the instance. Each such binding gets one, declared beside it. A read of
+        the state that is asserted as the page shows it (``shown_state``) needs none."""
         taken = {text(n) for n in walk(self.tree.root_node) if n.type == "identifier"}
         for node in walk(self.tree.root_node):
             if node.type != "member_expression":
@@ -60,6 +62,8 @@ class ClassRefs(Scanner):
                 or parent.type != "call_expression"
             ):
                 continue
+            if prop == "state" and shown_read(self.records, node) is not None:
+                continue  # asserted as the page shows it (shown_state)
             binding = self.binding_named(text(obj), obj)
             if binding is None or binding.ref is not None or binding.node is None:
                 continue

@@ -6,10 +6,21 @@ from __future__ import annotations
 
 import re
 
-from ..syntax import Node, args_of, js_string, object_declared, pair_key, string_value, text, unwrap
+from ..syntax import (
+    Node,
+    args_of,
+    js_string,
+    object_declared,
+    pair_key,
+    regex_escape,
+    string_value,
+    text,
+    unwrap,
+)
 from .chains import prop_read_key
 from .dom_attributes import is_dom_attribute
 from .interactions import Interactions
+from .shown_state import shown_read
 from .state import Ctx, Dropped, Target, Untranslatable
 from .tables import (
     BOOLEAN_ATTRIBUTES,
@@ -97,6 +108,29 @@ class PropAssertions(Interactions):
         if len(margs) == 1:
             return f"expect({read}){neg}.toBeDefined();"
         return f"expect({read}){neg}.toEqual({self.value(margs[1], ctx)});"
+
+    def shown_state(self, ops: list[tuple[str, list[Node], Node]]) -> str | None:
+        """An assertion on a value of a class component's state that the page shows
+        (``expect(wrapper.state('count')).toBe(5)``; see ``shown_state``): the element that
+        shows it, asserted as the user sees it (``expect(screen.getByTestId('counter-value'))
+        .toHaveTextContent(/^5$/)``, ``toHaveAttribute('aria-expanded', 'true')``); None
+        where the page does not follow that key."""
+        if not ops or ops[0][0] != "state":
+            return None
+        member = ops[0][2].child_by_field_name("function")
+        shown = shown_read(self.records, member) if member is not None else None
+        if shown is None:
+            return None
+        query = shown.query
+        target = self._query_target(
+            (query.method, list(query.args), False), multi=False, index=None
+        )
+        element = self.element_code(target, "get")
+        self.need_jest_dom()
+        if shown.attribute is None:
+            return f"expect({element}).toHaveTextContent(/^{regex_escape(shown.value)}$/);"
+        name, value = js_string(shown.attribute), js_string(shown.value)
+        return f"expect({element}).toHaveAttribute({name}, {value});"
 
     def _root_prop(
         self, target: Target, key_node: Node, matcher: str, margs: list[Node], ctx: Ctx
