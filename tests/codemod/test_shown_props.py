@@ -151,3 +151,83 @@ async def test_a_router_links_presence_asserts_where_it_goes(app_copy: Path) -> 
         app_copy, file, notes / "NoteLink.tsx", "href.startsWith('#')", "!href.startsWith('#')"
     )
     assert failing == ["renders a hash link as a router link"], failing
+
+
+TAGS = {
+    "Tag.tsx": """
+        export function Tag({ label, tone }: { label: string; tone: string }) {
+          return <span className={`tag tag--${tone}`}>{label}</span>;
+        }
+
+        export function Hint({ children }: { children: string }) {
+          return (
+            <p role="note" className="hint">
+              {children}
+            </p>
+          );
+        }
+
+        export function Post({ tags, hint }: { tags: string[]; hint: string }) {
+          return (
+            <article>
+              <h2>Post</h2>
+              <ul>
+                {tags.map((tag) => (
+                  <li key={tag}>
+                    <Tag label={tag} tone="info" />
+                  </li>
+                ))}
+              </ul>
+              <Hint>{hint}</Hint>
+            </article>
+          );
+        }
+    """,
+}
+
+TAGS_SUITE = """
+import { mount } from 'enzyme';
+import { Hint, Post, Tag } from './Tag';
+
+it('labels each tag', () => {
+  const wrapper = mount(<Post tags={['news', 'sports']} hint="Edited" />);
+  expect(wrapper.find(Tag).first().prop('label')).toBe('news');
+  const second = wrapper.find(Tag).at(1).prop('label');
+  expect(second).toEqual('sports');
+});
+
+it('shows the hint', () => {
+  const wrapper = mount(<Post tags={[]} hint="Draft" />);
+  expect(wrapper.find(Hint).prop('children')).toBe('Draft');
+});
+"""
+
+
+async def test_a_child_prop_shown_as_its_text_is_asserted_on_that_text(app_copy: Path) -> None:
+    """A child's prop that what it rendered shows as its whole text (a tag's ``label``, a
+    hint's text ``children``): the text is asserted, and the child's props need no
+    recording."""
+    tags = write_components(app_copy / "src/components/Tag", TAGS)
+    file = "src/components/Tag/Tag.test.tsx"
+    result = await migrated(app_copy, file, TAGS_SUITE)
+    content = result.content
+    assert "recordedProps" not in content and "mockRecordingProps" not in content, content
+    # Found by its very text, a tag needs asserting only that it is there; the hint is found by
+    # its role, and its text asserted.
+    assert "expect(screen.getByText('news')).toBeInTheDocument();" in content, content
+    assert "const second = screen.getByText('sports').textContent;" in content, content
+    assert "expect(screen.getByRole('note')).toHaveTextContent(/^Draft$/);" in content, content
+    assert result.lint_messages == [] and result.type_messages == [], result.reasons
+    assert result.status == "succeeded", result.reasons
+    failing = await broken_tests(
+        app_copy, file, tags / "Tag.tsx", "{label}</span>", "{label.toUpperCase()}</span>"
+    )
+    assert failing == ["labels each tag"], failing
+    failing = await broken_tests(
+        app_copy,
+        file,
+        tags / "Tag.tsx",
+        "{children}\n",
+        "{children.toLowerCase()}\n",
+    )
+    assert failing == ["shows the hint"], failing

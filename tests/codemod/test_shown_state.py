@@ -47,7 +47,11 @@ SOURCES = {
           state = { value: this.props.start, steps: 0, touched: false };
 
           up = () =>
-            this.setState(({ value, steps }) => ({ value: value + 1, steps: steps + 1, touched: true }));
+            this.setState(({ value, steps }) => ({
+              value: value + 1,
+              steps: steps + 1,
+              touched: true,
+            }));
 
           render() {
             return (

@@ -1040,13 +1040,20 @@ const scalar = (value) => typeof value === 'string' || typeof value === 'number'
 // The text an attribute would show of `props[key]`: a non-empty string or number that no other
 // prop has (which of two equal props an attribute shows, the DOM cannot say); null otherwise.
 function shownValue(props, key) {
+  return SHOWN_PROPS_SKIPPED.has(key) ? null : shownText(props, key);
+}
+// The same for any key, `children` included (text children are what the element shows).
+function shownText(props, key) {
   const value = props[key];
-  if (SHOWN_PROPS_SKIPPED.has(key) || !scalar(value) || String(value) === '') return null;
+  if (!scalar(value) || String(value) === '') return null;
   const text = String(value);
   const same = Object.keys(props).filter((k) => scalar(props[k]) && String(props[k]) === text);
   return same.length === 1 ? text : null;
 }
-function addShownProps(described, result) {
+// A prop no attribute shows may be the element's whole text (`<Tooltip>{children}</Tooltip>`
+// rendering `<div class="tooltip">…</div>`, a badge's `label`): `#text`, where the text is the
+// value exactly and no other prop has it.
+function addShownProps(described, result, elements) {
   for (let i = 0; i < described.length; i += 1) {
     const node = result.at(i);
     if (!componentOf(node.getElement())) continue;
@@ -1054,10 +1061,11 @@ function addShownProps(described, result) {
     const props = node.props();
     const shown = {};
     for (const key of Object.keys(props)) {
-      const value = shownValue(props, key);
+      const value = key === 'children' ? shownText(props, key) : shownValue(props, key);
       if (value === null) continue;
-      const same = attributes.filter(([, v]) => v === value);
+      const same = key === 'children' ? [] : attributes.filter(([, v]) => v === value);
       if (same.length === 1) shown[key] = same[0][0];
+      else if (!same.length && elements[i] && elements[i].textContent === value) shown[key] = '#text';
     }
     if (Object.keys(shown).length) described[i].shown_props = shown;
   }
@@ -1092,7 +1100,7 @@ function record(self, selector, result, isShallow, structural = false) {
     const elements = view.elements;
     try {
       entry.elements = elements.slice(0, 20).map(describeElement);
-      if (found.length === result.length) addShownProps(entry.elements, result);
+      if (found.length === result.length) addShownProps(entry.elements, result, elements);
       entry.queries = queriesFor(elements, selector);
       entry.css = cssFor(elements);
       entry.element_queries = elements.slice(0, 20).map((el) => queriesFor([el], selector));

@@ -15,7 +15,7 @@ from ..syntax import (
     string_value,
     text,
 )
-from .prop_assertions import PropAssertions, class_argument, property_disabled
+from .prop_assertions import PropAssertions, class_argument, found_by_text, property_disabled
 from .state import Ctx, Dropped, Target, Untranslatable
 from .tables import NO_ROOT_NOTE, SELECT_OPS, SNAPSHOT_NOTE, UNTRANSLATABLE
 
@@ -336,10 +336,7 @@ class Assertions(PropAssertions):
             if (
                 matcher in ("toBe", "toEqual", "toStrictEqual")
                 and literal is not None
-                and target.kind == "query"
-                and target.method == "Text"
-                and not target.multi
-                and target.args == js_string(literal)  # (a Text query collapses whitespace)
+                and found_by_text(target, literal)  # (a Text query collapses whitespace)
             ):
                 return f"expect({element}){neg}.toBeInTheDocument();"
             if matcher in ("toBe", "toEqual", "toStrictEqual") and literal is not None:

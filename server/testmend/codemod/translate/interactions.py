@@ -17,7 +17,7 @@ from ..syntax import (
     walk,
 )
 from .events import Events
-from .state import Binding, Ctx, Target, Untranslatable
+from .state import SHOWN_TEXT, Binding, Ctx, Target, Untranslatable
 from .tables import FORM_CONTROLS, SELECT_OPS, UNTRANSLATABLE
 
 _INTERNALS = ("state", "setState", "instance")
@@ -163,6 +163,8 @@ class Interactions(Events):
         property React sets, the ``className`` as the element's; Untranslatable otherwise."""
         key = string_value(rest[0][1][0])
         shown = target.shown_attribute(key) if key is not None else None
+        if shown == SHOWN_TEXT:
+            return f"{self.read_of(target)}.textContent"  # what the user reads of the prop
         if shown is not None:
             # What the user sees of the prop: the attribute the capture saw it become.
             return f"{self.read_of(target)}.getAttribute({js_string(shown)})"

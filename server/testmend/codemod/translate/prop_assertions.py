@@ -21,7 +21,7 @@ from .chains import prop_read_key
 from .dom_attributes import is_dom_attribute
 from .interactions import Interactions
 from .shown_state import shown_read
-from .state import Ctx, Dropped, Target, Untranslatable
+from .state import SHOWN_TEXT, Ctx, Dropped, Target, Untranslatable
 from .tables import (
     BOOLEAN_ATTRIBUTES,
     DISABLEABLE_TAGS,
@@ -300,6 +300,36 @@ class PropAssertions(Interactions):
             return "\x00".join(lines)
         raise Untranslatable(f"reads {op}() in a way testmend cannot map to the DOM")
 
+    def _shown_text(
+        self,
+        target: Target,
+        element: str,
+        matcher: str,
+        negated: bool,
+        margs: list[Node],
+        margs_code: str,
+    ) -> str:
+        """A child's prop that the element it rendered shows as its whole text, compared with a
+        value: the element's text (a literal as jest-dom reads it, ``toHaveTextContent(/^New$/)``;
+        a value only the run knows as ``textContent``, which is always a string)."""
+        expected = unwrap(margs[0]) if len(margs) == 1 else None
+        if matcher not in ("toBe", "toEqual", "toStrictEqual") or expected is None:
+            raise Untranslatable(f"compares a prop the element shows as its text with {matcher}")
+        neg = ".not" if negated else ""
+        literal = string_value(expected) if expected.type == "string" else None
+        if expected.type == "number":
+            literal = text(expected)
+        if literal is not None and " ".join(literal.split()) == literal and literal:
+            return self._text_is(target, element, literal, neg)
+        return f"expect({self.read_of(target)}.textContent){neg}.{matcher}(String({margs_code}));"
+
+    def _text_is(self, target: Target, element: str, literal: str, neg: str) -> str:
+        """That ``element``'s whole text is ``literal`` (single-spaced): by jest-dom, or, where
+        the element is found by that very text, only that it is there."""
+        if not neg and found_by_text(target, literal):
+            return f"expect({element}).toBeInTheDocument();"
+        return f"expect({element}){neg}.toHaveTextContent(/^{regex_escape(literal)}$/);"
+
     @staticmethod
     def _disabled_assertion(target: Target, element: str, value: bool) -> str:
         """``disabled`` on a form control is its disabled state; on anything else (a link
@@ -353,6 +383,9 @@ class PropAssertions(Interactions):
             ):
                 # Text children: what the element shows, compared exactly. (Element children
                 # never equal a string, in Enzyme or here.)
+                if literal and " ".join(literal.split()) == literal:
+                    self.need_jest_dom()
+                    return self._text_is(target, self.element_code(target, "get"), literal, neg)
                 return f"expect({self.read_of(target)}.textContent){neg}.{matcher}({margs_code});"
             raise Untranslatable("reads the children prop; assert on the rendered text")
         if key == "style":
@@ -412,6 +445,8 @@ class PropAssertions(Interactions):
         attr = PROP_ATTRIBUTES.get(key, key)
         hyphenated = re.sub(r"[A-Z]", lambda m: "-" + m.group(0).lower(), key)
         shown = target.shown_attribute(key)
+        if shown == SHOWN_TEXT:
+            return self._shown_text(target, element, matcher, negated, margs, margs_code)
         if shown is not None:
             attr = shown  # the capture saw the prop's value there
         elif hyphenated in SVG_HYPHENATED:
@@ -547,3 +582,13 @@ def held(target: Target) -> Target:
     if target.kind == "var" and target.binding is not None and target.binding.target is not None:
         return target.binding.target
     return target
+
+
+def found_by_text(target: Target, literal: str) -> bool:
+    """Whether ``target`` is one element a text query finds by exactly ``literal``."""
+    return (
+        target.kind == "query"
+        and target.method == "Text"
+        and not target.multi
+        and target.args == js_string(literal)
+    )

@@ -193,10 +193,16 @@ class Target:
         return shown_attribute(self.captured, key)
 
 
+SHOWN_TEXT = "#text"
+"""What ``shown_attribute`` says of a prop the element shows as its whole text (a tooltip's
+text ``children``, a badge's ``label``), not as an attribute."""
+
+
 def shown_attribute(elements: Iterable[CapturedElement], key: str) -> str | None:
     """The attribute a component's prop ``key`` became in what it rendered, where the capture
     saw every one of ``elements`` show it by one attribute, the same one in all (a Link's
-    ``to``, its anchor's ``href``); None otherwise (or for no elements)."""
+    ``to``, its anchor's ``href``), or ``SHOWN_TEXT`` by its whole text in all; None
+    otherwise (or for no elements)."""
     shown = {e.shown_props.get(key) for e in elements}
     return shown.pop() if len(shown) == 1 else None
 
