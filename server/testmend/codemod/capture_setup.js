@@ -1324,12 +1324,12 @@ function patchRoot(Wrapper, isShallow) {
 // .isOpen`), recorded at the read under the selector ':state': for each value read (each of
 // `state()`'s first keys), the one element of the rendered DOM that shows it as the user sees
 // it, with the queries that select that element alone. A number or a text: the innermost
-// element whose whole text it is, or the one `value` or `aria-value*` attribute that equals it;
-// a boolean: the one ARIA state (`aria-expanded`, …) with that value. `value` null where not
+// element whose whole text it is, or the one `aria-valuenow` or `aria-valuetext` that equals
+// it; a boolean: the one ARIA state (`aria-expanded`, …) with that value. `value` null where not
 // exactly one element does, or the value is of another kind. The converter asserts that
 // element instead of the state where every read of a key in the file saw the same element
 // show it, and saw it show more than one value.
-const SHOWN_ATTRIBUTES = ['value', 'aria-valuenow', 'aria-valuetext'];
+const SHOWN_ATTRIBUTES = ['aria-valuenow', 'aria-valuetext'];
 const MAX_STATE_KEYS = 20;
 let inStateRecord = false;
 

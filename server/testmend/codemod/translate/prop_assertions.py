@@ -112,7 +112,7 @@ class PropAssertions(Interactions):
     def shown_state(self, ops: list[tuple[str, list[Node], Node]]) -> str | None:
         """An assertion on a value of a class component's state that the page shows
         (``expect(wrapper.state('count')).toBe(5)``; see ``shown_state``): the element that
-        shows it, asserted as the user sees it (``expect(screen.getByTestId('counter-value'))
+        shows it, asserted as the user sees it (``expect(screen.getByRole('status'))
         .toHaveTextContent(/^5$/)``, ``toHaveAttribute('aria-expanded', 'true')``); None
         where the page does not follow that key."""
         if not ops or ops[0][0] != "state":

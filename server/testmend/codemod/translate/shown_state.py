@@ -1,7 +1,8 @@
 """A class component's state that its render shows: an assertion on a value of the state
 (``expect(wrapper.state('count')).toBe(5)``) asserts, where the capture saw the page show that
-value, the element that shows it (``expect(screen.getByTestId('counter-value'))
-.toHaveTextContent(/^5$/)``), which is what the user sees, instead of the instance's internals.
+value, the element that shows it (``expect(screen.getByRole('status')).toHaveTextContent(
+/^5$/)``: the example's ``Counter``, its ``<output>``), which is what the user sees, instead of
+the instance's internals.
 
 The capture records each read of the state (the selector ``:state``) with, for each key read,
 the one element of the rendered DOM showing its value: its whole text (a number, a text), or
