@@ -192,7 +192,7 @@ import { Hint, Post, Tag } from './Tag';
 it('labels each tag', () => {
   const wrapper = mount(<Post tags={['news', 'sports']} hint="Edited" />);
   expect(wrapper.find(Tag).first().prop('label')).toBe('news');
-  const second = wrapper.find(Tag).at(1).prop('label');
+  const second = wrapper.find(Tag).get(1).props.label;
   expect(second).toEqual('sports');
 });
 
@@ -206,7 +206,8 @@ it('shows the hint', () => {
 async def test_a_child_prop_shown_as_its_text_is_asserted_on_that_text(app_copy: Path) -> None:
     """A child's prop that what it rendered shows as its whole text (a tag's ``label``, a
     hint's text ``children``): the text is asserted, and the child's props need no
-    recording."""
+    recording. ``get(i).props.k`` (public suites: ``find(Comment).get(0).props.comment``,
+    kubeapps' ``links.get(0).props.to``) reads as ``at(i).prop('k')``."""
     tags = write_components(app_copy / "src/components/Tag", TAGS)
     file = "src/components/Tag/Tag.test.tsx"
     result = await migrated(app_copy, file, TAGS_SUITE)

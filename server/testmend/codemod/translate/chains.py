@@ -62,7 +62,7 @@ class Chains(RenderCalls):
         # re-read: Testing Library's queries read the live DOM, so it reads as if absent. As a
         # statement's last call it stays (interactions.py drops that statement).
         ops = [o for i, o in enumerate(ops) if o[0] != "update" or o[1] or i == len(ops) - 1]
-        return current, ops
+        return current, _element_props(ops)
 
     def collect_selection_helpers(self) -> None:
         """Find the file's functions that only return a selection of their one wrapper
@@ -270,3 +270,23 @@ def prop_read_key(ops: list[tuple[str, list[Node]]]) -> str | None:
     if op == "[]" and args:
         return string_value(args[0])
     return None
+
+
+def _element_props(ops: list[tuple[str, list[Node], Node]]) -> list[tuple[str, list[Node], Node]]:
+    """``get(i).props`` (the React element at ``i`` of a selection, and its props: ``find(
+    'path').get(0).props.stroke``, ``links.get(1).props.to``) read as ``at(i).props()``, the
+    same props of the same node."""
+    out: list[tuple[str, list[Node], Node]] = []
+    for op in ops:
+        previous = out[-1] if out else None
+        if (
+            op[0] == ".props"
+            and previous is not None
+            and previous[0] == "get"
+            and len(previous[1]) == 1
+        ):
+            out[-1] = ("at", previous[1], previous[2])
+            out.append(("props", [], op[2]))
+        else:
+            out.append(op)
+    return out

@@ -16,6 +16,7 @@ from ..syntax import (
     unwrap,
     walk,
 )
+from .chains import prop_read_key
 from .events import Events
 from .state import SHOWN_TEXT, Binding, Ctx, Target, Untranslatable
 from .tables import FORM_CONTROLS, SELECT_OPS, UNTRANSLATABLE
@@ -145,8 +146,11 @@ class Interactions(Events):
             return f"{self.map_code(target, args[0])}{tail}"
         if op == "hasClass" and args:
             return f"{self.element_code(target, 'get')}.classList.contains({text(args[0])}){tail}"
-        if op == "prop" and len(args) == 1 and string_value(args[0]) is not None:
-            return self._prop_value(target, ops[: len(ops) - len(rest)], rest, ctx) + tail
+        read = rest[:1] if op == "prop" else rest[:2]  # prop('k'), props().k
+        key = prop_read_key([(o, a) for o, a, _n in read]) if op in ("prop", "props") else None
+        if key is not None:
+            tail = "".join(self._raw_op(o, a) for o, a, _ in rest[len(read) :])
+            return self._prop_value(target, ops[: len(ops) - len(rest)], key, ctx) + tail
         if op in UNTRANSLATABLE:
             raise Untranslatable(UNTRANSLATABLE[op])
         raise Untranslatable(f"reads {op.lstrip('.')} of the Enzyme wrapper")
@@ -155,14 +159,14 @@ class Interactions(Events):
         self,
         target: Target,
         selection: list[tuple[str, list[Node], Node]],
-        rest: list[tuple[str, list[Node], Node]],
+        key: str,
         ctx: Ctx,
     ) -> str:
-        """``find(…).prop('k')`` used as a value: a child component's prop from its recorded
-        props (a find by CSS that selected its node), a form control's ``value`` as the DOM
-        property React sets, the ``className`` as the element's; Untranslatable otherwise."""
-        key = string_value(rest[0][1][0])
-        shown = target.shown_attribute(key) if key is not None else None
+        """``find(…).prop('k')`` (``props().k``) used as a value: a child component's prop from
+        its recorded props (a find by CSS that selected its node), a form control's ``value``
+        as the DOM property React sets, the ``className`` as the element's; Untranslatable
+        otherwise."""
+        shown = target.shown_attribute(key)
         if shown == SHOWN_TEXT:
             return f"{self.read_of(target)}.textContent"  # what the user reads of the prop
         if shown is not None:

@@ -552,6 +552,7 @@ class Statements(RenderFirst):
                 prop = text(parent.child_by_field_name("property"))
                 if prop in (
                     "at",
+                    "get",
                     "first",
                     "last",
                     "length",
