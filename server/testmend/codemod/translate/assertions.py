@@ -80,8 +80,9 @@ class Assertions(PropAssertions):
         title = self._document_title(call, base, ops, matcher, negated, margs, ctx)
         if title is not None:
             return title
-        for op, _a, _n in ops[:-1] if ops and ops[-1][0] in ("type", "name") else ops:
-            if op in UNTRANSLATABLE:  # type()/name() last: a tag, perhaps (assert_on decides)
+        checked = ops[:-1] if ops and ops[-1][0] in ("type", "name") else ops
+        for i, (op, _a, _n) in enumerate(checked):  # type()/name() last: assert_on decides
+            if op in UNTRANSLATABLE and not (op == "instance" and i):  # a found node's: below
                 raise Untranslatable(UNTRANSLATABLE[op])
         terminal = next((op for op, _a, _n in ops if op not in SELECT_OPS), None)
         context = (
@@ -373,10 +374,15 @@ class Assertions(PropAssertions):
             return f"expect({element}){neg}.{matcher}({margs_code});"
         if op == "debug" and matcher == "toMatchSnapshot" and target.kind == "root":
             return f"expect({self.member_of(target, 'asFragment')}()).toMatchSnapshot();"
-        if op == "getDOMNode":
-            element = self.element_code(target, "get")
+        if op == "getDOMNode" or self.dom_instance(target, op, args):
+            if op == "instance" and [o for o, _a, _n in after] in ([".value"], [".checked"]):
+                key = after[0][0][1:]  # the node's value: the prop's assertion (toHaveValue)
+                return self._attribute_assertion(target, key, matcher, negated, margs, margs_code)
+            element = self.dom_node_code(target, bool(after))
             tail = "".join(self._raw_op(o, a) for o, a, _n in after)
             return f"expect({element}{tail}){neg}.{matcher}({margs_code});"
+        if op == "instance":
+            raise Untranslatable(UNTRANSLATABLE["instance"])
         if op == "is" and args and string_value(args[0]) is not None and not after:
             element = self.element_code(target, "get")
             return f"expect({element}.matches({text(args[0])})){neg}.{matcher}({margs_code});"

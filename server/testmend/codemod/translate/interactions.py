@@ -142,6 +142,8 @@ class Interactions(Events):
             return f"({self.element_code(target, 'query')} !== null){tail}"
         if op == "getDOMNode":
             return f"{self.element_code(target, 'get')}{tail}"
+        if self.dom_instance(target, op, args):
+            return f"{self.dom_node_code(target, bool(tail))}{tail}"
         if op == "map" and args:
             return f"{self.map_code(target, args[0])}{tail}"
         if op == "hasClass" and args:
@@ -300,8 +302,8 @@ class Interactions(Events):
         if internal is not None:
             # setState and method calls update the component: act flushes it, as Enzyme did.
             return f"{self.need('act')}(() => {{\x00  {internal};\x00}});"
-        for op, _a, _n in ops:
-            if op in UNTRANSLATABLE:
+        for i, (op, _a, _n) in enumerate(ops):
+            if op in UNTRANSLATABLE and not (op == "instance" and i):  # a found node's: below
                 raise Untranslatable(UNTRANSLATABLE[op])
         last, largs, _ = ops[-1]
         if last == "update" and all(o in SELECT_OPS or o == "update" for o, _a, _n in ops):
@@ -336,6 +338,11 @@ class Interactions(Events):
             element = self.element_code(target, "get")
             tail = "".join(self._raw_op(o, a) for o, a, _n in rest[1:])
             return f"{element}{tail};"
+        if rest and self.dom_instance(target, rest[0][0], rest[0][1]):
+            tail = "".join(self._raw_op(o, a) for o, a, _n in rest[1:])
+            return f"{self.dom_node_code(target, bool(tail))}{tail};"
+        if rest and rest[0][0] == "instance":
+            raise Untranslatable(UNTRANSLATABLE["instance"])
         if (rest and rest[0][0] in ("prop", "props")) or any(
             o in ("prop", "props") for o, _a, _n in rest
         ):
@@ -445,6 +452,25 @@ class Interactions(Events):
         if code.endswith("?"):  # instance() read further: `ref.current?.close()`, `?.[k]`
             return code + ("" if tail.startswith(".") else ".") + tail
         return code + tail
+
+    @staticmethod
+    def dom_instance(target: Target, op: str, args: list[Node]) -> bool:
+        """``instance()`` of an element a find selected (``find('input').instance().value``):
+        in a full render, Enzyme gives its DOM node, as ``getDOMNode()`` does (a component's is
+        its class instance; a shallow render throws for any but the root)."""
+        return op == "instance" and not args and target.kind != "root" and not target.component
+
+    def dom_node_code(self, target: Target, read: bool) -> str:
+        """The DOM node ``target`` stands for; where the code reads it further (``.value``,
+        ``.selectionStart``) in TypeScript, known to be there, and a query's typed as the form
+        control it is (a CSS lookup by the tag is typed so already)."""
+        element = self.element_code(target, "get", non_null=read)
+        tags = {e.tag for e in target.captured}
+        if self.ts and read and target.kind == "query" and len(tags) == 1:
+            tag = tags.pop()
+            if tag in FORM_CONTROLS:
+                return f"({element} as {FORM_CONTROLS[tag]})"
+        return element
 
     def _wrapper_only_passed_to_helpers(self, stmt: Node) -> bool:
         """A statement whose only use of wrappers is passing them to local helpers that take a
