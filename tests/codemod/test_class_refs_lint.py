@@ -1,5 +1,5 @@
 """A class component's internals read through a ref (the example app's ``Counter``:
-``state('history')``, ``instance().increment()``, ``setState``) in a TypeScript project whose lint
+``state('history')``, ``state()``, ``setState``) in a TypeScript project whose lint
 forbids the non-null assertion (typescript-eslint's ``strict``, airbnb's TypeScript config:
 addons-code-manager's). The ref's ``current`` is read through ``?.`` where the code is an
 assertion's subject or a call as a statement, so the result is accepted under that rule too.
@@ -30,7 +30,7 @@ async def test_class_internals_through_a_ref_pass_a_lint_that_forbids_non_null(
     assert result.content is not None
     content = result.content
     assert "expect(wrapperRef.current?.state.history).toHaveLength(0);" in content, content
-    assert "wrapperRef.current?.increment();" in content, content
+    assert "wrapperRef.current?.setState({ count: 9, history: [5, 7] });" in content, content
     assert "current!" not in content, content
     assert result.lint_messages == [] and result.type_messages == [], (
         result.lint_messages,

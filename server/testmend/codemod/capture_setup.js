@@ -1418,7 +1418,8 @@ const HANDLER_PROP = /^on[A-Z]/;
 // Every element holding `fn` as the same handler prop, in document order: one, or the items of
 // a list that share the callback (`<input onChange={onChange} value={opt} />` for each option),
 // of which the test's event data tells the one it meant.
-function handlerHosts(self, fn) {
+// `locate`: a host node's DOM element (a shallow render's, in its parsed markup).
+function handlerHosts(self, fn, locate = (node) => node.getDOMNode()) {
   const hosts = self.findWhere((n) => typeof n.type() === 'string');
   const found = [];
   let key = null;
@@ -1429,12 +1430,27 @@ function handlerHosts(self, fn) {
       ? (own[key] === fn ? key : undefined)
       : Object.keys(own).find((k) => HANDLER_PROP.test(k) && own[k] === fn);
     if (!held) continue;
-    const element = node.getDOMNode();
+    const element = locate(node);
     if (!element || element.nodeType !== 1) return [];
     key = held;
     found.push({ key, element });
   }
   return found;
+}
+
+// The elements holding a handler (`handlerHosts`), described with the queries that select each.
+function heldBy(hosts) {
+  return {
+    event: hosts[0].key,
+    holders: hosts.map((host) => {
+      const queries = queriesFor([host.element]);
+      return {
+        element: describeElement(host.element),
+        queries,
+        indexed: queries.length ? [] : indexedQueries(host.element),
+      };
+    }),
+  };
 }
 
 let inHandlerRecord = false;
@@ -1452,18 +1468,7 @@ function recordHandlers(self, name) {
     for (const key of names) {
       if (!HANDLER_PROP.test(key) || typeof props[key] !== 'function') continue;
       const hosts = handlerHosts(self, props[key]);
-      if (!hosts.length) continue;
-      handlers[key] = {
-        event: hosts[0].key,
-        holders: hosts.map((host) => {
-          const queries = queriesFor([host.element]);
-          return {
-            element: describeElement(host.element),
-            queries,
-            indexed: queries.length ? [] : indexedQueries(host.element),
-          };
-        }),
-      };
+      if (hosts.length) handlers[key] = heldBy(hosts);
     }
     state.records.push({
       line: site.line,
@@ -1515,6 +1520,61 @@ function patchHandlerReads(Wrapper) {
   }
 }
 
+// A class component's method that a test calls through the root's instance (`wrapper.instance()
+// .handleClick()`): the elements its render holds that very function on as their own event
+// handler (`onClick={this.handleClick}`: an arrow field, or a method bound in the
+// constructor), recorded at the `instance()` call under the selector ':instance', for each of
+// the instance's own functions, as ':handler' records a child's callback props. A shallow
+// render's elements are found in its parsed markup. The converter makes the call that element's
+// event, as a user makes it.
+const MAX_INSTANCE_METHODS = 30;
+let inInstanceRecord = false;
+function recordInstance(self, isShallow, instance) {
+  const site = callSite();
+  if (!site || !instance || typeof instance !== 'object') return;
+  counting = true; // the findWhere below is no find of the test's
+  try {
+    const locate = isShallow ? (node) => shallowElements(node, self)[0] : undefined;
+    const handlers = {};
+    const methods = Object.keys(instance).filter((k) => typeof instance[k] === 'function');
+    for (const key of methods.slice(0, MAX_INSTANCE_METHODS)) {
+      const hosts = handlerHosts(self, instance[key], locate);
+      if (hosts.length) handlers[key] = heldBy(hosts);
+    }
+    state.records.push({
+      line: site.line,
+      column: site.column,
+      selector: ':instance',
+      test: currentTest(),
+      count: Object.keys(handlers).length,
+      shallow: isShallow,
+      handlers,
+    });
+  } finally {
+    counting = false;
+  }
+}
+
+function patchInstance(Wrapper, isShallow) {
+  const original = Wrapper && Wrapper.prototype && Wrapper.prototype.instance;
+  if (typeof original !== 'function' || Wrapper.prototype.__testmendInstancePatched) return;
+  Wrapper.prototype.__testmendInstancePatched = true;
+  Wrapper.prototype.instance = function instanceRead() {
+    const result = original.apply(this, arguments);
+    if (!inInstanceRecord && state.records.length < MAX_RECORDS && calledByTest()) {
+      inInstanceRecord = true;
+      try {
+        if (this === this.root()) recordInstance(this, isShallow, result);
+      } catch (e) {
+        note(e && e.message);
+      } finally {
+        inInstanceRecord = false;
+      }
+    }
+    return result;
+  };
+}
+
 if (enzyme) {
   patch(enzyme.ReactWrapper, false);
   patch(enzyme.ShallowWrapper, true);
@@ -1522,6 +1582,8 @@ if (enzyme) {
   patchRoot(enzyme.ShallowWrapper, true);
   patchState(enzyme.ReactWrapper, false);
   patchState(enzyme.ShallowWrapper, true);
+  patchInstance(enzyme.ReactWrapper, false);
+  patchInstance(enzyme.ShallowWrapper, true);
   patchHandlerReads(enzyme.ReactWrapper);
 }
 

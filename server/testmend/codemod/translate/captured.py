@@ -59,7 +59,7 @@ class CapturedQueries(Chains):
         finds (None)."""
         if records is None:
             return None
-        special = (":root", ":handler", ":state")
+        special = (":root", ":handler", ":state", ":instance")
         kept = [
             r for r in records if r.selector == kind or (kind is None and r.selector not in special)
         ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from ..syntax import Edit, Node, args_of, line_indent, line_start, text, unwrap, walk
+from .instance_events import held_handler
 from .scan import Scanner
 from .shown_state import shown_read
 from .state import Binding
@@ -46,7 +47,8 @@ class ClassRefs(Scanner):
         """Wrappers whose test reads ``state()``, calls ``setState()`` or ``instance()`` on
         the root: Enzyme allows these only on class components, so the rendered element can
         take a ref to the instance. Each such binding gets one, declared beside it. A read of
-        the state that is asserted as the page shows it (``shown_state``) needs none."""
+        the state that is asserted as the page shows it (``shown_state``), or a method called
+        as an element's event (``instance_events``), needs none."""
         taken = {text(n) for n in walk(self.tree.root_node) if n.type == "identifier"}
         for node in walk(self.tree.root_node):
             if node.type != "member_expression":
@@ -64,6 +66,8 @@ class ClassRefs(Scanner):
                 continue
             if prop == "state" and shown_read(self.records, node) is not None:
                 continue  # asserted as the page shows it (shown_state)
+            if prop == "instance" and held_handler(self.records, node) is not None:
+                continue  # an element's event (instance_events)
             binding = self.binding_named(text(obj), obj)
             if binding is None or binding.ref is not None or binding.node is None:
                 continue

@@ -21,6 +21,7 @@ from ..syntax import (
     uses_after,
 )
 from .awaiting import Awaiting
+from .instance_events import held_handler
 from .state import Binding, Ctx, Target, Untranslatable
 from .tables import EVENT_METHODS, EVENTS, SELECT_OPS
 
@@ -136,21 +137,40 @@ class Events(Awaiting):
         chosen = [h for h in holders if h is not None]
         if event is None or len(chosen) != len(holders):
             return None
-        # Else, no query selecting it alone: its position among those its name selects.
-        target = self._agreed([h.queries for h in chosen], multi=False) or self._agreed(
-            [h.indexed for h in chosen], multi=False
+        if any("disabled" in h.element.attributes for h in chosen):
+            return None  # no user's event reaches it: the test did what no user can
+        target = self._holder_target(chosen)
+        return (target, event, data) if target is not None else None
+
+    def _holder_target(self, holders: list[HandlerHolder]) -> Target | None:
+        """The element holding a handler, as each run saw it (``holders``): by the query every
+        run agrees on, else by its position among those its name selects; None without."""
+        target = self._agreed([h.queries for h in holders], multi=False) or self._agreed(
+            [h.indexed for h in holders], multi=False
         )
         if target is None:
             return None
-        element = chosen[0].element
-        if any("disabled" in h.element.attributes for h in chosen):
-            return None  # no user's event reaches it: the test did what no user can
+        element = holders[0].element
         target.captured = (element,)
         target.checkbox = element.tag == "input" and element.attributes.get("type") in (
             "checkbox",
             "radio",
         )
-        return target, event, data
+        return target
+
+    def instance_event(self, ops: list[tuple[str, list[Node], Node]], ctx: Ctx) -> str | None:
+        """``wrapper.instance().handleClick()`` as a statement, where the capture saw one
+        element hold that method as its own handler (``instance_events``): that element's
+        event, as a user makes it; None otherwise (the call goes through the ref)."""
+        if len(ops) != 2 or ops[0][0] != "instance":
+            return None
+        member = ops[0][2].child_by_field_name("function")
+        held = held_handler(self.records, member) if member is not None else None
+        event = EVENTS.get(held[0][2:].lower()) if held is not None else None
+        target = self._holder_target(held[1]) if held is not None else None
+        if held is None or event is None or target is None:
+            return None
+        return self._fire(target, event, ops[1][2], None, ctx)
 
     def _handler_read(self, call: Node) -> Node | None:
         """What the call ``call`` calls: the read of a handler prop (``(x.prop('onClick') as

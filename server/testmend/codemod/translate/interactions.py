@@ -298,6 +298,9 @@ class Interactions(Events):
         base, ops = chain
         if not ops:
             return None
+        event = self.instance_event(ops, ctx)  # a method an element holds as its handler
+        if event is not None:
+            return event
         internal = self.class_internal(base, ops, ctx, optional=True)
         if internal is not None:
             # setState and method calls update the component: act flushes it, as Enzyme did.
@@ -455,10 +458,17 @@ class Interactions(Events):
 
     @staticmethod
     def dom_instance(target: Target, op: str, args: list[Node]) -> bool:
-        """``instance()`` of an element a find selected (``find('input').instance().value``):
-        in a full render, Enzyme gives its DOM node, as ``getDOMNode()`` does (a component's is
-        its class instance; a shallow render throws for any but the root)."""
-        return op == "instance" and not args and target.kind != "root" and not target.component
+        """``instance()`` of an element a find selected (``find('input').instance().value``),
+        as the capture saw it (a component's node, which a class selector may select too, gives
+        its class instance): in a full render, Enzyme gives the DOM node, as ``getDOMNode()``
+        does (a shallow render throws for any but the root)."""
+        return (
+            op == "instance"
+            and not args
+            and target.kind != "root"
+            and not target.component
+            and bool(target.captured)
+        )
 
     def dom_node_code(self, target: Target, read: bool) -> str:
         """The DOM node ``target`` stands for; where the code reads it further (``.value``,

@@ -17,14 +17,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..models import CapturedQuery, FindRecord
+from ..models import CapturedQuery
 from ..syntax import Node, args_of, string_value, text, unwrap
+from .site_records import Records, records_at
 
 # Matchers comparing the read with one literal, and those saying it is true or false.
 _EQUALS = ("toBe", "toEqual", "toStrictEqual")
 _TRUTH = {"toBeTruthy": "true", "toBeFalsy": "false"}
-
-Records = dict[tuple[int, int], list[FindRecord]]
 
 
 @dataclass(frozen=True)
@@ -99,19 +98,6 @@ def _expected(subject: Node) -> str | None:
     return string_value(literal)
 
 
-def _at(records: Records, prop: Node) -> list[FindRecord]:
-    """The capture's ``:state`` records of the read whose ``state`` property is ``prop``: at its
-    position, or the one position on its line that has any (stack columns vary by engine)."""
-    key = (prop.start_point[0] + 1, prop.start_point[1] + 1)
-    found = [r for r in records.get(key, []) if r.selector == ":state"]
-    if found:
-        return found
-    line = [
-        r for (at, rs) in records.items() if at[0] == key[0] for r in rs if r.selector == ":state"
-    ]
-    return line if len({(r.line, r.column) for r in line}) == 1 else []
-
-
 def _follows(records: Records, key: str) -> tuple[str | None, CapturedQuery] | None:
     """The attribute and the query of the one element that showed ``key`` at every read of it
     in the file, when those reads saw it take more than one value; None otherwise."""
@@ -141,7 +127,7 @@ def shown_read(records: Records, member: Node) -> ShownRead | None:
         return None
     key, subject = read
     expected = _expected(subject)
-    here = _at(records, prop)
+    here = records_at(records, prop, ":state")
     if expected is None or not here:
         return None
     if any(key not in r.state_shown or r.state_shown[key].value != expected for r in here):
