@@ -10,7 +10,7 @@ from ..models import CapturedElement, CapturedQuery, FindRecord
 from ..syntax import Node, args_of, js_string, js_value, string_value, text, unwrap
 from .chains import Chains, prop_read_key
 from .marker_ids import marker_for
-from .state import Ctx, Target, shown_attribute
+from .state import SHOWN_TEXT, Ctx, Target, shown_attribute
 from .tables import LAST, TEXT_CONTEXT_ORDER
 from .text_queries import TextQuery, text_query
 
@@ -286,18 +286,26 @@ class CapturedQueries(Chains):
         which only the number cases render): what stands for it is read with ``query``."""
         return {bool(r.count) for r in self._runs_of(find_call, ctx)} == {True, False}
 
-    def shown_in_dom(self, ops: list[tuple[str, list[Node], Node]], i: int, ctx: Ctx) -> bool:
+    def shown_in_dom(
+        self, ops: list[tuple[str, list[Node], Node]], i: int, ctx: Ctx, *, recordable: bool
+    ) -> bool:
         """``find(C)[…].prop('k')`` (``props().k``) where every element the capture saw the
         find select shows the prop's value as one attribute, the same one in all (a Link's
-        ``to``, its anchor's ``href``): the DOM answers the read, and C's props need no
-        recording. ``i``: how many of ``ops`` select the component (``find(C)[.at(n)]``); the
-        read is the rest of them."""
+        ``to``, its anchor's ``href``), or as its whole text: the DOM answers the read, and C's
+        props need no recording. ``i``: how many of ``ops`` select the component
+        (``find(C)[.at(n)]``); the read is the rest of them. ``recordable``: whether C's props
+        could be recorded instead."""
         key = prop_read_key([(o, a) for o, a, _n in ops[i:]]) if i else None
         if key is None:
             return False
         records = self._matched_at(ops[0][2], ctx)
         elements = [e for r in records for e in r.elements]
-        return shown_attribute(elements, key) is not None
+        shown = shown_attribute(elements, key)
+        if shown == SHOWN_TEXT:
+            # Its text, where a query selects what the find did, or nothing records C: CSS is
+            # node access, which the project's lint rejects and the recording does not need.
+            return all(r.queries for r in records) or not recordable
+        return shown is not None
 
     def _agreed(self, runs: list[list[CapturedQuery]], *, multi: bool) -> Target | None:
         """The first query every run of a site offers (``runs``: each run's queries, in order

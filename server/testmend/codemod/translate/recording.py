@@ -44,13 +44,11 @@ RECORDING_NOTE = (
     "what {they} render{s} would survive a refactor of those props"
 )
 
-
 COUNTING_NOTE = (
     "Enzyme counted the instances of {names}, and no capture shows what {they} render{s}; the "
     "jest.mock below wraps {them} so each mounted instance is recorded, and {they} still "
     "render{s} as before. An assertion on what {they} render{s} would survive a refactor"
 )
-
 
 RECORDING_STUBBED_NOTE = (
     "Enzyme read the props that {names} received; the jest.mock below wraps {them} so each "
@@ -260,7 +258,11 @@ class Recordings(Targets):
     def _reads_props(self, ops: list[tuple[str, list[Node], Node]], ctx: Ctx | None) -> bool:
         """``ops`` are a component selection and a read of its props the DOM does not show."""
         i = self.selection_length(ops)
-        if ctx is not None and self.shown_in_dom(ops, i, ctx):
+        try:  # whether C (`find(C)`) could be recorded instead
+            recordable = bool(i) and bool(self.recordable(text(ops[0][1][0])))
+        except Untranslatable:
+            recordable = False
+        if ctx is not None and self.shown_in_dom(ops, i, ctx, recordable=recordable):
             return False
         return 0 < i < len(ops) and ops[i][0] in ("prop", "props", "invoke")
 
