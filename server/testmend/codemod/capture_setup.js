@@ -1331,7 +1331,6 @@ function patchRoot(Wrapper, isShallow) {
 // show it, and saw it show more than one value.
 const SHOWN_ATTRIBUTES = ['aria-valuenow', 'aria-valuetext'];
 const MAX_STATE_KEYS = 20;
-let inStateRecord = false;
 
 function shownAs(value) {
   if (typeof value === 'boolean') return String(value);
@@ -1386,20 +1385,25 @@ function recordState(self, isShallow, key, result) {
   });
 }
 
-function patchState(Wrapper, isShallow) {
-  const original = Wrapper && Wrapper.prototype && Wrapper.prototype.state;
-  if (typeof original !== 'function' || Wrapper.prototype.__testmendStatePatched) return;
-  Wrapper.prototype.__testmendStatePatched = true;
-  Wrapper.prototype.state = function stateRead(key) {
+// A root method whose result the test reads (`state()`, `instance()`), patched to record
+// (`recordRead(wrapper, isShallow, its argument, its result)`) after the call, where the test
+// itself made it on the root.
+let inRootRead = false;
+function patchRootRead(Wrapper, name, isShallow, recordRead) {
+  const original = Wrapper && Wrapper.prototype && Wrapper.prototype[name];
+  const flag = `__testmendRead_${name}`;
+  if (typeof original !== 'function' || Wrapper.prototype[flag]) return;
+  Wrapper.prototype[flag] = true;
+  Wrapper.prototype[name] = function rootRead(arg) {
     const result = original.apply(this, arguments);
-    if (!inStateRecord && state.records.length < MAX_RECORDS && calledByTest()) {
-      inStateRecord = true;
+    if (!inRootRead && state.records.length < MAX_RECORDS && calledByTest()) {
+      inRootRead = true;
       try {
-        if (this === this.root()) recordState(this, isShallow, key, result);
+        if (this === this.root()) recordRead(this, isShallow, arg, result);
       } catch (e) {
         note(e && e.message);
       } finally {
-        inStateRecord = false;
+        inRootRead = false;
       }
     }
     return result;
@@ -1418,8 +1422,7 @@ const HANDLER_PROP = /^on[A-Z]/;
 // Every element holding `fn` as the same handler prop, in document order: one, or the items of
 // a list that share the callback (`<input onChange={onChange} value={opt} />` for each option),
 // of which the test's event data tells the one it meant.
-// `locate`: a host node's DOM element (a shallow render's, in its parsed markup).
-function handlerHosts(self, fn, locate = (node) => node.getDOMNode()) {
+function handlerHosts(self, fn) {
   const hosts = self.findWhere((n) => typeof n.type() === 'string');
   const found = [];
   let key = null;
@@ -1430,10 +1433,38 @@ function handlerHosts(self, fn, locate = (node) => node.getDOMNode()) {
       ? (own[key] === fn ? key : undefined)
       : Object.keys(own).find((k) => HANDLER_PROP.test(k) && own[k] === fn);
     if (!held) continue;
-    const element = locate(node);
+    const element = node.getDOMNode();
     if (!element || element.nodeType !== 1) return [];
     key = held;
     found.push({ key, element });
+  }
+  return found;
+}
+
+// `handlerHosts` for several functions in one walk over the render's host nodes: each
+// function's holders, by the first handler prop found holding it (none where one of them has no
+// element).
+function heldFunctions(self, fns, locate) {
+  const wanted = new Set(fns);
+  const found = new Map();
+  const hosts = self.findWhere((n) => typeof n.type() === 'string');
+  for (let i = 0; i < hosts.length && i < MAX_HOSTS; i += 1) {
+    const node = hosts.at(i);
+    const own = node.props();
+    let element;
+    for (const k of Object.keys(own)) {
+      const fn = own[k];
+      if (!HANDLER_PROP.test(k) || !wanted.has(fn)) continue;
+      const entry = found.get(fn);
+      if (entry === null || (entry && (entry[0].key !== k || entry.length >= MAX_HOLDERS))) continue;
+      if (element === undefined) element = locate(node);
+      if (!element || element.nodeType !== 1) {
+        found.set(fn, null);
+        continue;
+      }
+      if (entry) entry.push({ key: k, element });
+      else found.set(fn, [{ key: k, element }]);
+    }
   }
   return found;
 }
@@ -1528,18 +1559,18 @@ function patchHandlerReads(Wrapper) {
 // render's elements are found in its parsed markup. The converter makes the call that element's
 // event, as a user makes it.
 const MAX_INSTANCE_METHODS = 30;
-let inInstanceRecord = false;
-function recordInstance(self, isShallow, instance) {
+function recordInstance(self, isShallow, _arg, instance) {
   const site = callSite();
   if (!site || !instance || typeof instance !== 'object') return;
   counting = true; // the findWhere below is no find of the test's
   try {
-    const locate = isShallow ? (node) => shallowElements(node, self)[0] : undefined;
-    const handlers = {};
+    const locate = isShallow ? (node) => shallowElements(node, self)[0] : (node) => node.getDOMNode();
     const methods = Object.keys(instance).filter((k) => typeof instance[k] === 'function');
+    const held = heldFunctions(self, methods.slice(0, MAX_INSTANCE_METHODS).map((k) => instance[k]), locate);
+    const handlers = {};
     for (const key of methods.slice(0, MAX_INSTANCE_METHODS)) {
-      const hosts = handlerHosts(self, instance[key], locate);
-      if (hosts.length) handlers[key] = heldBy(hosts);
+      const hosts = held.get(instance[key]);
+      if (hosts && hosts.length) handlers[key] = heldBy(hosts);
     }
     state.records.push({
       line: site.line,
@@ -1555,35 +1586,15 @@ function recordInstance(self, isShallow, instance) {
   }
 }
 
-function patchInstance(Wrapper, isShallow) {
-  const original = Wrapper && Wrapper.prototype && Wrapper.prototype.instance;
-  if (typeof original !== 'function' || Wrapper.prototype.__testmendInstancePatched) return;
-  Wrapper.prototype.__testmendInstancePatched = true;
-  Wrapper.prototype.instance = function instanceRead() {
-    const result = original.apply(this, arguments);
-    if (!inInstanceRecord && state.records.length < MAX_RECORDS && calledByTest()) {
-      inInstanceRecord = true;
-      try {
-        if (this === this.root()) recordInstance(this, isShallow, result);
-      } catch (e) {
-        note(e && e.message);
-      } finally {
-        inInstanceRecord = false;
-      }
-    }
-    return result;
-  };
-}
-
 if (enzyme) {
   patch(enzyme.ReactWrapper, false);
   patch(enzyme.ShallowWrapper, true);
   patchRoot(enzyme.ReactWrapper, false);
   patchRoot(enzyme.ShallowWrapper, true);
-  patchState(enzyme.ReactWrapper, false);
-  patchState(enzyme.ShallowWrapper, true);
-  patchInstance(enzyme.ReactWrapper, false);
-  patchInstance(enzyme.ShallowWrapper, true);
+  for (const [Wrapper, isShallow] of [[enzyme.ReactWrapper, false], [enzyme.ShallowWrapper, true]]) {
+    patchRootRead(Wrapper, 'state', isShallow, recordState);
+    patchRootRead(Wrapper, 'instance', isShallow, recordInstance);
+  }
   patchHandlerReads(enzyme.ReactWrapper);
 }
 

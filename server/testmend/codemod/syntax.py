@@ -329,6 +329,13 @@ def _object_assigned(name: str, block: Node) -> Node | None:
 def matcher_on(subject: Node) -> str | None:
     """The matcher of ``expect(subject)[.not].matcher(…)``, when ``subject`` is all of
     ``expect``'s argument."""
+    found = expectation_on(subject)
+    return text(found[0].child_by_field_name("property")) if found is not None else None
+
+
+def expectation_on(subject: Node) -> tuple[Node, bool] | None:
+    """For ``expect(subject)[.not].matcher``, when ``subject`` is all of ``expect``'s
+    argument: the ``….matcher`` member expression, and whether ``.not`` negates it."""
     args = subject.parent
     call = args.parent if args is not None and args.type == "arguments" else None
     if (
@@ -338,15 +345,17 @@ def matcher_on(subject: Node) -> str | None:
     ):
         return None
     member = call.parent
-    if (
+    negated = (
         member is not None
         and member.type == "member_expression"
         and text(member.child_by_field_name("property")) == "not"
-    ):
+    )
+    if negated:
+        assert member is not None
         member = member.parent
     if member is None or member.type != "member_expression":
         return None
-    return text(member.child_by_field_name("property"))
+    return member, negated
 
 
 def object_keys(props: Node) -> set[str] | None:

@@ -11,13 +11,13 @@ from ..syntax import (
     const_string,
     enclosing_function,
     js_string,
-    regex_escape,
     string_value,
     text,
 )
-from .prop_assertions import PropAssertions, class_argument, found_by_text, property_disabled
+from .prop_assertions import PropAssertions, class_argument, property_disabled
 from .state import Ctx, Dropped, Target, Untranslatable
 from .tables import NO_ROOT_NOTE, SELECT_OPS, SNAPSHOT_NOTE, UNTRANSLATABLE
+from .text_checks import found_by_text, text_content_check
 
 
 class Assertions(PropAssertions):
@@ -570,31 +570,3 @@ def _destination(target: Target) -> str | None:
         return None
     hrefs = {e.attributes.get("href") if e.tag == "a" else None for e in target.captured}
     return hrefs.pop() if len(hrefs) == 1 else None
-
-
-def text_content_check(
-    element: str,
-    raw: str,
-    neg: str,
-    kind: Literal["exact", "includes"],
-    literal: str | None,
-    code: str,
-) -> str:
-    """An assertion that ``element``'s text is (``exact``) or contains (``includes``) the
-    string ``code`` (``literal``: its value, when the source spells it), as Enzyme's
-    ``text()`` compares: the raw text. jest-dom's ``toHaveTextContent`` collapses the
-    element's whitespace but not the expected string's, so a value whose whitespace is not
-    single spaces (``'  lots    of    space'``), or one only the run knows, is compared with
-    ``textContent`` itself (read on ``raw``, the element asserted to be there). Every text
-    contains the empty string, where ``toHaveTextContent('')`` would say the element is empty:
-    ``toContain('')`` says only that the element is there (``text()`` reads one element)."""
-    if kind == "includes" and literal == "" and not neg:
-        return f"expect({element}).toBeInTheDocument();"
-    if literal is not None and " ".join(literal.split()) == literal:
-        if kind == "exact":
-            pattern = "^" + regex_escape(literal) + "$" if literal else "^$"
-            return f"expect({element}){neg}.toHaveTextContent(/{pattern}/);"
-        return f"expect({element}){neg}.toHaveTextContent({code});"
-    if kind == "exact":
-        return f"expect({raw}.textContent){neg}.toBe({code});"
-    return f"expect({raw}.textContent){neg}.toContain({code});"

@@ -30,6 +30,7 @@ from .tables import (
     SVG_CAMEL,
     SVG_HYPHENATED,
 )
+from .text_checks import found_by_text, text_content_check
 
 
 class PropAssertions(Interactions):
@@ -328,7 +329,7 @@ class PropAssertions(Interactions):
         the element is found by that very text, only that it is there."""
         if not neg and found_by_text(target, literal):
             return f"expect({element}).toBeInTheDocument();"
-        return f"expect({element}){neg}.toHaveTextContent(/^{regex_escape(literal)}$/);"
+        return text_content_check(element, element, neg, "exact", literal, js_string(literal))
 
     @staticmethod
     def _disabled_assertion(target: Target, element: str, value: bool) -> str:
@@ -582,13 +583,3 @@ def held(target: Target) -> Target:
     if target.kind == "var" and target.binding is not None and target.binding.target is not None:
         return target.binding.target
     return target
-
-
-def found_by_text(target: Target, literal: str) -> bool:
-    """Whether ``target`` is one element a text query finds by exactly ``literal``."""
-    return (
-        target.kind == "query"
-        and target.method == "Text"
-        and not target.multi
-        and target.args == js_string(literal)
-    )

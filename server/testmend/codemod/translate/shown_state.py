@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..models import CapturedQuery
-from ..syntax import Node, args_of, string_value, text, unwrap
+from ..syntax import Node, args_of, expectation_on, string_value, text, unwrap
 from .site_records import Records, records_at
 
 # Matchers comparing the read with one literal, and those saying it is true or false.
@@ -64,22 +64,10 @@ def _expected(subject: Node) -> str | None:
     is not negated and compares with one literal; None otherwise."""
     while subject.parent is not None and subject.parent.type == "parenthesized_expression":
         subject = subject.parent
-    args = subject.parent
-    call = args.parent if args is not None and args.type == "arguments" else None
-    if (
-        call is None
-        or len(args_of(call)) != 1
-        or text(call.child_by_field_name("function")) != "expect"
-    ):
-        return None
-    member = call.parent
+    found = expectation_on(subject)
+    member, negated = found if found is not None else (None, True)
     matcher_call = member.parent if member is not None else None
-    if (
-        member is None
-        or member.type != "member_expression"
-        or matcher_call is None
-        or matcher_call.type != "call_expression"
-    ):
+    if negated or member is None or matcher_call is None or matcher_call.type != "call_expression":
         return None
     matcher = text(member.child_by_field_name("property"))
     margs = args_of(matcher_call)
