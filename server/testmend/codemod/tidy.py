@@ -226,15 +226,30 @@ def _unwrap_act(content: str, root: Node) -> str:
 
 def _declare_where_assigned(content: str, root: Node) -> str:
     """``let x: T;`` followed at once by its only assignment ``x = value;`` (what unwrapping an
-    ``act`` leaves) → ``const x = value;``."""
+    ``act`` leaves) → ``const x = value;``. Where the value is a render, the non-null
+    assertions the test needed on ``x`` (``let wrapper: ReactWrapper | undefined``, then
+    ``wrapper!.update()``, ``return wrapper!``) go: a render's result is never null, and
+    typescript-eslint flags an assertion on what cannot be (``no-non-null-assertion``,
+    ``no-unnecessary-type-assertion``)."""
     edits: list[Edit] = []
     for block in walk(root):
         if block.type in ("statement_block", "program"):
             statements = [c for c in block.named_children if c.type != "comment"]
             for declaration, following in pairwise(statements):
                 edit = _merged(block, declaration, following)
-                if edit is not None:
-                    edits.append(edit)
+                if edit is None:
+                    continue
+                edits.append(edit)
+                assigned = following.named_children[0]
+                variable = text_of(assigned.child_by_field_name("left"))
+                if _is_render_call(_unawaited(assigned.child_by_field_name("right"))):
+                    edits.extend(
+                        Edit(n.start_byte, n.end_byte, variable)
+                        for n in walk(block)
+                        if n.type == "non_null_expression"
+                        and n.start_byte >= following.end_byte
+                        and text_of(n) == f"{variable}!"
+                    )
     return applied(content, edits)
 
 
