@@ -442,15 +442,80 @@ function namedLevel(elements, selector) {
   return elements.every(fits) ? Number(tag[1]) : null;
 }
 
+// The ARIA states a role query can filter by, each as the value the query option takes for an
+// element (undefined: the element is not in that state, or the state is off).
+const ROLE_STATES = [
+  ['selected', (e) => (e.getAttribute('aria-selected') === 'true' ? true : undefined)],
+  [
+    'checked',
+    (e) =>
+      e.getAttribute('aria-checked') === 'true' ||
+      (e.tagName === 'INPUT' && /^(checkbox|radio)$/i.test(e.type) && e.checked === true)
+        ? true
+        : undefined,
+  ],
+  ['pressed', (e) => (e.getAttribute('aria-pressed') === 'true' ? true : undefined)],
+  ['expanded', (e) => (e.getAttribute('aria-expanded') === 'true' ? true : undefined)],
+  [
+    'current',
+    (e) => {
+      const value = e.getAttribute('aria-current');
+      if (!value || value === 'false') return undefined;
+      return value === 'true' ? true : value;
+    },
+  ],
+];
+
+// The states a selector picks elements by: the ARIA attribute itself (`[aria-checked=true]`,
+// `:checked`), or a class that names a state by the common conventions (Bootstrap's `active`,
+// BEM's `tab--active`, SMACSS's `is-selected`), which may stand for any of them. None for a
+// selector by what an element is (`input[value="free"]`, `.radio--free`).
+const STATE_WORDS = ['active', 'selected', 'current', 'checked', 'on', 'open', 'opened', 'expanded', 'pressed'];
+function statesNamed(selector) {
+  if (typeof selector !== 'string') return new Set();
+  const named = new Set();
+  for (const [option] of ROLE_STATES) {
+    if (new RegExp(`\\[aria-${option}\\b`).test(selector)) named.add(option);
+  }
+  if (/:checked\b/.test(selector)) named.add('checked');
+  const classes = selector.match(/\.-?[_a-zA-Z][\w-]*/g) || [];
+  const stateClass = classes.some((c) => STATE_WORDS.includes(c.slice(1).toLowerCase().split(/-+|_+/).pop()));
+  return stateClass ? new Set(ROLE_STATES.map(([option]) => option)) : named;
+}
+
+// A selector that picks elements by their state (above) and selected some of the elements of a
+// role, exactly those in one ARIA state (the selected tab, the current link, the checked
+// radio): the role query with that state, which says what the selector said
+// (`getByRole('tab', { selected: true })`), where a query by the element's name would only name
+// the element it happened to be (and, read for its text, assert that text of itself). First in
+// the order of preference.
+function stateQueries(elements, selector, list, scope) {
+  const named = statesNamed(selector);
+  if (!named.size) return [];
+  const role = list.find((c) => c.method === 'Role');
+  if (!role) return [];
+  const everyOfRole = runQuery(scope, 'Role', [role.args[0]]);
+  if (!everyOfRole || everyOfRole.length <= elements.length) return [];
+  const out = [];
+  for (const [option, valueOf] of ROLE_STATES) {
+    if (!named.has(option)) continue;
+    const value = valueOf(elements[0]);
+    if (value === undefined || elements.some((e) => valueOf(e) !== value)) continue;
+    out.push({ method: 'Role', args: [role.args[0], { [option]: value }] });
+  }
+  return out;
+}
+
 function queriesFor(elements, selector) {
   // Queries (get for one element, getAll for several) returning exactly `elements`, in
   // Testing Library's order of preference (a heading the selector names by its tag, with its
-  // level).
+  // level; a role in the state the selector picked, see stateQueries).
   if (!dom || elements.length === 0) return [];
   const scope = scopeOf(elements[0]);
   if (elements.some((e) => scopeOf(e) !== scope)) return [];
   const out = [];
   const list = candidates(elements[0]);
+  const states = stateQueries(elements, selector, list, scope);
   const level = namedLevel(elements, selector);
   if (level !== null) {
     for (const c of list) {
@@ -472,6 +537,7 @@ function queriesFor(elements, selector) {
       }
     }
   }
+  list.unshift(...states);
   if (elements.length > 1 && typeof dom.isInaccessible === 'function' && elements.some((e) => dom.isInaccessible(e))) {
     // Some of them are out of the accessibility tree (the tab panels not shown, aria-hidden):
     // a role query reaches them with `hidden: true`, as Testing Library suggests for one.
@@ -1071,6 +1137,23 @@ function addShownProps(described, result, elements) {
   }
 }
 
+// What a full render shows: its markup, and what renders put in the page's body outside their
+// containers (a portal's menu or dialog, which a selector on the render finds too).
+function withPortals(root, html) {
+  const body = typeof document !== 'undefined' ? document.body : null;
+  if (!body || !body.children.length) return html;
+  let node = null;
+  try {
+    node = root.getDOMNode();
+  } catch (e) {
+    node = null; // a render of several nodes, or of none
+  }
+  const containers = new Set(attached.map((a) => a.container));
+  const portals = Array.from(body.children).filter((c) => !containers.has(c) && !(node && c.contains(node)));
+  if (!portals.length) return html;
+  return `${html === null || html === undefined ? '' : html}${portals.map((c) => c.outerHTML).join('')}`;
+}
+
 function record(self, selector, result, isShallow, structural = false) {
   if (counting || state.records.length >= MAX_RECORDS) return;
   const site = callSite();
@@ -1125,14 +1208,13 @@ function record(self, selector, result, isShallow, structural = false) {
     if (root && test) {
       try {
         const html = isShallow ? markup(root, root) : root.html();
-        if (html !== null && html !== undefined) {
-          state.html[test] = String(html).slice(0, MAX_HTML);
-          keepSnapshot(test, state.html[test]);
-        }
+        if (html !== null && html !== undefined) state.html[test] = String(html).slice(0, MAX_HTML);
+        const shown = isShallow ? html : withPortals(root, html);
+        if (shown !== null && shown !== undefined) keepSnapshot(test, String(shown).slice(0, MAX_HTML));
         if (result.length === 0 && absent.length < MAX_ABSENT && !structural) {
           absent.push({
             entry,
-            html: html === null || html === undefined ? '' : String(html),
+            html: shown === null || shown === undefined ? '' : String(shown),
             css: typeof selector === 'string',
           });
         }
@@ -1353,9 +1435,33 @@ function stateShown(elements, value) {
     const whole = (e) => normalize(e.textContent) === shown;
     if (whole(el) && !Array.from(el.children).some(whole)) holders.push([el, null]);
   }
+  if (!holders.length && Number.isInteger(value)) return shownPosition(elements, value) || none;
   if (holders.length !== 1) return none;
   const queries = queriesFor([holders[0][0]]).filter((q) => !q.all);
   return queries.length ? { value: shown, attribute: holders[0][1], queries } : none;
+}
+
+// An index (`activeIndex`, `selectedIndex`, a tab's `active`) the page shows as which element of
+// a role is in an ARIA state: the one element of the render in that state is at that position
+// among the render's elements of its role (the second tab selected for 1). The role's elements
+// as one query (`position`), the attribute and the value it holds (`holds`).
+const POSITION_STATES = ['aria-selected', 'aria-checked', 'aria-pressed', 'aria-current'];
+function shownPosition(elements, value) {
+  if (value < 0) return null;
+  for (const attribute of POSITION_STATES) {
+    const on = (e) => {
+      const held = e.getAttribute(attribute);
+      return attribute === 'aria-current' ? Boolean(held) && held !== 'false' : held === 'true';
+    };
+    const holders = elements.filter(on);
+    if (holders.length !== 1) continue;
+    const role = candidates(holders[0]).find((c) => c.method === 'Role');
+    const list = role ? runQuery(scopeOf(holders[0]), 'Role', [role.args[0]]) : null;
+    if (!list || list.indexOf(holders[0]) !== value || list.some((e) => !elements.includes(e))) continue;
+    const position = { method: 'Role', args: [role.args[0]], all: true };
+    return { value: String(value), attribute, queries: [], position, holds: holders[0].getAttribute(attribute) };
+  }
+  return null;
 }
 
 function recordState(self, isShallow, key, result) {

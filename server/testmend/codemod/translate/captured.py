@@ -11,7 +11,7 @@ from ..syntax import Node, args_of, js_string, js_value, string_value, text, unw
 from .chains import Chains, prop_read_key
 from .marker_ids import marker_for
 from .state import SHOWN_TEXT, Ctx, Target, shown_attribute
-from .tables import LAST, TEXT_CONTEXT_ORDER
+from .tables import LAST, STATE_OPTIONS, TEXT_CONTEXT_ORDER
 from .text_queries import TextQuery, text_query
 
 
@@ -162,7 +162,11 @@ class CapturedQueries(Chains):
                 if element is not None:
                     return self._query_target(element, multi=False, index=None)
                 return None
-            picked = self._pick(self._consensus(positives), context)
+            options = self._consensus(positives)
+            options = self._following(
+                options, selector_text, counted=context == "list", read=_states_read(find_call)
+            )
+            picked = self._pick(options, context)
             if picked is not None:
                 return self._query_target(picked, multi=picked[2], index=None)
             one = all(r.count == 1 for r in positives)
@@ -208,6 +212,47 @@ class CapturedQueries(Chains):
         ):
             return None
         return self._query_target(picked, multi=picked[2], index=None)
+
+    def _following(
+        self,
+        options: list[tuple[str, list[object], bool]],
+        selector_text: str,
+        *,
+        counted: bool,
+        read: frozenset[str],
+    ) -> list[tuple[str, list[object], bool]]:
+        """Of ``options`` for what a selector selected, those that stand for the selector and
+        not only for the elements it happened to select here, where that can differ: they must
+        have selected exactly the selector's elements wherever the file read that selector.
+        A role in a state (``getByRole('radio', { checked: true })``) stands for a class only
+        where the class went with that state everywhere (``.star--on`` on two stars, then four,
+        then the one checked: not "checked"); for a count (``counted``), a query by one name or
+        text (``getAllByRole('radio', { name: '1 stars' })``) counts only that name's
+        elements. A role in the state the statement then reads (``read``: the checked radio,
+        asserted checked) would assert that state of itself: never."""
+        options = [o for o in options if not (_state_options(o[1]) & read)]
+        if self.dom is None:
+            return options
+        everywhere = [r for r in self.dom.records if r.selector == selector_text and r.count > 0]
+
+        def fixed(method: str, args: list[object]) -> bool:
+            extra = args[1] if len(args) > 1 and isinstance(args[1], dict) else {}
+            if method == "Role":
+                return bool(_state_options(args)) or (
+                    counted and isinstance(extra.get("name"), str)
+                )
+            return counted and method != "TestId"
+
+        def follows(option: tuple[str, list[object], bool]) -> bool:
+            method, args, _ = option
+            if not fixed(method, args):
+                return True
+            return all(
+                any(q.method == method and list(q.args) == args for q in r.queries)
+                for r in everywhere
+            )
+
+        return [option for option in options if follows(option)]
 
     def _query_target(
         self, picked: tuple[str, list[object], bool], *, multi: bool, index: str | None
@@ -402,6 +447,27 @@ class CapturedQueries(Chains):
             )
             for r in runs
         )
+
+
+def _state_options(args: list[object]) -> frozenset[str]:
+    """The ARIA states a role query's options filter by (``{ selected: true }``)."""
+    extra = args[1] if len(args) > 1 and isinstance(args[1], dict) else {}
+    return STATE_OPTIONS & frozenset(extra)
+
+
+def _states_read(find_call: Node) -> frozenset[str]:
+    """The ARIA states the statement holding ``find_call`` names after it (``prop('checked')``,
+    ``toBeChecked()``, ``prop('aria-selected')``)."""
+    statement = find_call
+    while statement.parent is not None and statement.type not in (
+        "expression_statement",
+        "lexical_declaration",
+        "return_statement",
+    ):
+        statement = statement.parent
+    source = statement.text or b""
+    after = source[find_call.end_byte - statement.start_byte :].decode("utf-8", "replace").lower()
+    return frozenset(option for option in STATE_OPTIONS if option in after)
 
 
 def _position(index: str | None, count: int) -> int | None:

@@ -353,6 +353,9 @@ LAST = -1
 """The index ``last()`` selects, until the capture's count says which element that is."""
 # Preference of captured queries when the assertion reads the element's text: a query that
 # does not itself contain the asserted text keeps the assertion meaningful.
+# The options of a role query that filter by an ARIA state (capture_setup.js' ROLE_STATES).
+STATE_OPTIONS = frozenset({"selected", "checked", "pressed", "expanded", "current"})
+
 TEXT_CONTEXT_ORDER = [
     "TestId",
     "LabelText",
