@@ -122,3 +122,72 @@ async def test_a_state_the_page_shows_is_asserted_as_the_user_sees_it(app_copy: 
         app_copy, file, module, "<output>{this.state.value}</output>", "<output>0</output>"
     )
     assert failing == ["counts up"], failing
+
+
+TAB_STRIP = {
+    "TabStrip.tsx": """
+        import { Component } from 'react';
+
+        export class TabStrip extends Component<{ titles: string[] }, { active: number }> {
+          state = { active: 0 };
+
+          render() {
+            return (
+              <div role="tablist">
+                {this.props.titles.map((title, index) => (
+                  <button
+                    key={title}
+                    type="button"
+                    role="tab"
+                    aria-selected={index === this.state.active}
+                    onClick={() => this.setState({ active: index })}
+                  >
+                    {title}
+                  </button>
+                ))}
+              </div>
+            );
+          }
+        }
+    """,
+}
+
+TAB_SUITE = """
+import { mount, shallow } from 'enzyme';
+import { TabStrip } from './TabStrip';
+
+const titles = ['Overview', 'Specs', 'Reviews'];
+
+it('starts on the first tab', () => {
+  const wrapper = shallow(<TabStrip titles={titles} />);
+  expect(wrapper.state('active')).toBe(0);
+});
+
+it('selects the clicked tab', () => {
+  const wrapper = mount(<TabStrip titles={titles} />);
+  wrapper.find('button').at(2).simulate('click');
+  expect(wrapper.state('active')).toBe(2);
+});
+"""
+
+
+async def test_an_index_the_page_shows_as_the_selected_element(app_copy: Path) -> None:
+    """An index in the state is which tab is selected: the tab at that position holds
+    ``aria-selected``, at every read (two values)."""
+    folder = write_components(app_copy / "src/components/TabStrip", TAB_STRIP)
+    file = "src/components/TabStrip/TabStrip.test.tsx"
+    result = await migrated(app_copy, file, TAB_SUITE)
+    content = result.content
+    for index in (0, 2):
+        tab = f"screen.getAllByRole('tab')[{index}]"
+        assert f"expect({tab}).toHaveAttribute('aria-selected', 'true');" in content, content
+    assert "createRef" not in content, content
+    assert result.status == "succeeded", result.reasons
+    failing = await broken_tests(
+        app_copy,
+        file,
+        folder / "TabStrip.tsx",
+        "aria-selected={index === this.state.active}",
+        "aria-selected={index === 0}",
+    )
+    assert failing == ["selects the clicked tab"], failing

@@ -172,6 +172,11 @@ class ShownState(_Model):
     value: str | None = None
     attribute: str | None = None
     queries: list[CapturedQuery] = []
+    position: CapturedQuery | None = None
+    """For an index shown as which element of a role is in an ARIA state (the second tab
+    selected for 1): the role's elements, as one query; ``queries`` is then empty, and
+    ``holds`` the value ``attribute`` has on that element (``"true"``, ``"page"``)."""
+    holds: str | None = None
 
 
 class CapturedElement(_Model):

@@ -123,6 +123,15 @@ class PropAssertions(Interactions):
         if shown is None:
             return None
         query = shown.query
+        if shown.holds is not None and shown.attribute is not None:
+            # An index: the element at that position holds the state.
+            target = self._query_target(
+                (query.method, list(query.args), True), multi=True, index=shown.value
+            )
+            element = self.element_code(target, "get")
+            self.need_jest_dom()
+            name, held = js_string(shown.attribute), js_string(shown.holds)
+            return f"expect({element}).toHaveAttribute({name}, {held});"
         target = self._query_target(
             (query.method, list(query.args), False), multi=False, index=None
         )

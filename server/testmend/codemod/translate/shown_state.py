@@ -6,7 +6,10 @@ the instance's internals.
 
 The capture records each read of the state (the selector ``:state``) with, for each key read,
 the one element of the rendered DOM showing its value: its whole text (a number, a text), or
-an ARIA state (a boolean: ``aria-expanded="true"``), or an ``aria-value*`` attribute. A key is
+an ARIA state (a boolean: ``aria-expanded="true"``), or an ``aria-value*`` attribute; for an
+index (``activeIndex``, a tab's ``active``) that nothing shows so, the position among the
+elements of a role of the one element in an ARIA state (the second tab is the selected one for
+1: ``expect(screen.getAllByRole('tab')[1]).toHaveAttribute('aria-selected', 'true')``). A key is
 asserted on the page only where every read of it in the file found it shown, by the same
 element (a query they all share), holding the same attribute, and the reads saw more than one
 value: the element follows the state, which one value alone cannot tell from a coincidence
@@ -35,6 +38,10 @@ class ShownRead:
     value: str
     attribute: str | None
     query: CapturedQuery
+    holds: str | None = None
+    """For an index (``query``: the role's elements, ``value`` the position): the value the
+    attribute holds on the element at that position (``toHaveAttribute('aria-selected',
+    'true')`` on the second tab for 1)."""
 
 
 def state_read(member: Node) -> tuple[str, Node] | None:
@@ -86,9 +93,11 @@ def _expected(subject: Node) -> str | None:
     return string_value(literal)
 
 
-def _follows(records: Records, key: str) -> tuple[str | None, CapturedQuery] | None:
+def _follows(records: Records, key: str) -> tuple[str | None, CapturedQuery, str | None] | None:
     """The attribute and the query of the one element that showed ``key`` at every read of it
-    in the file, when those reads saw it take more than one value; None otherwise."""
+    in the file, when those reads saw it take more than one value (for an index, the role's
+    elements and the value the attribute holds on the one at that position, the same at every
+    read); None otherwise."""
     shown = [
         r.state_shown[key]
         for rs in records.values()
@@ -99,9 +108,13 @@ def _follows(records: Records, key: str) -> tuple[str | None, CapturedQuery] | N
         return None
     if len({s.attribute for s in shown}) != 1 or len({s.value for s in shown}) < 2:
         return None
+    position = shown[0].position
+    if position is not None or any(s.position is not None for s in shown):
+        same = all(s.position == position and s.holds == shown[0].holds for s in shown)
+        return (shown[0].attribute, position, shown[0].holds) if same and position else None
     for query in shown[0].queries:
         if query.index is None and all(query in s.queries for s in shown[1:]):
-            return shown[0].attribute, query
+            return shown[0].attribute, query, None
     return None
 
 
@@ -123,5 +136,5 @@ def shown_read(records: Records, member: Node) -> ShownRead | None:
     follows = _follows(records, key)
     if follows is None:
         return None
-    attribute, query = follows
-    return ShownRead(key, expected, attribute, query)
+    attribute, query, holds = follows
+    return ShownRead(key, expected, attribute, query, holds)
