@@ -152,8 +152,12 @@ class CapturedQueries(Chains):
                 if len(counts) != 1:
                     return None  # a different last element in each run: no one query for it
                 index = counts.pop() - 1
+            read = _states_read(find_call)
             if index is not None:
-                picked = self._pick(self._consensus(positives), context)
+                options = self._following(
+                    self._consensus(positives), selector_text, counted=False, read=read
+                )
+                picked = self._pick(options, context)
                 if picked is not None and picked[2]:
                     return self._query_target(picked, multi=True, index=str(index))
                 if picked is not None and not picked[2] and all(r.count == 1 for r in positives):
@@ -162,9 +166,8 @@ class CapturedQueries(Chains):
                 if element is not None:
                     return self._query_target(element, multi=False, index=None)
                 return None
-            options = self._consensus(positives)
             options = self._following(
-                options, selector_text, counted=context == "list", read=_states_read(find_call)
+                self._consensus(positives), selector_text, counted=context == "list", read=read
             )
             picked = self._pick(options, context)
             if picked is not None:
