@@ -3,8 +3,9 @@ active tab, the current link, the checked radio) is that role in that state
 (``getByRole('tab', { selected: true })``), where a query by the name of the element it happened
 to pick would assert that element's text of itself; only where the selector names a state (the
 state's attribute, or a class such as ``active``), the class went with that state wherever the
-file read it, and the statement does not read that state. A portal's menu, asserted absent before it opens, is found by the
-query that selects it where it is open. Under the example app's real jest, tsc and eslint."""
+file read it, and the statement does not read that state. A portal's menu, asserted absent
+before it opens, is found by the query that selects it where it is open. Under the example
+app's real jest, tsc and eslint."""
 
 from __future__ import annotations
 
@@ -67,7 +68,12 @@ SOURCES = {
                 ReactDOM.createPortal(
                   <ul className="menu__list" role="listbox" aria-label="Fruit">
                     {items.map((item) => (
-                      <li key={item} role="option" aria-selected={false} onClick={() => setOpen(false)}>
+                      <li
+                        key={item}
+                        role="option"
+                        aria-selected={false}
+                        onClick={() => setOpen(false)}
+                      >
                         {item}
                       </li>
                     ))}
