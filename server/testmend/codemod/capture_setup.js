@@ -444,27 +444,26 @@ function namedLevel(elements, selector) {
 
 // The ARIA states a role query can filter by, each as the value the query option takes for an
 // element (undefined: the element is not in that state, or the state is off).
-const ROLE_STATES = [
-  ['selected', (e) => (e.getAttribute('aria-selected') === 'true' ? true : undefined)],
-  [
-    'checked',
-    (e) =>
-      e.getAttribute('aria-checked') === 'true' ||
-      (e.tagName === 'INPUT' && /^(checkbox|radio)$/i.test(e.type) && e.checked === true)
-        ? true
-        : undefined,
-  ],
-  ['pressed', (e) => (e.getAttribute('aria-pressed') === 'true' ? true : undefined)],
-  ['expanded', (e) => (e.getAttribute('aria-expanded') === 'true' ? true : undefined)],
-  [
-    'current',
-    (e) => {
-      const value = e.getAttribute('aria-current');
-      if (!value || value === 'false') return undefined;
-      return value === 'true' ? true : value;
-    },
-  ],
-];
+// The value an element's ARIA state attribute has when the state is on (`"true"`; any value
+// but `"false"` for `aria-current`, `"page"` among them), else undefined.
+function ariaOn(e, attribute) {
+  const held = e.getAttribute(attribute);
+  if (attribute === 'aria-current') return held && held !== 'false' ? held : undefined;
+  return held === 'true' ? held : undefined;
+}
+
+// The ARIA states a role query can filter by, each as the value the query option takes for an
+// element (undefined: the element is not in that state, or the state is off). A native checkbox
+// or radio is checked by its property.
+const ROLE_STATES = ['selected', 'checked', 'pressed', 'expanded', 'current'].map((option) => [
+  option,
+  (e) => {
+    const held = ariaOn(e, `aria-${option}`);
+    if (held !== undefined) return held === 'true' ? true : held;
+    const native = option === 'checked' && e.tagName === 'INPUT' && /^(checkbox|radio)$/i.test(e.type);
+    return native && e.checked === true ? true : undefined;
+  },
+]);
 
 // The states a selector picks elements by: the ARIA attribute itself (`[aria-checked=true]`,
 // `:checked`), or a class that names a state by the common conventions (Bootstrap's `active`,
@@ -1449,11 +1448,7 @@ const POSITION_STATES = ['aria-selected', 'aria-checked', 'aria-pressed', 'aria-
 function shownPosition(elements, value) {
   if (value < 0) return null;
   for (const attribute of POSITION_STATES) {
-    const on = (e) => {
-      const held = e.getAttribute(attribute);
-      return attribute === 'aria-current' ? Boolean(held) && held !== 'false' : held === 'true';
-    };
-    const holders = elements.filter(on);
+    const holders = elements.filter((e) => ariaOn(e, attribute) !== undefined);
     if (holders.length !== 1) continue;
     const role = candidates(holders[0]).find((c) => c.method === 'Role');
     const list = role ? runQuery(scopeOf(holders[0]), 'Role', [role.args[0]]) : null;
