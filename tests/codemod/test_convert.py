@@ -289,7 +289,7 @@ def test_set_props_on_an_element_a_variable_holds_clones_it_with_the_props_merge
     assert "const instance = wrapperRef.current;" in content
     # A read of it inside a larger value: translated in place.
     assert "const spy = jest.spyOn(wrapperRef.current, 'close');" in content
-    assert "this test still has untranslated" not in content
+    assert "testmend: untranslated Enzyme code" not in content
 
 
 def test_class_internals_of_a_component_found_inside_stay_untranslated() -> None:
@@ -1050,7 +1050,7 @@ def test_a_helper_passed_around_is_not_read_as_a_selection() -> None:
         path="src/List.test.js",
     )
     assert "function items" in result.content
-    assert "testmend: this test still has untranslated Enzyme code" in result.content
+    assert "testmend: untranslated Enzyme code" in result.content
 
 
 def test_the_roots_of_a_shallow_fragment_are_its_nodes() -> None:

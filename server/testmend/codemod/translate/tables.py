@@ -368,6 +368,6 @@ TEXT_CONTEXT_ORDER = [
     "Text",
 ]
 THROW = (
-    "throw new Error('testmend: this test still has untranslated Enzyme code "
+    "throw new Error('testmend: untranslated Enzyme code "
     "(see the // testmend: comments)');"
 )
