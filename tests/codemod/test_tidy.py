@@ -58,3 +58,34 @@ def test_values_only_enzyme_read_go_and_the_projects_own_stay() -> None:
     )
     assert tidy(converted, "src/x.test.tsx", original) == converted.replace(gone, "")
     assert tidy(converted, "src/x.test.tsx") == converted
+
+
+def test_a_note_naming_the_value_does_not_keep_it() -> None:
+    """reactstrap's ``const alert = mount(<Alert …/>).find('div')``, whose one reader became a
+    screen query: the lookup goes and the render stays, though the lookup's note names the
+    element's class ``alert``. Code left commented out that reads the name still keeps it."""
+    original = (
+        "it('x', () => {\n"
+        "  const alert = mount(<Alert toggle={noop} />).find('div');\n"
+        "  const close = alert.find('button').first();\n"
+        "  expect(close.prop('aria-label')).toBe('Close');\n"
+        "});\n"
+    )
+    note = (
+        "  // testmend: CSS selector 'div': no role, label, text or test id query matched the"
+        ' same elements; the <div class="alert alert-success"> it selects would be queryable'
+        " with a data-testid\n"
+    )
+    lookup = "  const alert = render(<Alert toggle={noop} />).container.querySelector('div');\n"
+    rest = (
+        "  const close = screen.getByRole('button', { name: 'Close' });\n"
+        "  expect(close).toHaveAttribute('aria-label', 'Close');\n"
+        "});\n"
+    )
+    converted = "it('x', () => {\n" + note + lookup + rest
+    assert tidy(converted, "src/x.test.tsx", original) == (
+        "it('x', () => {\n  render(<Alert toggle={noop} />);\n" + rest
+    )
+    commented = "  // testmend: reads the wrapper\n  // expect(alert.find('p')).toHaveLength(1);\n"
+    untranslated = converted.replace(rest, commented + rest)
+    assert tidy(untranslated, "src/x.test.tsx", original) == untranslated

@@ -367,7 +367,4 @@ TEXT_CONTEXT_ORDER = [
     "DisplayValue",
     "Text",
 ]
-THROW = (
-    "throw new Error('testmend: untranslated Enzyme code "
-    "(see the // testmend: comments)');"
-)
+THROW = "throw new Error('testmend: untranslated Enzyme code (see the // testmend: comments)');"
