@@ -2309,3 +2309,33 @@ def test_a_component_reached_through_an_object_is_never_a_css_selector() -> None
         "it renders"
         for name in ("Form.Label", "components.Button")
     ], untranslated
+
+
+def test_the_recording_stays_when_the_last_import_goes() -> None:
+    """reactstrap's ``Uncontrolled``: its last import (``keyCodes``) is read only by code left
+    untranslated, so the conversion removes it. The ``jest.mock`` that records ``Alert`` was
+    put at that import's end and went with it: the test read ``recordedProps(Alert)`` of a
+    module nothing mocked. It goes after the last import the result keeps."""
+    source = """
+    import React from 'react';
+    import { mount } from 'enzyme';
+    import { Alert, UncontrolledAlert } from '../';
+    import { keyCodes } from '../utils';
+
+    it('keeps the alert open', () => {
+      const alert = mount(<UncontrolledAlert />);
+      expect(alert.find(Alert).prop('isOpen')).toBe(true);
+      expect(alert.find(Alert).key()).toBe(keyCodes.esc);
+    });
+    """
+    options = CodemodOptions(component_children={"Alert": ["../Alert", "default"]})
+    content = convert(source, path="src/__tests__/Uncontrolled.spec.js", options=options).content
+    assert "keyCodes } from" not in content
+    mock = (
+        "jest.mock('../Alert', () => jest.requireActual('../recordProps')"
+        ".mockRecordingProps(jest.requireActual('../Alert'), ['default']));\n\n"
+    )
+    kept = "import { Alert, UncontrolledAlert } from '../';\n\n"
+    assert kept + "// testmend: Enzyme read" in content
+    assert mock + "it('keeps the alert open', () => {" in content
+    assert "expect(recordedProps(Alert)[0].isOpen).toBe(true);" in content

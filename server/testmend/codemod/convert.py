@@ -52,6 +52,7 @@ class _Converter(Finishing):
         self.finish_render_prop_mocks()
         self.finish_recordings()
         self.finish_imports()
+        self.place_recordings()
         self.finish_throws()
 
 

@@ -34,38 +34,17 @@ from ..syntax import (
     uses_after,
     walk,
 )
+from .recording_notes import (
+    COUNTING_NOTE,
+    RECORDING_NOTE,
+    RECORDING_STUBBED_NOTE,
+    UNRENDERED_NOTE,
+    UNSTUBBED_NOTE,
+    listed,
+)
 from .render_calls import needs_a_router, needs_a_store
 from .state import Binding, Ctx, Target, Untranslatable
 from .targets import Targets
-
-RECORDING_NOTE = (
-    "Enzyme read the props that {names} received; the jest.mock below wraps {them} so "
-    "each instance records its props, and {they} still render{s} as before. An assertion on "
-    "what {they} render{s} would survive a refactor of those props"
-)
-
-COUNTING_NOTE = (
-    "Enzyme counted the instances of {names}, and no capture shows what {they} render{s}; the "
-    "jest.mock below wraps {them} so each mounted instance is recorded, and {they} still "
-    "render{s} as before. An assertion on what {they} render{s} would survive a refactor"
-)
-
-RECORDING_STUBBED_NOTE = (
-    "Enzyme read the props that {names} received; the jest.mock below wraps {them} so each "
-    "instance records its props. An assertion on what {they} render{s} would survive a "
-    "refactor of those props"
-)
-UNRENDERED_NOTE = (
-    "The shallow test never rendered {names}; rendered, {they} need{s} what the test never "
-    "set up ({error}). The jest.mock below stubs {them} to render only {their} children, as "
-    "shallow left {them}; rendering inside the providers {they} need{s} would test what "
-    "{they} render{s}"
-)
-UNSTUBBED_NOTE = (
-    "The shallow test never rendered {names}; rendered, {they} need{s} what the test never "
-    "set up ({error}). {They} cannot be stubbed ({why}): the tests rendering {them} fail "
-    "until {they} get{s} it"
-)
 
 _INDEX_OPS = ("first", "last", "at")
 
@@ -90,6 +69,7 @@ class Recordings(Targets):
         self._rendered: set[str] | None = None
         self._renders: list[Node] | None = None
         self._mocked: set[str] | None = None
+        self._recordings_block: tuple[str, list[tuple[int, str]]] | None = None
 
     # -- which components can be recorded ----------------------------------------------------
 
@@ -522,18 +502,6 @@ class Recordings(Targets):
 
     # -- the stub ----------------------------------------------------------------------------
 
-    @staticmethod
-    def _listed(names: list[str]) -> dict[str, str]:
-        many = len(names) > 1
-        return {
-            "names": ", ".join(names[:-1]) + (" and " if many else "") + names[-1],
-            "them": "them" if many else "it",
-            "they": "they" if many else "it",
-            "They": "They" if many else "It",
-            "their": "their" if many else "its",
-            "s": "" if many else "s",
-        }
-
     def finish_recordings(self) -> None:
         """The ``jest.mock`` of each recorded or stubbed module and the helpers, after the
         imports."""
@@ -547,19 +515,19 @@ class Recordings(Targets):
             )
             note = RECORDING_STUBBED_NOTE if stubbed else RECORDING_NOTE
             if names:
-                notes.append(note.format(**self._listed(names)))
+                notes.append(note.format(**listed(names)))
             counted = [n for n in every if n not in self.read_props]
             if counted:
-                notes.append(COUNTING_NOTE.format(**self._listed(counted)))
+                notes.append(COUNTING_NOTE.format(**listed(counted)))
         if self.unrendered:
             names = sorted(self._stubbed_names.values())
             errors = "; ".join(sorted({e for ex in self.unrendered.values() for e in ex.values()}))
-            notes.append(UNRENDERED_NOTE.format(error=errors, **self._listed(names)))
+            notes.append(UNRENDERED_NOTE.format(error=errors, **listed(names)))
         if unstubbed:
             names = sorted(n for n, _, _ in unstubbed)
             errors = "; ".join(sorted({e for _, e, _ in unstubbed}))
             whys = "; ".join(sorted({w for _, _, w in unstubbed}))
-            notes.append(UNSTUBBED_NOTE.format(error=errors, why=whys, **self._listed(names)))
+            notes.append(UNSTUBBED_NOTE.format(error=errors, why=whys, **listed(names)))
         if not notes:
             return
         lines = [f"// testmend: {note}" for note in notes]
@@ -568,13 +536,13 @@ class Recordings(Targets):
         for module in sorted({*self.recorded, *self.unrendered}):
             exports = sorted({*self.recorded.get(module, {}), *self.unrendered.get(module, {})})
             spec = js_string(module)
-            listed = ", ".join(js_string(e) for e in exports)
+            named = ", ".join(js_string(e) for e in exports)
             stubs = ", ".join(js_string(e) for e in sorted(self.unrendered.get(module, {})))
             # The helper module is required inside the factory: jest hoists the mock above
             # every import, and a factory may not reach the file's own bindings.
             lines.append(
                 f"jest.mock({spec}, () => {required}"
-                f".mockRecordingProps(jest.requireActual({spec}), [{listed}]"
+                f".mockRecordingProps(jest.requireActual({spec}), [{named}]"
                 f"{f', [{stubs}]' if stubs else ''}));"
             )
         if self.recorded:
@@ -585,11 +553,21 @@ class Recordings(Targets):
         for line, note in zip(lines[: len(notes)], notes, strict=True):
             offsets.append((at, note))
             at += len(line) + 1
+        self._recordings_block = (block, offsets)
+
+    def place_recordings(self) -> None:
+        """The block ``finish_recordings`` wrote, after the last import the conversion keeps:
+        once ``finish_imports`` has removed those only the Enzyme code used, since an insertion
+        at the end of a removed import would go with it (reactstrap's ``Uncontrolled``, whose
+        last import, ``keyCodes``, only its untranslated code read)."""
+        if self._recordings_block is None:
+            return
+        block, offsets = self._recordings_block
         last_import = None
         for stmt in self.tree.root_node.named_children:
             if stmt.start_byte >= self.virtual_from:
                 break
-            if stmt.type == "import_statement":
+            if stmt.type == "import_statement" and stmt.id not in self.removed_ids:
                 last_import = stmt
         if last_import is not None:
             edit = Edit(last_import.end_byte, last_import.end_byte, "\n\n" + block)
