@@ -219,6 +219,47 @@ def test_children_of_the_component_under_test_as_a_test_reaches_them(tmp_path: P
     assert component_children(tmp_path, test, "src/chart/Missing.tsx") == {}
 
 
+def test_children_of_the_components_an_index_test_renders(tmp_path: Path) -> None:
+    """A test of several components, each imported from the package's index (reactstrap's
+    ``Uncontrolled.spec.js``: ``UncontrolledAlert`` renders the ``Alert`` of ``./Alert``): the
+    component under test is the index, which imports nothing itself, and the children are
+    those of the modules it re-exports the test's names from, by either way of re-exporting
+    (``export { default as X } from``, and Babel's ``export X from``). A name two of them
+    import from different modules is left out; modules the test does not import are not read."""
+    write(
+        tmp_path,
+        {
+            "package.json": "{}",
+            "src/Alert.js": "export default function Alert() { return null; }\n",
+            "src/Toggle.js": "export default function Toggle() { return null; }\n",
+            "src/Tooltip.js": "export default function Tooltip() { return null; }\n",
+            "src/UncontrolledAlert.js": (
+                "import React from 'react';\nimport Alert from './Alert';\n"
+                "import Toggle from './Toggle';\nexport default function U() {}\n"
+            ),
+            "src/UncontrolledTip.js": (
+                "import Tooltip from './Tooltip';\nimport { Toggle } from 'toggles';\n"
+                "export default function T() {}\n"
+            ),
+            "src/Other.js": "import Unrelated from './Unrelated';\nexport default 1;\n",
+            "src/index.js": (
+                "export UncontrolledAlert from './UncontrolledAlert';\n"
+                "export { default as UncontrolledTip } from './UncontrolledTip';\n"
+                "export Other from './Other';\n"
+            ),
+            "src/__tests__/Uncontrolled.spec.js": (
+                "import { UncontrolledAlert, UncontrolledTip } from '../';\n"
+            ),
+        },
+    )
+    test = "src/__tests__/Uncontrolled.spec.js"
+    assert component_children(tmp_path, test, "src/index.js") == {
+        "React": ["react", "default"],
+        "Alert": ["../Alert", "default"],
+        "Tooltip": ["../Tooltip", "default"],
+    }
+
+
 def test_component_children_know_what_a_default_export_wraps(tmp_path: Path) -> None:
     """A child rendered as ``Connect(CommentsBase)`` or ``withRouter(Connect(ChooserBase))``
     (React's display names of wrapped components) is the default export of the module that

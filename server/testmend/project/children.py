@@ -5,6 +5,11 @@ itself imports (``import { Group } from '@visx/group'``, ``import Axis from './A
 The codemod records such a child's props when the Enzyme test reads them (see
 ``codemod/translate/recording.py``); a mock of the module the test imports the child from
 would miss the component's own reference when the two differ (an index re-exporting it).
+
+Where the module under test is such an index (a test of several components, each imported
+from the package's index: reactstrap's ``Uncontrolled.spec.js`` renders ``UncontrolledAlert``,
+``UncontrolledDropdown``, …), the children are those of the modules the index re-exports the
+test's imports from; a name two of them import from different places is left out.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from pathlib import Path
 
 from testmend.project._walk import read_text_file
 from testmend.project.errors import ProjectToolError
-from testmend.project.module_syntax import default_export_wraps, module_info
+from testmend.project.module_syntax import default_export_wraps, module_info, reexported_from
 from testmend.project.resolver import ModuleResolver, specifier_for
 from testmend.workspace.paths import PathEscapeError
 
@@ -34,6 +39,59 @@ def component_children(root: Path, test_file: str, component: str | None) -> dic
     except (ProjectToolError, PathEscapeError, OSError):
         return {}
     resolver = ModuleResolver(root)
+    own = _children_of(root, resolver, test_file, rel, source)
+    if own:
+        return own
+    found: dict[str, list[str]] = {}
+    ambiguous: set[str] = set()
+    for module in _reexported_modules(root, resolver, test_file, rel, source):
+        try:
+            module_rel, module_source = read_text_file(root, module)
+        except (ProjectToolError, PathEscapeError, OSError):
+            continue
+        for name, child in _children_of(
+            root, resolver, test_file, module_rel, module_source
+        ).items():
+            if found.setdefault(name, child) != child:
+                ambiguous.add(name)
+    return {name: child for name, child in found.items() if name not in ambiguous}
+
+
+def _reexported_modules(
+    root: Path, resolver: ModuleResolver, test_file: str, index: str, source: str
+) -> list[str]:
+    """The modules (project-relative) that the index ``index`` re-exports the names
+    ``test_file`` imports from it, in the test's order; empty when the test imports none
+    of its re-exports."""
+    reexports = reexported_from(source, index)
+    if not reexports:
+        return []
+    try:
+        test_rel, test_source = read_text_file(root, test_file)
+    except (ProjectToolError, PathEscapeError, OSError):
+        return []
+    modules: list[str] = []
+    for raw in module_info(test_source, test_rel).imports:
+        if raw.how != "import" or resolver.resolve(test_rel, raw.specifier).resolved != index:
+            continue
+        for name in raw.names:
+            imported = name.partition(" as ")[0]
+            if imported not in reexports:
+                continue
+            resolved = resolver.resolve(index, reexports[imported][0])
+            if (
+                resolved.resolved is not None
+                and resolved.follow
+                and resolved.resolved not in modules
+            ):
+                modules.append(resolved.resolved)
+    return modules
+
+
+def _children_of(
+    root: Path, resolver: ModuleResolver, test_file: str, rel: str, source: str
+) -> dict[str, list[str]]:
+    """The capitalised value imports of the module ``rel`` (see ``component_children``)."""
     found: dict[str, list[str]] = {}
     for raw in module_info(source, rel).imports:
         if raw.how != "import":

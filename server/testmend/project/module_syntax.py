@@ -304,6 +304,32 @@ def default_export_wraps(source: str | bytes, path: str) -> list[str]:
     return names
 
 
+_DEFAULT_FROM = re.compile(
+    r"""^export\s+([A-Za-z_$][\w$]*)\s+from\s+['"]([^'"]+)['"]\s*;?\s*$""", re.M
+)
+
+
+def reexported_from(source: str | bytes, path: str) -> dict[str, tuple[str, str]]:
+    """What a module re-exports by name, as an index does: exported name → (the specifier it
+    comes from, the name exported there; ``default`` for a default export).
+    ``export { default as Alert, Badge } from './x'`` and the ``export Alert from './Alert'``
+    that Babel's export-default-from proposal allows (reactstrap's index; no grammar parses
+    it). ``export * from`` names nothing."""
+    found: dict[str, tuple[str, str]] = {}
+    text = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
+    for name, specifier in _DEFAULT_FROM.findall(text):
+        found[name] = (specifier, "default")
+    for raw in module_info(source, path).imports:
+        if raw.how != "export":
+            continue
+        for item in raw.names:
+            if item.startswith(("type ", "* as ")) or item == "*":
+                continue
+            imported, _, alias = item.partition(" as ")
+            found[alias or imported] = (raw.specifier, imported)
+    return found
+
+
 def module_info(source: str | bytes, path: str) -> ModuleInfo:
     """Imports (static, re-exports, ``require``, ``import()``, ``jest.mock``) and export names."""
     tree = parse(source, path)
