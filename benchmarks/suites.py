@@ -23,7 +23,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 # Steps are commands run in the project folder, or Python functions given that folder.
@@ -90,7 +90,7 @@ class Suite:
     app: str = "."  # the project folder inside the checkout
     why: str = ""  # what the recipe works around, in a sentence
     # Files the steps write that the project's .gitignore hides but its tests import.
-    generated: tuple[str, ...] = field(default=())
+    generated: tuple[str, ...] = ()
 
 
 SUITES: dict[str, Suite] = {
