@@ -918,6 +918,19 @@ function innerListQueries(elements) {
   return [];
 }
 
+// Several <label>s no query selects (a list of labelled items, `find('label.text')`), each the
+// only label of a form control of its own, whose accessible name is exactly the label's text:
+// the queries that select those controls, in the labels' order. A test that reads the labels'
+// texts then asserts the controls' names, as a screen reader announces them.
+function labelledControls(elements) {
+  if (elements.length < 2 || !accessibleName || elements.some((e) => e.tagName !== 'LABEL')) return [];
+  const controls = elements.map((label) => label.control);
+  if (controls.some((c) => !c) || new Set(controls).size !== controls.length) return [];
+  const named = (c, i) => (c.labels || []).length === 1 && accessibleName(c) === elements[i].textContent;
+  if (!controls.every(named)) return [];
+  return queriesFor(controls).filter((q) => q.method === 'Role');
+}
+
 // Elements no query selects, whose text a test asserts (`expect(find(Notice)).toIncludeText(t)`):
 // every element of the page with text of its own, as Testing Library's text queries read it
 // (script and style left out), whether it is inside them, and all of its text (null when too
@@ -1188,6 +1201,7 @@ function record(self, selector, result, isShallow, structural = false) {
       entry.element_queries = elements.slice(0, 20).map((el) => queriesFor([el], selector));
       Object.assign(entry, aloneQueries(entry.queries, elements));
       if (!entry.queries.length) entry.inner_queries = innerListQueries(elements);
+      if (!entry.queries.length) entry.labelled = labelledControls(elements);
       if (!entry.queries.length && !isShallow) entry.texts = pageTexts(elements);
       if (!entry.queries.length) entry.states = elements.slice(0, 20).map(stateHolder);
       if (elements.length === 1 && elements[0].tagName === 'FORM') {

@@ -419,6 +419,7 @@ def detect_conventions(project_root: Path, *, events: EventsSetting = "auto") ->
             if name not in {m.enzyme_name for m in mappings}
         },
         jest_dom_global=_jest_dom_global(root),
+        accessible_names=(_version(root, "@testing-library/jest-dom") or (0, 0)) >= (5, 14),
         redux_installed=installed_version(root, "react-redux") is not None,
         router_installed=installed_version(root, "react-router-dom") is not None,
         router_major=_package_version(root, "react-router-dom"),

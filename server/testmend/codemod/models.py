@@ -83,6 +83,8 @@ class CodemodOptions(_Model):
     test gave the router in legacy context)."""
     jest_dom_global: bool = False
     """``@testing-library/jest-dom`` is loaded by a setupFilesAfterEnv file."""
+    accessible_names: bool = False
+    """The installed jest-dom has ``toHaveAccessibleName`` (5.14 or newer)."""
     user_event_installed: bool = False
     user_event_major: int | None = None
     react_major: int | None = None
@@ -256,6 +258,10 @@ class FindRecord(_Model):
     inner_queries: list[CapturedQuery] = []
     """Several elements no query selects: queries for the element at the same place inside
     each (an item's heading), for counting them only."""
+    labelled: list[CapturedQuery] = []
+    """Several ``<label>``s no query selects, each the only label of a form control of its
+    own whose accessible name is exactly the label's text: queries for those controls, in
+    the labels' order (for asserting the labels' texts as the controls' names)."""
     sibling_queries: list[CapturedQuery] = []
     """Under ``:children`` and ``:childAt``: a role that, inside the one element they were
     called on, selects exactly that element's children, in order (a row's cells)."""

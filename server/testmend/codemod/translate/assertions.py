@@ -14,13 +14,14 @@ from ..syntax import (
     string_value,
     text,
 )
-from .prop_assertions import PropAssertions, class_argument, property_disabled
+from .label_names import LabelNames
+from .prop_assertions import class_argument, property_disabled
 from .state import Ctx, Dropped, Target, Untranslatable
 from .tables import NO_ROOT_NOTE, SELECT_OPS, SNAPSHOT_NOTE, UNTRANSLATABLE
 from .text_checks import found_by_text, text_content_check
 
 
-class Assertions(PropAssertions):
+class Assertions(LabelNames):
     """Assertions on wrappers."""
 
     # -- assertions --------------------------------------------------------------------------
@@ -109,6 +110,8 @@ class Assertions(PropAssertions):
                 raise missing from None
             return counted
         text_code = self._text_of_unqueryable(target, ops, rest, matcher, negated, margs, ctx)
+        if text_code is None:
+            text_code = self.label_names(target, rest, matcher, negated, margs, ctx)
         if text_code is not None:
             return text_code
         try:

@@ -351,6 +351,8 @@ class ConverterState:
         """The user-event instance's name: ``user``, unless the file has a ``user`` already."""
         self._async_verdicts: dict[int, bool] = {}
         self.fallbacks_noted: set[tuple[str, str]] = set()
+        self.list_names: set[str] = set()
+        """Names the output declares for lists of labelled controls (see label_names)."""
         self.markers: set[Marker] = set()
         """The test's own marker elements a query finds by a test id, which the output adds to
         them (see marker_ids)."""
