@@ -237,6 +237,23 @@ async def test_node_access_left_says_what_the_element_is_and_what_would_make_it_
     assert "eslint-disable" not in result.content
 
 
+async def test_an_absence_check_of_what_no_test_renders_says_why_it_has_no_query(
+    app_copy: Path,
+) -> None:
+    """UserMenu's user has no avatar in any test, so ``find('img')`` never matched: no element
+    was there to check a query on, and the finding says that instead of naming one."""
+    file = "src/components/UserMenu/UserMenu.test.tsx"
+    result = await migrate_offline(app_copy, file)
+    assert result.summary.tests_passing == result.summary.tests_total == 7
+    fallbacks = [f.message for f in result.codemod_findings if f.kind == "fallback"]
+    assert fallbacks == [
+        "CSS selector 'img': no role, label, text or test id query matched the same elements;"
+        " it selected nothing in any run of this file's tests, so no element was there to"
+        " check a query on"
+    ]
+    assert "expect(document.querySelector('img')).not.toBeInTheDocument();" in result.content
+
+
 async def test_an_assertion_on_enzyme_bookkeeping_dropped_is_no_lost_assertion(
     app_copy: Path,
 ) -> None:

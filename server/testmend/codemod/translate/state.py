@@ -21,6 +21,7 @@ from ..models import (
     NoteKind,
 )
 from ..syntax import Edit, Node, js_string, line_indent, line_start, parse, text, walk
+from .fallback_hints import never_selected, queryable_hint, selected
 from .marker_ids import Marker
 from .tables import THROW
 
@@ -529,9 +530,16 @@ class ConverterState:
                 else f"the CSS selector held in {target.css}"
             )
             message = f"{named}: no role, label, text or test id query matched the same elements"
-            hint = queryable_hint(self._selected(target.css, ctx))
+            test = ctx.test.name if ctx is not None and ctx.test is not None else None
+            records = self.dom.records if self.dom is not None else None
+            hint = queryable_hint(selected(records, target.css, test))
             if hint:
                 message += f"; {hint}"
+            elif never_selected(records, target.css):
+                message += (
+                    "; it selected nothing in any run of this file's tests, so no element was"
+                    " there to check a query on"
+                )
             if target.component:
                 message = (
                     f"CSS selector {target.css} stands for the component {target.component} "
@@ -540,49 +548,5 @@ class ConverterState:
             if ("fallback", message) not in self.pending_notes:
                 self.pending_notes.append(("fallback", message))
 
-    def _selected(self, css: str, ctx: Ctx | None) -> FindRecord | None:
-        """The elements the capture saw the CSS selector (``css``, its code) select, the first
-        time it selected any: in this test when it ran there, else anywhere in the file."""
-        if self.dom is None or len(css) < 2 or css[0] not in "'\"" or css[-1] != css[0]:
-            return None
-        selector = css[1:-1].replace("\\" + css[0], css[0])
-        records = [r for r in self.dom.records if r.selector == selector and r.elements]
-        test = ctx.test.name if ctx is not None and ctx.test is not None else None
-        mine = [r for r in records if r.test == test]
-        return (mine or records)[0] if records else None
-
     def need_jest_dom(self) -> None:
         self.needs_jest_dom = True
-
-
-# What gives an element of each kind an accessible name (or makes it queryable at all).
-_NAMED_BY = {
-    "input": "a <label> (or aria-label)",
-    "select": "a <label> (or aria-label)",
-    "textarea": "a <label> (or aria-label)",
-    "button": "text or an aria-label",
-    "a": "an href and text (or an aria-label)",
-    "img": "a non-empty alt",
-}
-
-
-def queryable_hint(record: FindRecord | None) -> str:
-    """What the elements a CSS fallback selects are (as ``record`` of the capture saw them),
-    and what would let a Testing Library query select them (``""`` when it saw none)."""
-    if record is None or not record.elements:
-        return ""
-    elements = record.elements
-    first = elements[0]
-    described = f"<{first.tag}"
-    if first.classes:
-        described += f' class="{" ".join(first.classes[:3])}"'
-    described += ">"
-    if record.count > 1:
-        kinds = {e.tag for e in elements}
-        described = f"{record.count} elements ({described}{'' if len(kinds) == 1 else ', …'})"
-    else:
-        described = f"the {described}"
-    fix = _NAMED_BY.get(first.tag)
-    if fix is None:
-        fix = "a role with an accessible name (aria-label or aria-labelledby)"
-    return f"{described} it selects would be queryable with {fix}, or a data-testid"
