@@ -1022,6 +1022,41 @@ def test_helpers_taking_a_wrapper_are_translated_where_they_are_called() -> None
     assert content.count("throw new Error") == 1
 
 
+def test_a_helper_throws_once_where_its_untranslated_code_starts() -> None:
+    """What follows a helper's first untranslated statement in the same block never runs:
+    it is commented out with its reason, and no second throw follows it."""
+    result = convert(
+        """
+        import { mount } from 'enzyme';
+        import { Token } from './Token';
+
+        function label(wrapper) {
+          const token = wrapper.find('.token').instance();
+          const text = token.label;
+          return text.trim();
+        }
+
+        describe('Token', () => {
+          let token;
+          beforeEach(() => {
+            token = mount(<Token />);
+          });
+
+          it('has a label', () => {
+            expect(label(token)).toBe('x');
+          });
+        });
+        """,
+        path="src/Token.test.js",
+    )
+    helper = result.content[
+        result.content.index("function label") : result.content.index("describe(")
+    ]
+    assert helper.count("throw new Error(") == 1, helper
+    assert helper.index("throw new Error(") < helper.index("// const text = token.label;")
+    assert "// return text.trim();" in helper
+
+
 def test_a_helper_returning_a_selection_reads_as_that_selection_at_its_calls() -> None:
     """``getMatches(wrapper)`` returns a wrapper its callers count, index and read: each call
     is the same selection written inline (through the capture of the helper's ``find`` when

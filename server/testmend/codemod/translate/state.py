@@ -352,6 +352,8 @@ class ConverterState:
         """The user-event instance's name: ``user``, unless the file has a ``user`` already."""
         self._async_verdicts: dict[int, bool] = {}
         self.fallbacks_noted: set[tuple[str, str]] = set()
+        self.thrown_in: set[int] = set()
+        """Blocks (their start) where a helper's untranslated statement already throws."""
         self.list_names: set[str] = set()
         """Names the output declares for lists of labelled controls (see label_names)."""
         self.markers: set[Marker] = set()
@@ -422,10 +424,13 @@ class ConverterState:
         # A test's branch that assigns nothing (a case of a table of cases: `case "array":`)
         # fails where it is, so the cases that never take it still run and pass.
         branch = ctx.test is not None and not names and _in_branch(stmt, ctx.owner)
-        if ctx.helper or branch:
+        block = stmt.parent.start_byte if stmt.parent is not None else -1
+        if (ctx.helper or branch) and block not in self.thrown_in:
             # A helper fails where its untranslated code was, so only the tests that call it
-            # fail (a throw at its end could sit after a return).
+            # fail (a throw at its end could sit after a return). Once: what follows it in
+            # the same block never runs.
             body += f"\n{indent}{THROW}"
+            self.thrown_in.add(block)
         # Drop edits inside the statement: it is commented out as it was (and the notes about
         # what its translation would have written, which belong to no statement now).
         self.edits = [e for e in self.edits if not (start <= e.start and e.end <= stmt.end_byte)]
