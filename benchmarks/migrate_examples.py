@@ -27,6 +27,7 @@ import contextlib
 import json
 import re
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -303,6 +304,12 @@ async def main() -> int:
     parser.add_argument("--show", action="store_true", help="print each result and its messages")
     parser.add_argument("--json", type=Path, help="write the per-file figures here")
     args = parser.parse_args()
+    # Stopped (kill, Ctrl-C): the run is cancelled, so its workspaces and copies are removed
+    # on the way out, as a stopped `testmend migrate` leaves nothing behind either.
+    task = asyncio.current_task()
+    assert task is not None
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        asyncio.get_running_loop().add_signal_handler(signum, task.cancel)
     app: Path = args.app.resolve()
     library = testing_library_status(app)
     if not library.ready:
@@ -320,4 +327,8 @@ async def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(asyncio.run(main()))
+    try:
+        raise SystemExit(asyncio.run(main()))
+    except asyncio.CancelledError:
+        print("stopped: nothing measured", file=sys.stderr)
+        raise SystemExit(130) from None
