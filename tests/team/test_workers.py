@@ -28,7 +28,7 @@ from tests.support.redis import RedisServer
 from tests.support.replay_server import Replay, serve
 
 COUNTER = "src/components/Counter/Counter.test.tsx"
-LIST_TEST = "src/components/TodoList/TodoList.test.tsx"
+REVIEWED = "src/components/UserMenu/UserMenu.test.tsx"  # offline: needs review (lint)
 
 
 def checkout(project: Path, where: Path) -> Path:
@@ -118,7 +118,7 @@ def test_a_batch_runs_each_file_once_on_two_workers_and_apply_writes_the_accepte
     store_url = with_password(postgres_url)
     env = {**CLEAN_ENV, "TESTMEND_WORKSPACES_DIR": str(workspaces), "OPENAI_API_KEY": SECRET,
            "TESTMEND_STORE__URL": store_url, "TESTMEND_MODEL__OFFLINE": "true"}  # fmt: skip
-    files = [COUNTER, PAGINATION, LIST_TEST]
+    files = [COUNTER, PAGINATION, REVIEWED]
     logs = tmp_path / "logs"
     logs.mkdir()
     with workers((behind, redis_url, env, logs / "behind.log")) as [wrong]:
@@ -146,7 +146,7 @@ def test_a_batch_runs_each_file_once_on_two_workers_and_apply_writes_the_accepte
 
     ended = records(store, runs)
     assert {f: r.status for f, r in ended.items()} == {
-        COUNTER: "succeeded", PAGINATION: "succeeded", LIST_TEST: "needs_review"}  # fmt: skip
+        COUNTER: "succeeded", PAGINATION: "succeeded", REVIEWED: "needs_review"}  # fmt: skip
     assert all(r.deliveries == 1 for r in ended.values())  # each file ran once
     assert sum(s.count("running (run ") for s in said) == 3
     assert all("running (run" in s for s in said)  # both workers took tasks
@@ -158,13 +158,13 @@ def test_a_batch_runs_each_file_once_on_two_workers_and_apply_writes_the_accepte
     assert sorted(finished) == sorted((run_id, 1) for run_id in runs.values())
 
     applied = run_cli(project, env, "apply", "--batch", batch)
-    assert applied.returncode == 1, applied.stderr  # TodoList needs review: not written
+    assert applied.returncode == 1, applied.stderr  # UserMenu needs review: not written
     assert "wrote 2 of 3 results from batch" in applied.stderr
     changed = git(project, "status", "--porcelain")
-    assert f" M {COUNTER}" in changed and f" M {PAGINATION}" in changed and LIST_TEST not in changed
+    assert f" M {COUNTER}" in changed and f" M {PAGINATION}" in changed and REVIEWED not in changed
     again = run_cli(project, env, "apply", "--accept-review")  # each file's newest result
     assert again.returncode == 0, again.stderr
-    assert "already has this result" in again.stderr and f" M {LIST_TEST}" in git(
+    assert "already has this result" in again.stderr and f" M {REVIEWED}" in git(
         project, "status", "--porcelain")  # fmt: skip
 
     # No secret in any message, row or output: the key stays in the workers' environment.
