@@ -94,8 +94,7 @@ class LabelNames(PropAssertions):
             base = role + ("es" if role.endswith(_PLURAL_ES) else "s")
         else:
             base = "controls"
-        taken = {text(n) for n in walk(self.tree.root_node) if n.type == "identifier"}
-        taken |= self.list_names
+        taken = self.identifiers | self.list_names
         name, k = base, 1
         while name in taken:
             k += 1

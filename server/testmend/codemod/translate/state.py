@@ -339,6 +339,8 @@ class ConverterState:
         self.user_owner_nodes: dict[int, Node] = {}
         self.async_fixed: set[int] = set()
         names = {text(n) for n in walk(self.tree.root_node) if n.type == "identifier"}
+        self.identifiers = frozenset(names)
+        """Every identifier the file holds (a name the output declares must be none of them)."""
         self.declared_names = {
             text(n.child_by_field_name("name"))
             for n in walk(self.tree.root_node)
