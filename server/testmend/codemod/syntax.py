@@ -264,6 +264,25 @@ def called_as_statement(callee: Node) -> Node | None:
     return call if statement is not None and statement.type == "expression_statement" else None
 
 
+def arrow_of_one(node: Node | None) -> tuple[str, Node] | None:
+    """``(n) => …``, ``n => …``, ``(n: T) => …``: the name of its one plain parameter and its
+    body; None for anything else (no arrow, several parameters, a pattern)."""
+    fn = unwrap(node)
+    if fn is None or fn.type != "arrow_function":
+        return None
+    params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
+    body = unwrap(fn.child_by_field_name("body"))
+    if params is None or body is None:
+        return None
+    names = [
+        p.child_by_field_name("pattern") or p
+        for p in (params.named_children if params.type == "formal_parameters" else [params])
+    ]
+    if len(names) != 1 or names[0].type != "identifier":
+        return None
+    return text(names[0]), body
+
+
 def enclosing_function(node: Node) -> Node | None:
     """The innermost function ``node`` is in."""
     return ancestor(node, FUNCTION_TYPES)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from ..models import CapturedElement, CapturedQuery, FindRecord
-from ..syntax import Node, args_of, js_string, js_value, string_value, text, unwrap
+from ..syntax import Node, args_of, arrow_of_one, js_string, js_value, string_value, text, unwrap
 from .chains import Chains, prop_read_key
 from .marker_ids import marker_for
 from .state import SHOWN_TEXT, Ctx, Target, shown_attribute
@@ -495,22 +495,10 @@ def _literal_selector(prop: Node) -> str | None:
 def text_predicate(node: Node) -> Callable[[str], bool] | None:
     """``(n) => n.text() === 'x'`` / ``n.text().includes('x')`` (a parameter typed or not) as a
     test of an element's text; None for any other predicate."""
-    fn = unwrap(node)
-    if fn is None or fn.type != "arrow_function":
+    arrow = arrow_of_one(node)
+    if arrow is None:
         return None
-    params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
-    if params is None:
-        return None
-    names = [
-        p.child_by_field_name("pattern") or p
-        for p in (params.named_children if params.type == "formal_parameters" else [params])
-    ]
-    if len(names) != 1 or names[0].type != "identifier":
-        return None
-    param = text(names[0])
-    body = unwrap(fn.child_by_field_name("body"))
-    if body is None:
-        return None
+    param, body = arrow
 
     def reads_text(call: Node | None) -> bool:  # `param.text()`
         call = unwrap(call)

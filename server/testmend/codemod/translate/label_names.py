@@ -5,7 +5,7 @@ label, by the role query the capture checked, each asserted to have that name
 
 from __future__ import annotations
 
-from ..syntax import Node, args_of, js_value, string_value, text, unwrap, walk
+from ..syntax import Node, args_of, arrow_of_one, js_value, string_value, text, unwrap
 from .prop_assertions import PropAssertions
 from .state import Ctx, Target
 
@@ -78,15 +78,11 @@ class LabelNames(PropAssertions):
     @staticmethod
     def _reads_text(args: list[Node]) -> bool:
         """Whether the map's callback is ``(node) => node.text()``."""
-        fn = unwrap(args[0]) if len(args) == 1 else None
-        if fn is None or fn.type != "arrow_function":
+        arrow = arrow_of_one(args[0]) if len(args) == 1 else None
+        if arrow is None or arrow[1].type != "call_expression":
             return False
-        params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
-        body = fn.child_by_field_name("body")
-        names = [text(p) for p in walk(params) if p.type == "identifier"] if params else []
-        if len(names) != 1 or body is None or body.type != "call_expression":
-            return False
-        return text(body).replace(" ", "") == f"{names[0]}.text()" and not args_of(body)
+        param, body = arrow
+        return text(body).replace(" ", "") == f"{param}.text()" and not args_of(body)
 
     def _list_name(self, role: str | None) -> str:
         """A name for the controls that nothing in the file uses yet (``checkboxes``)."""
