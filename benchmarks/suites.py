@@ -12,14 +12,19 @@ committed, so that a migration's diff is the migration's alone. Then:
     .venv/bin/python benchmarks/migrate_examples.py --app DIR/NAME[/APP] --jobs 2 --json OUT
 
 where ``APP`` is the suite's project folder (kubeapps' ``dashboard``), which this script prints.
-An existing ``DIR/NAME`` is left alone: the script says so and goes on with the next suite.
+An existing ``DIR/NAME`` is left alone: the script says so and goes on with the next suite. A
+suite whose step fails (or a run stopped) leaves no checkout: what the step started is stopped
+and the half-made ``DIR/NAME`` removed; the other suites are still set up, and the script exits 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -100,8 +105,21 @@ SUITES: dict[str, Suite] = {
             "visx",
             "airbnb/visx",
             "4b6dd163",
-            (YARN_IGNORE_ENGINES, ("yarn", "build")),
-            why="its tests import the packages' built lib/ folders (RTL 16, React 18 already)",
+            (
+                YARN_IGNORE_ENGINES,
+                ("yarn", "run", "build:vendor"),
+                ("yarn", "run", "babel"),
+                ("yarn", "run", "type:clean"),
+                # Its own `type:build` starts every package's `tsc --build` at once, and
+                # those write the same shared declarations: under load one reads another's
+                # half-written `lib/Group.d.ts` ("is not a module"). In dependency order,
+                # each finds what it references built.
+                ("yarn", "lerna", "exec", "--concurrency", "2", "--", "tsc", "--build"),
+            ),
+            why=(
+                "its tests import the packages' built lib/ folders (RTL 16, React 18 already); "
+                "`yarn build` with its declarations built in dependency order"
+            ),
         ),
         Suite(
             "reactstrap",
@@ -162,8 +180,22 @@ SUITES: dict[str, Suite] = {
 
 
 def _run(command: tuple[str, ...], cwd: Path) -> None:
+    """Run one step in a process group of its own; when it fails or this script is stopped,
+    what it started goes with it (a failed `lerna exec --parallel` leaves its other children
+    building)."""
     print(f"  $ {' '.join(command)}", flush=True)
-    subprocess.run(command, cwd=cwd, check=True)
+    process = subprocess.Popen(command, cwd=cwd, start_new_session=True)
+    try:
+        code = process.wait()
+    finally:
+        _stop_group(process.pid)
+    if code != 0:
+        raise subprocess.CalledProcessError(code, command)
+
+
+def _stop_group(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # the group is gone
+        os.killpg(pid, signal.SIGKILL)
 
 
 def _describe(step: Step) -> str:
@@ -180,6 +212,15 @@ def set_up(suite: Suite, into: Path, source: str | None) -> Path | None:
         return None
     origin = source or f"https://github.com/{suite.repo}.git"
     print(f"{suite.name}: {origin} at {suite.commit} ({suite.why})", flush=True)
+    try:
+        _install(suite, origin, checkout, app, into)
+    except BaseException:
+        shutil.rmtree(checkout, ignore_errors=True)
+        raise
+    return app
+
+
+def _install(suite: Suite, origin: str, checkout: Path, app: Path, into: Path) -> None:
     _run(("git", "clone", "--quiet", origin, str(checkout)), into)
     _run(("git", "checkout", "--quiet", suite.commit), checkout)
     for step in suite.steps:
@@ -209,7 +250,6 @@ def set_up(suite: Suite, into: Path, source: str | None) -> Path | None:
         ),
         checkout,
     )
-    return app
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -241,15 +281,35 @@ def main(argv: list[str] | None = None) -> int:
         print("yarn 1 is needed (npm install --global yarn)")
         return 2
     into.mkdir(parents=True, exist_ok=True)
+    # Stopped from outside, the steps' process groups are stopped and the half-made checkout
+    # removed, as for a failed step.
+    signal.signal(signal.SIGTERM, _interrupted)
+    signal.signal(signal.SIGHUP, _interrupted)
+    failed = []
     for name in args.names:
         try:
             app = set_up(SUITES[name], into, sources.get(name))
         except subprocess.CalledProcessError as error:
-            print(f"{name}: a step failed ({' '.join(error.cmd)}, exit {error.returncode})")
-            return 1
+            print(
+                f"{name}: a step failed ({' '.join(map(str, error.cmd))}, exit "
+                f"{error.returncode}); its checkout is removed, so a run again starts it afresh",
+                flush=True,
+            )
+            failed.append(name)
+            continue
+        except KeyboardInterrupt:
+            print(f"{name}: stopped; its checkout is removed", flush=True)
+            return 130
         if app is not None:
             print(f"{name}: ready; measure with --app {app}", flush=True)
+    if failed:
+        print(f"not set up: {', '.join(failed)}")
+        return 1
     return 0
+
+
+def _interrupted(signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":
