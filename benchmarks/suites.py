@@ -113,8 +113,10 @@ SUITES: dict[str, Suite] = {
                 # Its own `type:build` starts every package's `tsc --build` at once, and
                 # those write the same shared declarations: under load one reads another's
                 # half-written `lib/Group.d.ts` ("is not a module"). In dependency order,
-                # each finds what it references built.
-                ("yarn", "lerna", "exec", "--concurrency", "2", "--", "tsc", "--build"),
+                # each finds what it references built (lerna exec's default, without
+                # --parallel). yarn 1 swallows the first `--`; the second keeps lerna from
+                # taking `--build` as its own.
+                ("yarn", "lerna", "exec", "--", "--", "tsc", "--build"),
             ),
             why=(
                 "its tests import the packages' built lib/ folders (RTL 16, React 18 already); "
