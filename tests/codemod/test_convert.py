@@ -2374,3 +2374,24 @@ def test_the_recording_stays_when_the_last_import_goes() -> None:
     assert kept + "// testmend: Enzyme read" in content
     assert mock + "it('keeps the alert open', () => {" in content
     assert "expect(recordedProps(Alert)[0].isOpen).toBe(true);" in content
+
+
+def test_a_name_left_untranslated_in_one_test_is_free_in_another() -> None:
+    """A declaration commented out in one test taints that test's uses of the name, not
+    another test's own declaration of the same name (react-bootstrap-typeahead's state
+    modifier tests each declare ``const props = {…}``, and an earlier test's ``const props =
+    getInput(wrapper).props()`` is left untranslated): those tests keep their assertions."""
+    result = convert(
+        fixture("a_name_left_untranslated_in_one_test_is_free_in_another.js"),
+        path="src/Menu.test.js",
+    )
+    content = result.content
+    reads = content[: content.index("describe('State modifiers'")]
+    assert "// const props = wrapper.find('li').getElements();" in reads
+    assert "depends on code that was left untranslated above" in reads
+    modifiers = content[content.index("describe('State modifiers'") :]
+    assert "testmend" not in modifiers
+    assert "    const props = { open: false };\n" in modifiers
+    assert "expect(clearMenu(state, props)).toEqual({ items: [], open: false });" in modifiers
+    assert "const pick = (props) => props.open;" in modifiers
+    assert [t.status for t in result.tests] == ["partial", "unchanged", "unchanged"]

@@ -192,7 +192,7 @@ class Chains(RenderCalls):
         for n in walk(node):
             if n.type == "identifier":
                 name = text(n)
-                if name in self.dead_names:
+                if self.is_dead(n):
                     return True
                 binding = self.binding_named(name, n)
                 if binding is not None and not self._is_declaration_name(n):

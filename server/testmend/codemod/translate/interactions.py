@@ -494,7 +494,7 @@ class Interactions(Events):
             if n.type != "identifier" or self._is_declaration_name(n):
                 continue
             name = text(n)
-            if name in self.dead_names:
+            if self.is_dead(n):
                 return False
             if self.binding_named(name, n) is None:
                 continue

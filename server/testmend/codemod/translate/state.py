@@ -20,6 +20,7 @@ from ..models import (
     HelperMapping,
     NoteKind,
 )
+from ..scopes import declaring_scope, span
 from ..syntax import Edit, Node, js_string, line_indent, line_start, parse, text, walk
 from .fallback_hints import never_selected, queryable_hint, selected
 from .marker_ids import Marker
@@ -315,7 +316,9 @@ class ConverterState:
         self.needs_user_event = False
         self.needs_jest_dom = False
         self.throw_owners: dict[int, Node] = {}
-        self.dead_names: set[str] = set()
+        # What commented-out statements declared or assigned: name → the scopes (spans) of
+        # those declarations. A use that resolves to one depends on untranslated code.
+        self.dead_names: dict[str, set[tuple[int, int]]] = {}
         self.claimed: list[tuple[int, int]] = []
         self.tests: list[TestDecl] = []
         self.test_by_body: dict[int, TestDecl] = {}
@@ -422,7 +425,7 @@ class ConverterState:
             for ln in lines
         )
         body = f"{indent}// testmend: {message}\n{commented}"
-        names = self._assigned_names(stmt)
+        names = self._assigned(stmt)
         # A test's branch that assigns nothing (a case of a table of cases: `case "array":`)
         # fails where it is, so the cases that never take it still run and pass.
         branch = ctx.test is not None and not names and _in_branch(stmt, ctx.owner)
@@ -440,7 +443,8 @@ class ConverterState:
         edit = Edit(start, stmt.end_byte, body, [(len(indent), "untranslated", message)])
         self.edits.append(edit)
         self.claimed.append((start, stmt.end_byte))
-        self.dead_names.update(names)
+        for name, written in names.items():
+            self.dead_names.setdefault(name, set()).add(span(declaring_scope(name, written)))
         if ctx.test is not None:
             ctx.test.untranslated.append(message)
         if ctx.helper or branch:
@@ -453,8 +457,9 @@ class ConverterState:
             self.throw_owners[ctx.owner.id] = ctx.owner
 
     @staticmethod
-    def _assigned_names(stmt: Node) -> set[str]:
-        """The variables a statement declares or assigns (``x = …``, ``const {a, b} = …``)."""
+    def _assigned(stmt: Node) -> dict[str, Node]:
+        """The variables a statement declares or assigns (``x = …``, ``const {a, b} = …``),
+        each with where it is written."""
         patterns: list[Node | None] = []
         if stmt.type in ("lexical_declaration", "variable_declaration"):
             patterns = [d.child_by_field_name("name") for d in stmt.named_children]
@@ -465,12 +470,19 @@ class ConverterState:
             if expr.type == "assignment_expression":
                 patterns = [expr.child_by_field_name("left")]
         return {
-            text(ident)
+            text(ident): ident
             for pattern in patterns
             if pattern is not None and pattern.type != "member_expression"
             for ident in walk(pattern)
             if ident.type in ("identifier", "shorthand_property_identifier_pattern")
         }
+
+    def is_dead(self, name: Node) -> bool:
+        """Whether the name written at ``name`` refers to a declaration or assignment that
+        was commented out (``const props = …`` in one test says nothing of another test's
+        own ``const props``)."""
+        scopes = self.dead_names.get(text(name))
+        return scopes is not None and span(declaring_scope(text(name), name)) in scopes
 
     def is_claimed(self, node: Node) -> bool:
         return any(s <= node.start_byte and node.end_byte <= e for s, e in self.claimed)

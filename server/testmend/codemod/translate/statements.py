@@ -149,7 +149,7 @@ class Statements(RenderFirst):
             if (
                 n.type == "identifier"
                 and not self._is_declaration_name(n)
-                and (text(n) in self.dead_names or self.binding_named(text(n), n) is not None)
+                and (self.is_dead(n) or self.binding_named(text(n), n) is not None)
             ):
                 return True
             if n.type == "call_expression" and self.is_render_call(n):
@@ -158,7 +158,7 @@ class Statements(RenderFirst):
 
     def _refs_dead(self, stmt: Node) -> bool:
         return any(
-            n.type in ("identifier", "shorthand_property_identifier") and text(n) in self.dead_names
+            n.type in ("identifier", "shorthand_property_identifier") and self.is_dead(n)
             for n in walk(stmt)
         )
 
