@@ -17,7 +17,7 @@ _FUNCTIONS = (
     "generator_function",
     "generator_function_declaration",
 )
-_BLOCKS = ("statement_block", "program", "switch_case", "switch_default", "class_static_block")
+_BLOCKS = ("statement_block", "program", "class_static_block")
 _DECLARATIONS = ("lexical_declaration", "variable_declaration")
 _NAMED = ("function_declaration", "generator_function_declaration", "class_declaration")
 
@@ -34,11 +34,6 @@ def declaring_scope(name: str, at: Node) -> Node:
     return outermost
 
 
-def span(node: Node) -> tuple[int, int]:
-    """A node's bytes, as a key that stays the same for every walk of one tree."""
-    return node.start_byte, node.end_byte
-
-
 def _declares(node: Node, name: str) -> bool:
     kind = node.type
     if kind in _FUNCTIONS:
@@ -46,6 +41,13 @@ def _declares(node: Node, name: str) -> bool:
         return params is not None and name in pattern_names(params)
     if kind in _BLOCKS:
         return any(name in _declared_by(child) for child in node.named_children)
+    if kind == "switch_body":
+        # One scope for all its cases: a `const` in one case is the same name in the next.
+        return any(
+            name in _declared_by(statement)
+            for case in node.named_children
+            for statement in case.named_children
+        )
     if kind == "for_statement":
         initializer = node.child_by_field_name("initializer")
         return initializer is not None and name in _declared_by(initializer)
@@ -79,24 +81,25 @@ def _declared_by(statement: Node) -> set[str]:
 def pattern_names(pattern: Node | None) -> set[str]:
     """The names a binding pattern declares (``{ a, b: c, ...d }``, ``[e = f]``, ``(g, h)``);
     default values and property keys are not among them."""
-    return {text_of(n) for n in _pattern_identifiers(pattern)}
+    return {text_of(n) for n in pattern_identifiers(pattern)}
 
 
-def _pattern_identifiers(pattern: Node | None) -> Iterator[Node]:
+def pattern_identifiers(pattern: Node | None) -> Iterator[Node]:
+    """Where a binding (or assignment) pattern writes each name it declares."""
     if pattern is None:
         return
     if pattern.type in ("identifier", "shorthand_property_identifier_pattern"):
         yield pattern
         return
     if pattern.type in ("assignment_pattern", "object_assignment_pattern"):
-        yield from _pattern_identifiers(pattern.child_by_field_name("left"))
+        yield from pattern_identifiers(pattern.child_by_field_name("left"))
         return
     if pattern.type == "pair_pattern":
-        yield from _pattern_identifiers(pattern.child_by_field_name("value"))
+        yield from pattern_identifiers(pattern.child_by_field_name("value"))
         return
     if pattern.type in ("required_parameter", "optional_parameter"):
-        yield from _pattern_identifiers(pattern.child_by_field_name("pattern"))
+        yield from pattern_identifiers(pattern.child_by_field_name("pattern"))
         return
     for child in pattern.named_children:
         if child.type not in ("type_annotation", "comment"):
-            yield from _pattern_identifiers(child)
+            yield from pattern_identifiers(child)

@@ -20,7 +20,7 @@ from ..models import (
     HelperMapping,
     NoteKind,
 )
-from ..scopes import declaring_scope, span
+from ..scopes import declaring_scope, pattern_identifiers
 from ..syntax import Edit, Node, js_string, line_indent, line_start, parse, text, walk
 from .fallback_hints import never_selected, queryable_hint, selected
 from .marker_ids import Marker
@@ -316,9 +316,9 @@ class ConverterState:
         self.needs_user_event = False
         self.needs_jest_dom = False
         self.throw_owners: dict[int, Node] = {}
-        # What commented-out statements declared or assigned: name → the scopes (spans) of
-        # those declarations. A use that resolves to one depends on untranslated code.
-        self.dead_names: dict[str, set[tuple[int, int]]] = {}
+        # What commented-out statements declared or assigned: name → the ids of the scopes
+        # of those declarations. A use that resolves to one depends on untranslated code.
+        self.dead_names: dict[str, set[int]] = {}
         self.claimed: list[tuple[int, int]] = []
         self.tests: list[TestDecl] = []
         self.test_by_body: dict[int, TestDecl] = {}
@@ -444,7 +444,7 @@ class ConverterState:
         self.edits.append(edit)
         self.claimed.append((start, stmt.end_byte))
         for name, written in names.items():
-            self.dead_names.setdefault(name, set()).add(span(declaring_scope(name, written)))
+            self.dead_names.setdefault(name, set()).add(declaring_scope(name, written).id)
         if ctx.test is not None:
             ctx.test.untranslated.append(message)
         if ctx.helper or branch:
@@ -473,8 +473,7 @@ class ConverterState:
             text(ident): ident
             for pattern in patterns
             if pattern is not None and pattern.type != "member_expression"
-            for ident in walk(pattern)
-            if ident.type in ("identifier", "shorthand_property_identifier_pattern")
+            for ident in pattern_identifiers(pattern)
         }
 
     def is_dead(self, name: Node) -> bool:
@@ -482,7 +481,7 @@ class ConverterState:
         was commented out (``const props = …`` in one test says nothing of another test's
         own ``const props``)."""
         scopes = self.dead_names.get(text(name))
-        return scopes is not None and span(declaring_scope(text(name), name)) in scopes
+        return scopes is not None and declaring_scope(text(name), name).id in scopes
 
     def is_claimed(self, node: Node) -> bool:
         return any(s <= node.start_byte and node.end_byte <= e for s, e in self.claimed)
