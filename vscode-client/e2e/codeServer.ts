@@ -52,9 +52,17 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   const userData = join(options.home, 'user-data');
   const extensions = join(options.home, 'extensions');
   const config = join(options.home, 'config.yaml');
-  mkdirSync(join(userData, 'User'), { recursive: true });
   mkdirSync(extensions, { recursive: true });
-  writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify(options.settings, null, 2));
+  // The settings as the user's and as the machine's (code-server's `Machine/settings.json`, the
+  // remote settings, which the workbench asks the server for and applies, with a change event,
+  // when they arrive). On a machine's first start, code-server has twice started the extension
+  // host without the user's file (the server then ran from the default interpreter, and no change
+  // ever came); the machine's file is the way code-server's own deployments preset settings.
+  // Settings only the user's file may hold (`telemetry.telemetryLevel`) are ignored in it.
+  for (const kind of ['User', 'Machine']) {
+    mkdirSync(join(userData, kind), { recursive: true });
+    writeFileSync(join(userData, kind, 'settings.json'), JSON.stringify(options.settings, null, 2));
+  }
   const port = await freePort();
   // Without --config, code-server writes ~/.config/code-server/config.yaml.
   writeFileSync(config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);

@@ -136,7 +136,10 @@ describe('testmend in VS Code', () => {
   it('offers Migrate to RTL as the quick fix of the Enzyme import (lightbulb); Cancel stops the run', async () => {
     // The extension starts with the first JavaScript/TypeScript file opened.
     await workbench.openFile(COUNTER);
-    await workbench.waitForServer();
+    await workbench.waitForServer().catch((error: Error) => {
+      // Say how the extension started the server (from which setting), not only that it did not.
+      throw new Error(`${error.message}\nthe testmend output channel:\n${outputChannel()}`);
+    });
     await shot('server-running');
     await workbench.page.locator('.monaco-editor .squiggly-info').first().waitFor({ timeout: 30_000 });
     const progress = workbench.toast('testmend: Migrating Counter.test.tsx');
