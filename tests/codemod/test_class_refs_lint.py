@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.support.apps import copy_example_app
 from tests.support.codemod import migrate_offline
 
 NO_NON_NULL = """
@@ -21,9 +20,9 @@ module.exports.push({
 
 
 async def test_class_internals_through_a_ref_pass_a_lint_that_forbids_non_null(
-    tmp_path: Path,
+    example_copy: Path,
 ) -> None:
-    root = copy_example_app(tmp_path / "react-app")
+    root = example_copy
     config = root / "eslint.config.js"
     config.write_text(config.read_text(encoding="utf-8") + NO_NON_NULL, encoding="utf-8")
     result = await migrate_offline(root, "src/components/Counter/Counter.test.tsx")

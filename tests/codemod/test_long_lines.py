@@ -8,7 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from testmend.codemod.wrap import max_len_limit, wrap_long_lines
-from tests.support.apps import copy_example_app
 from tests.support.codemod import migrate_offline
 from tests.support.engine import PACKAGE_IMPORT_RULE
 
@@ -86,8 +85,8 @@ module.exports.push({
 """
 
 
-async def test_a_result_keeps_within_the_projects_line_length(tmp_path: Path) -> None:
-    root = copy_example_app(tmp_path / "react-app")
+async def test_a_result_keeps_within_the_projects_line_length(example_copy: Path) -> None:
+    root = example_copy
     config = root / "eslint.config.js"
     config.write_text(config.read_text(encoding="utf-8") + LONG_LINES_RULES, encoding="utf-8")
     file = "src/components/Counter/Seats.test.tsx"
@@ -130,10 +129,10 @@ def test_a_template_strings_line_is_never_taken_for_a_comment() -> None:
     ]
 
 
-async def test_broken_lines_stay_when_eslint_fix_is_undone(tmp_path: Path) -> None:
+async def test_broken_lines_stay_when_eslint_fix_is_undone(example_copy: Path) -> None:
     """``eslint --fix`` after the break would import a package jest cannot find, so the fix is
     undone; the broken lines stay (only whitespace moved), and the lint result is theirs."""
-    root = copy_example_app(tmp_path / "react-app")
+    root = example_copy
     config = root / "eslint.config.js"
     rules = LONG_LINES_RULES + PACKAGE_IMPORT_RULE
     config.write_text(config.read_text(encoding="utf-8") + rules, encoding="utf-8")

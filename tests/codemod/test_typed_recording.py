@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.support.apps import copy_example_app
 from tests.support.codemod import broken_tests, migrated, write_components
 
 SOURCES = {
@@ -66,8 +65,8 @@ module.exports.push({
 """
 
 
-async def test_the_recording_mock_is_clean_under_type_checked_lint(tmp_path: Path) -> None:
-    root = copy_example_app(tmp_path / "react-app")
+async def test_the_recording_mock_is_clean_under_type_checked_lint(example_copy: Path) -> None:
+    root = example_copy
     config = root / "eslint.config.js"
     config.write_text(config.read_text(encoding="utf-8") + TYPE_CHECKED_RULES, encoding="utf-8")
     folder = write_components(root / "src/components/Steps", SOURCES)

@@ -20,7 +20,6 @@ from testmend.workflow.events import (
     StepStarted,
     TestTally,
 )
-from tests.support.apps import copy_example_app
 from tests.support.engine import (
     PACKAGE_IMPORT_RULE,
     SIMPLE_ENZYME,
@@ -405,12 +404,14 @@ it('shows the label', () => {
 """
 
 
-async def test_an_eslint_fix_that_breaks_the_tests_is_not_kept(tmp_path: Path) -> None:
+async def test_an_eslint_fix_that_breaks_the_tests_is_not_kept(
+    tmp_path: Path, example_copy: Path
+) -> None:
     """``eslint --fix`` runs on the candidate after its tests did. A fix that changes what runs
     is kept only when the tests still pass on the fixed file: here it would import a package
     that does not exist, so the candidate the tests passed on is the result, with the lint
     message the fix would have silenced, and the run says a person has to look."""
-    root = copy_example_app(tmp_path / "app")
+    root = example_copy
     (root / SIMPLE_TEST).write_text(LABEL_ENZYME, encoding="utf-8")
     config = root / "eslint.config.js"
     config.write_text(config.read_text(encoding="utf-8") + PACKAGE_IMPORT_RULE, encoding="utf-8")
@@ -428,11 +429,13 @@ async def test_an_eslint_fix_that_breaks_the_tests_is_not_kept(tmp_path: Path) -
 
 
 @pytest.mark.intent
-async def test_an_intent_check_that_could_not_finish_is_no_acceptance(tmp_path: Path) -> None:
+async def test_an_intent_check_that_could_not_finish_is_no_acceptance(
+    tmp_path: Path, example_copy: Path
+) -> None:
     """The intent check's jest run stopped by its time limit (as on a loaded machine) leaves the
     result unchecked: the run says so and a person has to look; it is not accepted as if there
     had been nothing to check."""
-    root = copy_example_app(tmp_path / "app")
+    root = example_copy
     (root / SIMPLE_TEST).write_text(LABEL_ENZYME, encoding="utf-8")
     project = commit_all(root, "app")
     workspaces = tmp_path / "workspaces"

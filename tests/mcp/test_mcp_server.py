@@ -382,6 +382,7 @@ async def test_a_task_stops_taking_submissions_at_its_limit(
     assert (project / SIMPLE_TEST).read_text() == SIMPLE_ENZYME
 
 
+@pytest.mark.node  # copies the example app to a package folder of its own
 async def test_a_monorepo_folder_runs_each_file_in_its_own_package(
     tmp_path: Path, workspaces: Path
 ) -> None:

@@ -304,7 +304,8 @@ def test_component_children_know_what_a_default_export_wraps(tmp_path: Path) -> 
     }
 
 
-def test_file_tools_on_the_example_app() -> None:
+def test_file_tools_on_the_example_app(example_app: Path) -> None:
+    assert example_app == EXAMPLE_APP  # installed: its node_modules are globbed below
     tests = glob_files(EXAMPLE_APP, "src/**/*.test.tsx")
     assert USER_LIST_TEST in tests and len(tests) == 13 and tests == sorted(tests)
     everything = glob_files(EXAMPLE_APP, "**/*.js", limit=1000)

@@ -17,7 +17,21 @@ def example_app_installed() -> bool:
     return (EXAMPLE_APP / "node_modules" / ".bin" / "jest").exists()
 
 
+_node_test: bool | None = None
+"""Whether the running test is marked ``node`` (None outside a test: module fixtures)."""
+
+
+def set_node_test(marked: bool | None) -> None:
+    global _node_test
+    _node_test = marked
+
+
 def require_example_app() -> None:
+    if _node_test is False:
+        pytest.fail(
+            "this test runs the example app's node but is not marked node, so the fast tier "
+            "runs it too: give it the example_copy (or app_copy, project, example_app) fixture"
+        )
     if not example_app_installed():
         pytest.fail(
             "examples/react-app/node_modules is missing: run `npm ci` in examples/react-app"

@@ -1,9 +1,10 @@
 """The test suite's fixtures (a pytest plugin, loaded by ``tests/conftest.py``).
 
 Every test that runs node is marked ``node`` here, from the fixtures it uses: those that give
-it a copy of the example app (whose node_modules its jest, eslint and tsc come from); every test
-given a real Postgres is marked ``services``. The fast tier (``./scripts/test.sh --fast``) runs
-the others.
+it a copy of the example app (whose node_modules its jest, eslint and tsc come from); one that
+copies the app to a place of its own is marked by hand, and one that is not marked and reaches
+for the app fails (``_node_only_where_marked``). Every test given a real Postgres is marked
+``services``. The fast tier (``./scripts/test.sh --fast``) runs the others.
 
 Engine runs check intent (the mutants of the component under test) only in tests marked
 ``intent``: elsewhere ``TESTMEND_FIDELITY__INTENT=false`` is set for the test (and the
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from .apps import EXAMPLE_APP, FIXTURES, copy_example_app, require_example_app
+from .apps import EXAMPLE_APP, FIXTURES, copy_example_app, require_example_app, set_node_test
 from .engine import SIMPLE_ENZYME, SIMPLE_TEST
 from .git import commit_all
 from .interrupt import stop_on_sigterm
@@ -59,6 +60,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.node)
         if SERVICE_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.services)
+
+
+@pytest.fixture(autouse=True)
+def _node_only_where_marked(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test not marked ``node`` that reaches for the example app fails, in every tree: in a
+    fresh checkout's fast tier it would fail for want of node_modules, in a set-up one it would
+    quietly run jest in the fast tier."""
+    set_node_test(request.node.get_closest_marker("node") is not None)
+    yield
+    set_node_test(None)
 
 
 @pytest.fixture(autouse=True)
