@@ -12,6 +12,7 @@ building on the one below); this module runs them in order and reports the resul
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -180,19 +181,25 @@ def _relocated(
     notes: Sequence[tuple[int, _N, str]], before: str, after: str
 ) -> list[tuple[int, _N, str]]:
     """Notes' lines after ``tidy`` moved code: a note follows its line's text (the k-th line
-    with that text stays the k-th); a line that is gone keeps its number."""
-    old = before.split("\n")
-    new = after.split("\n")
+    with that text stays the k-th), also into code ``tidy`` commented out (its text behind
+    ``// ``); a line that is gone keeps its number."""
+    old = [_uncommented(text) for text in before.split("\n")]
+    new = [_uncommented(text) for text in after.split("\n")]
     moved = []
     for line, kind, message in notes:
         if not 1 <= line <= len(old):
             moved.append((line, kind, message))
             continue
-        wanted = old[line - 1].strip()
-        k = sum(1 for text in old[: line - 1] if text.strip() == wanted)
-        hits = [i for i, text in enumerate(new, 1) if text.strip() == wanted]
+        wanted = old[line - 1]
+        k = sum(1 for text in old[: line - 1] if text == wanted)
+        hits = [i for i, text in enumerate(new, 1) if text == wanted]
         moved.append((hits[k] if k < len(hits) else line, kind, message))
     return moved
+
+
+def _uncommented(line: str) -> str:
+    """A line's text without its indentation and the ``//`` that comment it out."""
+    return re.sub(r"^(//\s*)+", "", line.strip())
 
 
 def is_enzyme_free(

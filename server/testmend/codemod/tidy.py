@@ -12,7 +12,8 @@ lint (``eslint-plugin-testing-library`` among it) has nothing to say about the s
 - a render result is destructured or named ``view`` (``render-result-naming-convention``), and
   dropped when nothing reads it;
 - names nothing uses any more go: imports, values destructured from a call, values only the
-  Enzyme code read (``unused.py``).
+  Enzyme code read (``unused.py``); a declaration only code left untranslated reads is
+  commented out with that code.
 
 Each pass parses the file again and rewrites only what it recognises; anything else stays as
 it is. Pure: text in, text out.
@@ -27,6 +28,7 @@ from ..js_syntax import Node, parse, text_of, walk
 from .syntax import FUNCTION_TYPES, Edit, line_indent, moved, reindent
 from .unused import (
     applied,
+    comment_out_untranslated_only,
     drop_orphaned_declarations,
     drop_unused_destructured,
     drop_unused_imports,
@@ -55,6 +57,11 @@ def tidy(content: str, path: str, original: str | None = None) -> str:
     def orphaned(content: str, root: Node) -> str:
         return content if before is None else drop_orphaned_declarations(content, root, before)
 
+    def untranslated_only(content: str, _root: Node) -> str:
+        if before is None:
+            return content
+        return comment_out_untranslated_only(content, path, before)
+
     steps = (
         _unwrap_act,
         _declare_where_assigned,
@@ -63,6 +70,7 @@ def tidy(content: str, path: str, original: str | None = None) -> str:
         drop_unused_destructured,
         drop_unused_lookups,
         orphaned,
+        untranslated_only,
         drop_unused_imports,
     )
     for step in steps:

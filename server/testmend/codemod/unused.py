@@ -4,15 +4,17 @@ setup()`` once ``wrapper`` has no reads left; the call itself stays), lookups of
 element nothing reads that assert nothing, and values only Enzyme read (``const options =
 createContextWithFakeRouter()`` once the ``shallow`` it configured is a ``render``; a render
 such a value made stays: ``const marker = Wrapper({ size }).find(Marker)`` whose uses all
-became queries and recorded props leaves ``Wrapper({ size });``)."""
+became queries and recorded props leaves ``Wrapper({ size });``). Declarations only code left
+untranslated reads are commented out beside it."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
 
-from ..js_syntax import Node, text_of, walk
-from .syntax import Edit, apply_edits
+from ..js_syntax import Node, parse, text_of, walk
+from .scopes import declaring_scope, pattern_identifiers, pattern_names
+from .syntax import Edit, apply_edits, line_indent
 
 
 def identifiers(node: Node, name: str) -> list[Node]:
@@ -179,6 +181,9 @@ def drop_unused_imports(content: str, root: Node) -> str:
             if clause
             else None
         )
+        if _unused_testing_library_default(stmt, clause, used):
+            edits.append(remove_line(data, stmt))
+            continue
         if clause is None or named is None or len(clause.named_children) != 1:
             continue
         specs = [s for s in named.named_children if s.type == "import_specifier"]
@@ -194,6 +199,21 @@ def drop_unused_imports(content: str, root: Node) -> str:
         else:
             edits.append(remove_line(data, stmt))
     return applied(content, edits)
+
+
+def _unused_testing_library_default(stmt: Node, clause: Node | None, used: dict[str, int]) -> bool:
+    """``import userEvent from '@testing-library/user-event'`` that the conversion added and
+    nothing reads any more (its one caller was commented out with code left untranslated). A
+    default import of another module stays: loading it may be the point."""
+    source = stmt.child_by_field_name("source")
+    if clause is None or source is None or len(clause.named_children) != 1:
+        return False
+    default = clause.named_children[0]
+    return (
+        default.type == "identifier"
+        and text_of(source).strip("'\"").startswith("@testing-library/")
+        and used.get(text_of(default), 0) <= 1
+    )
 
 
 # Initializers whose evaluation is the point even unread: a spy or a mock installed.
@@ -325,3 +345,177 @@ def _in_comments(node: Node, name: str) -> bool:
 def inside(node: Node, outer: Node) -> bool:
     """``node`` lies within ``outer`` (or is it)."""
     return outer.start_byte <= node.start_byte and node.end_byte <= outer.end_byte
+
+
+# What evaluating an initializer can do besides making a value (a function's body is not run).
+_EFFECT_NODES = frozenset(
+    {
+        "call_expression",
+        "new_expression",
+        "assignment_expression",
+        "augmented_assignment_expression",
+        "update_expression",
+        "await_expression",
+        "yield_expression",
+    }
+)
+_FUNCTION_VALUES = ("arrow_function", "function_expression", "function")
+UNTRANSLATED_ONLY = "// testmend: read only by code left untranslated"
+
+
+def _pure(value: Node | None) -> bool:
+    """Evaluating ``value`` only makes a value: no call, ``new``, assignment or ``await``
+    outside the functions it defines."""
+    stack = [value] if value is not None else []
+    while stack:
+        node = stack.pop()
+        if node.type in _EFFECT_NODES:
+            return False
+        if node.type not in _FUNCTION_VALUES:
+            stack.extend(node.named_children)
+    return True
+
+
+def _commented_code_lines(content: str) -> dict[int, str]:
+    """The lines (0-based) of code left untranslated: the comment lines right under a
+    ``// testmend:`` note, up to the first line that is not a comment (the conversion's
+    ``comment_out`` writes a statement so). Prose comments of the project are not among them."""
+    lines: dict[int, str] = {}
+    under_note = False
+    for number, line in enumerate(content.split("\n")):
+        stripped = line.strip()
+        if stripped.startswith("// testmend:"):
+            under_note = True
+        elif under_note and stripped.startswith("//"):
+            lines[number] = stripped[2:]
+        else:
+            under_note = False
+    return lines
+
+
+def _declared(statement: Node) -> tuple[list[Node], Node | None] | None:
+    """The names a statement declares and what is evaluated to make them: ``let x;``, ``const
+    x = …``, ``const { a, b } = props``, ``function f() {…}`` (nothing evaluated); None for
+    anything else, and for several declarators."""
+    if statement.type == "function_declaration":
+        name = statement.child_by_field_name("name")
+        return ([name], None) if name is not None else None
+    if statement.type not in ("lexical_declaration", "variable_declaration"):
+        return None
+    declarators = [c for c in statement.named_children if c.type == "variable_declarator"]
+    if len(declarators) != 1:
+        return None
+    names = list(pattern_identifiers(declarators[0].child_by_field_name("name")))
+    return (names, declarators[0]) if names else None
+
+
+def comment_out_untranslated_only(content: str, path: str, original: Node) -> str:
+    """A declaration that only code left untranslated (commented out) reads: ``let activeItem;``
+    whose assignments and reads were all Enzyme, ``const { messageMap } = props`` handed only to
+    an Enzyme helper, a helper function whose every call was left untranslated. It is
+    commented out too, under a note, beside the code that reads it, instead of staying as a
+    binding the project's lint calls unused (``no-unused-vars``): whoever finishes the file
+    restores them together. Only a declaration whose value is made without effects (nothing
+    called, a function not run), that the original read (a name the project left unused is its
+    own) and that is not exported; one that becomes unused in turn (what such a helper read)
+    follows in the next round."""
+    counts = name_counts(
+        original,
+        ("identifier", "shorthand_property_identifier", "shorthand_property_identifier_pattern"),
+    )
+    for _round in range(8):
+        tree = parse(content, path)
+        if tree.root_node.has_error:
+            break
+        updated = _comment_out_round(content, tree.root_node, counts)
+        if updated == content:
+            break
+        content = updated
+    return content
+
+
+def _comment_out_round(content: str, root: Node, counts: dict[str, int]) -> str:
+    code_lines = _commented_code_lines(content)
+    if not code_lines:
+        return content
+    data = content.encode("utf-8")
+    edits: list[Edit] = []
+    chosen: list[Node] = []
+    for statement in walk(root):
+        if statement.parent is None or statement.parent.type not in ("statement_block", "program"):
+            continue
+        if any(inside(statement, outer) for outer in chosen):
+            continue  # inside a helper commented out whole
+        declared = _declared(statement)
+        if declared is None or not _pure(declared[1]):
+            continue  # making it does more than make a value
+        words = [text_of(name) for name in declared[0]]
+        if any(counts.get(word, 0) < 2 for word in words):
+            continue  # the original never read it: the project's own unused name
+        scope = scope_of(statement)
+        if any(not inside(n, statement) for word in words for n in identifiers(scope, word)):
+            continue  # live code reads it (a function's calls of itself are not reads)
+        pattern = re.compile("|".join(rf"\b{re.escape(word)}\b" for word in words))
+        first, last = scope.start_point[0], scope.end_point[0]
+        if not any(first <= n <= last and pattern.search(t) for n, t in code_lines.items()):
+            continue
+        if _strands(statement, chosen):
+            continue
+        chosen.append(statement)
+        edits.append(_commented(data, statement))
+    return applied(content, edits)
+
+
+def _strands(statement: Node, gone: list[Node]) -> bool:
+    """Commenting ``statement`` out (with ``gone``, this round's others) would leave a name it
+    reads with no reader where that name cannot follow it: a parameter of a function around it
+    (addons-code-manager's ``renderGutter({ renderDefault, side, … })`` helper, whose one
+    reader of them was a ``const params = {…}`` only untranslated code read), or a value made
+    by a call. A value made without effects follows in the next round; an import goes by
+    itself."""
+    for ident in walk(statement):
+        if ident.type not in ("identifier", "shorthand_property_identifier"):
+            continue
+        name = text_of(ident)
+        scope = declaring_scope(name, ident)
+        if inside(scope, statement):
+            continue  # declared inside it
+        params = scope.child_by_field_name("parameters") or scope.child_by_field_name("parameter")
+        site = params if params is not None and name in pattern_names(params) else None
+        if site is None and scope.type in ("statement_block", "program"):
+            site = next((c for c in scope.named_children if _declares_only(c, name)), None)
+            if site is None or _pure(_declared_value(site)):
+                continue  # an import, a global, or a value that can follow
+        if site is None:
+            continue
+        if not any(
+            not inside(n, site)
+            and not inside(n, statement)
+            and not any(inside(n, g) for g in gone)
+            and declaring_scope(name, n).id == scope.id
+            for n in identifiers(scope, name)
+        ):
+            return True
+    return False
+
+
+def _declares_only(statement: Node, name: str) -> bool:
+    declared = _declared(statement)
+    return declared is not None and name in {text_of(n) for n in declared[0]}
+
+
+def _declared_value(statement: Node) -> Node | None:
+    declared = _declared(statement)
+    return declared[1] if declared is not None else None
+
+
+def _commented(data: bytes, statement: Node) -> Edit:
+    """``statement`` as comments under the note, each line kept at its indentation."""
+    start = data.rfind(b"\n", 0, statement.start_byte) + 1
+    indent = line_indent(data, statement.start_byte)
+    lines = data[start : statement.end_byte].decode("utf-8").split("\n")
+    commented = "\n".join(
+        (indent + "// " + (ln[len(indent) :] if ln.startswith(indent) else ln.lstrip())).rstrip()
+        for ln in lines
+    )
+    return Edit(start, statement.end_byte, f"{indent}{UNTRANSLATED_ONLY}\n{commented}")
