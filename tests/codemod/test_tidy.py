@@ -64,6 +64,18 @@ def test_values_only_enzyme_read_go_and_the_projects_own_stay() -> None:
     assert tidy(converted, "src/x.test.tsx") == converted
 
 
+# The test's own declarations, in the original and in its conversion alike.
+DECLARED = """\
+  let active;
+  const selected = 'foo';
+  const onChange = jest.fn();
+  const limit = 3;
+  const seen = 0;
+  const settings = { title: 'Menu', size: 2 };
+  const { title, size } = settings;
+"""
+
+
 def test_a_declaration_only_untranslated_code_reads_is_commented_out_with_it() -> None:
     """typeahead's ``let activeItem;`` whose assignments all read a wrapper, and its helper
     ``cycleThroughMenuAndGetActiveItem`` that only those assignments called: left live, each is
@@ -73,7 +85,8 @@ def test_a_declaration_only_untranslated_code_reads_is_commented_out_with_it() -
     then what it destructured). One whose going would leave a parameter unread stays
     (addons-code-manager's ``renderGutter`` helper). A value made by a call (a mock) stays,
     so do a name the original never read, an export, and a value live code reads."""
-    original = """import { mount } from 'enzyme';
+    original = (
+        """import { mount } from 'enzyme';
 
 function press(wrapper, key) {
   wrapper.find('input').simulate('keyDown', { key });
@@ -97,14 +110,9 @@ function gutter(wrapper, { side = 'new' } = {}) {
 }
 
 it('cycles', () => {
-  let active;
-  const selected = 'foo';
-  const onChange = jest.fn();
-  const limit = 3;
-  const seen = 0;
-  const settings = { title: 'Menu', size: 2 };
-  const { title, size } = settings;
-  const root = mount(<Menu selected={selected} onChange={onChange} />);
+"""
+        + DECLARED
+        + """  const root = mount(<Menu selected={selected} onChange={onChange} />);
   expect(root.find('li').first().text()).toBe(selected);
   expect(root.find(Title).prop('text')).toBe(title);
   expect(root.find('li')).toHaveLength(size);
@@ -113,7 +121,9 @@ it('cycles', () => {
   expect(onChange).toHaveBeenCalled();
 });
 """
-    converted = """import { render, screen, fireEvent } from '@testing-library/react';
+    )
+    converted = (
+        """import { render, screen, fireEvent } from '@testing-library/react';
 
 function press(key) {
   fireEvent.keyDown(screen.getByRole('combobox'), { key });
@@ -142,14 +152,9 @@ function gutter({ side = 'new' } = {}) {
 }
 
 it('cycles', () => {
-  let active;
-  const selected = 'foo';
-  const onChange = jest.fn();
-  const limit = 3;
-  const seen = 0;
-  const settings = { title: 'Menu', size: 2 };
-  const { title, size } = settings;
-  render(<Menu selected={selected} onChange={onChange} />);
+"""
+        + DECLARED
+        + """  render(<Menu selected={selected} onChange={onChange} />);
   expect(screen.getAllByRole('option')[0]).toHaveTextContent(selected);
   // testmend: selects the component Title by its constructor or name
   // expect(root.find(Title).prop('text')).toBe(title);
@@ -162,6 +167,7 @@ it('cycles', () => {
   throw new Error('testmend: untranslated Enzyme code');
 });
 """
+    )
     note = "// testmend: read only by code left untranslated"
     tidied = tidy(converted, "src/x.test.js", original)
     assert f"{note}\n// function press(key) {{\n//   fireEvent.keyDown(" in tidied, tidied

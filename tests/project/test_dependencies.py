@@ -305,24 +305,23 @@ def test_component_children_know_what_a_default_export_wraps(tmp_path: Path) -> 
 
 
 def test_file_tools_on_the_example_app(example_app: Path) -> None:
-    assert example_app == EXAMPLE_APP  # installed: its node_modules are globbed below
-    tests = glob_files(EXAMPLE_APP, "src/**/*.test.tsx")
+    tests = glob_files(example_app, "src/**/*.test.tsx")
     assert USER_LIST_TEST in tests and len(tests) == 13 and tests == sorted(tests)
-    everything = glob_files(EXAMPLE_APP, "**/*.js", limit=1000)
+    everything = glob_files(example_app, "**/*.js", limit=1000)
     assert everything and not any(p.startswith("node_modules/") for p in everything)
-    explicit = glob_files(EXAMPLE_APP, "node_modules/react/*.js")
+    explicit = glob_files(example_app, "node_modules/react/*.js")
     assert "node_modules/react/index.js" in explicit
 
-    hits = grep(EXAMPLE_APP, r"jest\.mock\(", glob="*.test.tsx")
+    hits = grep(example_app, r"jest\.mock\(", glob="*.test.tsx")
     assert GrepMatch(path=USER_LIST_TEST, line=8, text="jest.mock('@/api/users');") in hits
     assert all(h.path.startswith("src/") for h in hits)
 
-    text = read_file(EXAMPLE_APP, USER_LIST_TEST, offset=8, limit=3)
+    text = read_file(example_app, USER_LIST_TEST, offset=8, limit=3)
     assert text.splitlines()[:2] == [
         f"{USER_LIST_TEST} (lines 8-10 of 98)",
         "   8| jest.mock('@/api/users');",
     ]
-    listing = list_dir(EXAMPLE_APP)
+    listing = list_dir(example_app)
     assert "node_modules/  (ignored: not searched)" in listing
     assert "src/" in listing.splitlines()
     assert any(line.startswith("package.json  1.8 KB") for line in listing.splitlines())

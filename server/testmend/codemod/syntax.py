@@ -240,6 +240,19 @@ def apply_edits(
 FUNCTION_TYPES = ("arrow_function", "function_expression", "function", "function_declaration")
 
 
+def holds_outside_functions(nodes: list[Node], types: tuple[str, ...] | frozenset[str]) -> bool:
+    """A node of one of ``types`` among ``nodes`` or under them, not counting what lies inside
+    a function they define (its body does not run where they do)."""
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        if node.type in types:
+            return True
+        if node.type not in FUNCTION_TYPES:
+            stack.extend(node.named_children)
+    return False
+
+
 def uses_after(name: str, stmt: Node) -> list[Node]:
     """The identifiers ``name`` in the scope of the statement ``stmt`` (its parent), after it."""
     scope = stmt.parent

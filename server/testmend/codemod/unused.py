@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from ..js_syntax import Node, parse, text_of, walk
 from .scopes import declaring_scope, pattern_identifiers, pattern_names
-from .syntax import Edit, apply_edits, line_indent
+from .syntax import Edit, apply_edits, holds_outside_functions, line_indent
 
 
 def identifiers(node: Node, name: str) -> list[Node]:
@@ -359,21 +359,13 @@ _EFFECT_NODES = frozenset(
         "yield_expression",
     }
 )
-_FUNCTION_VALUES = ("arrow_function", "function_expression", "function")
 UNTRANSLATED_ONLY = "// testmend: read only by code left untranslated"
 
 
 def _pure(value: Node | None) -> bool:
     """Evaluating ``value`` only makes a value: no call, ``new``, assignment or ``await``
     outside the functions it defines."""
-    stack = [value] if value is not None else []
-    while stack:
-        node = stack.pop()
-        if node.type in _EFFECT_NODES:
-            return False
-        if node.type not in _FUNCTION_VALUES:
-            stack.extend(node.named_children)
-    return True
+    return value is None or not holds_outside_functions([value], _EFFECT_NODES)
 
 
 def _commented_code_lines(content: str) -> dict[int, str]:
@@ -483,9 +475,10 @@ def _strands(statement: Node, gone: list[Node]) -> bool:
         params = scope.child_by_field_name("parameters") or scope.child_by_field_name("parameter")
         site = params if params is not None and name in pattern_names(params) else None
         if site is None and scope.type in ("statement_block", "program"):
-            site = next((c for c in scope.named_children if _declares_only(c, name)), None)
-            if site is None or _pure(_declared_value(site)):
+            found = _declaration_of(scope, name)
+            if found is None or _pure(found[1]):
                 continue  # an import, a global, or a value that can follow
+            site = found[0]
         if site is None:
             continue
         if not any(
@@ -499,14 +492,13 @@ def _strands(statement: Node, gone: list[Node]) -> bool:
     return False
 
 
-def _declares_only(statement: Node, name: str) -> bool:
-    declared = _declared(statement)
-    return declared is not None and name in {text_of(n) for n in declared[0]}
-
-
-def _declared_value(statement: Node) -> Node | None:
-    declared = _declared(statement)
-    return declared[1] if declared is not None else None
+def _declaration_of(scope: Node, name: str) -> tuple[Node, Node | None] | None:
+    """The statement of ``scope`` that declares ``name``, and what it evaluates."""
+    for statement in scope.named_children:
+        declared = _declared(statement)
+        if declared is not None and name in {text_of(n) for n in declared[0]}:
+            return statement, declared[1]
+    return None
 
 
 def _commented(data: bytes, statement: Node) -> Edit:

@@ -7,7 +7,17 @@ from __future__ import annotations
 
 import re
 
-from ..syntax import Edit, Node, line_indent, line_start, text, unwrap, walk
+from ..syntax import (
+    FUNCTION_TYPES,
+    Edit,
+    Node,
+    holds_outside_functions,
+    line_indent,
+    line_start,
+    text,
+    unwrap,
+    walk,
+)
 from .helper_roots import HelperRoots
 from .state import Binding
 from .tables import HOOKS, TEST_FUNCS
@@ -15,7 +25,6 @@ from .tables import HOOKS, TEST_FUNCS
 _LOOPS = ("for_statement", "for_in_statement", "while_statement", "do_statement")
 _ITERATING = ("forEach", "map")
 _LEAVES = ("return_statement", "continue_statement", "break_statement", "throw_statement")
-_FUNCTIONS = ("arrow_function", "function_expression", "function_declaration", "function")
 
 
 class EarlierRenders(HelperRoots):
@@ -122,7 +131,7 @@ class EarlierRenders(HelperRoots):
         if holder.type in _LOOPS:
             return True
         call = holder.parent.parent if holder.parent is not None else None
-        if holder.type not in _FUNCTIONS or call is None or call.type != "call_expression":
+        if holder.type not in FUNCTION_TYPES or call is None or call.type != "call_expression":
             return False
         fn = call.child_by_field_name("function")
         prop = fn.child_by_field_name("property") if fn is not None else None
@@ -132,11 +141,4 @@ class EarlierRenders(HelperRoots):
     def _leaves_early(block: Node) -> bool:
         """A ``return``/``continue``/``break``/``throw`` of ``block``'s own (not of a function
         inside it)."""
-        stack = list(block.named_children)
-        while stack:
-            node = stack.pop()
-            if node.type in _LEAVES:
-                return True
-            if node.type not in _FUNCTIONS:
-                stack.extend(node.named_children)
-        return False
+        return holds_outside_functions(block.named_children, _LEAVES)
